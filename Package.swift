@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "cryptoreport",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "CryptoReport", targets: ["CryptoReport"]),
+        .executable(name: "cryptoreport", targets: ["cryptoreport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
+    targets: [
+        // libxml2 through pkg-config; the shim header hides its ICU declarations from Swift.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(
+            name: "CryptoReport",
+            dependencies: [
+                "CLibXML2",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        .executableTarget(
+            name: "cryptoreport",
+            dependencies: [
+                "CryptoReport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "CryptoReportTests",
+            dependencies: ["CryptoReport"],
+            exclude: ["Fixtures", "Golden"]
+        ),
+    ]
+)

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Turns tickers into report rows: converts every price and computes change and spread.
+public struct MarketAnalyser: Sendable {
+    public init() {}
+
+    public struct Result: Sendable {
+        public var rows: [MarketRow]
+        public var diagnostics: [Diagnostic]
+    }
+
+    public func analyse(_ tickers: [Ticker], rates: CurrencyConverter.Result, currency: String) -> Result {
+        var rows: [MarketRow] = []
+        rows.reserveCapacity(tickers.count)
+        var diagnostics: [Diagnostic] = []
+        for ticker in tickers {
+            guard let quoteRate = rates.rates[ticker.quoteAsset.lowercased()] else {
+                diagnostics.append(
+                    Diagnostic(.tickers, "left out \(ticker.symbol): no \(ticker.quoteAsset)usdt or \(ticker.quoteAsset)inr market to price \(ticker.quoteAsset.uppercased()) in \(currency)"))
+                continue
+            }
+            rows.append(row(ticker, rate: quoteRate.rate, currency: currency))
+        }
+        return Result(rows: rows, diagnostics: diagnostics)
+    }
+
+    public func row(_ ticker: Ticker, rate: Decimal, currency: String) -> MarketRow {
+        let last = ticker.last
+        var change: Decimal?
+        if let open = ticker.open, open > 0 {
+            change = (last - open) / open * 100
+        }
+        var spread: Decimal?
+        var spreadPercent: Decimal?
+        if let bid = ticker.bid, let ask = ticker.ask, bid > 0, ask > 0 {
+            spread = (ask - bid) * rate
+            spreadPercent = (ask - bid) / ((ask + bid) / 2) * 100
+        }
+        return MarketRow(
+            symbol: ticker.symbol, baseAsset: ticker.baseAsset, quoteAsset: ticker.quoteAsset, currency: currency,
+            price: last * rate,
+            open: ticker.open.map { $0 * rate }, high: ticker.high.map { $0 * rate }, low: ticker.low.map { $0 * rate },
+            bid: ticker.bid.map { $0 * rate }, ask: ticker.ask.map { $0 * rate },
+            changePercent: change, spread: spread, spreadPercent: spreadPercent,
+            volume: ticker.volume, volumeValue: ticker.volume.map { $0 * last * rate },
+            fxRate: rate, updatedAt: ticker.updatedAt)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Applies `--markets`, `--symbols`, `--sort` and `--top`.
+public struct MarketSelector: Sendable {
+    public var selection: Selection
+
+    public init(_ selection: Selection) {
+        self.selection = selection
+    }
+
+    /// Markets chosen by `--markets` and `--symbols`, in report order; `--top` is not applied, so a
+    /// summary can describe the whole selection.
+    public func select(_ rows: [MarketRow]) -> [MarketRow] {
+        let wanted = Set(selection.symbols)
+        let primary = selection.markets == .primary ? primaryMarkets(rows) : []
+        let kept = rows.filter { row in
+            let symbol = row.symbol.lowercased()
+            if wanted.contains(symbol) { return true }
+            if !wanted.isEmpty && !wanted.contains(row.baseAsset.lowercased()) { return false }
+            return selection.markets == .all || primary.contains(symbol)
+        }
+        return sorted(kept)
+    }
+
+    /// The rows a table shows: the selection cut to `--top`.
+    public func cut(_ rows: [MarketRow]) -> [MarketRow] {
+        guard let top = selection.top else { return rows }
+        return Array(rows.prefix(max(0, top)))
+    }
+
+    static let quotePreference = ["usdt", "inr", "btc", "wrx"]
+
+    /// Symbols of each base asset's primary market.
+    func primaryMarkets(_ rows: [MarketRow]) -> Set<String> {
+        func rank(_ row: MarketRow) -> (Int, String) {
+            let quote = row.quoteAsset.lowercased()
+            return (Self.quotePreference.firstIndex(of: quote) ?? Self.quotePreference.count, quote)
+        }
+        var best: [String: MarketRow] = [:]
+        for row in rows {
+            let base = row.baseAsset.lowercased()
+            if let current = best[base], rank(current) <= rank(row) { continue }
+            best[base] = row
+        }
+        return Set(best.values.map { $0.symbol.lowercased() })
+    }
+
+    func sorted(_ rows: [MarketRow]) -> [MarketRow] {
+        rows.sorted { left, right in
+            switch selection.sort {
+            case .name:
+                return left.symbol.lowercased() < right.symbol.lowercased()
+            case .price:
+                return Self.descending(left.price, right.price, left, right)
+            case .change:
+                return Self.descending(left.changePercent, right.changePercent, left, right)
+            case .spread:
+                return Self.descending(left.spreadPercent, right.spreadPercent, left, right)
+            case .volume:
+                return Self.descending(left.volumeValue, right.volumeValue, left, right)
+            }
+        }
+    }
+
+    /// Largest first, empty values last, ties by symbol so that every run orders alike.
+    static func descending(_ left: Decimal?, _ right: Decimal?, _ leftRow: MarketRow, _ rightRow: MarketRow) -> Bool {
+        switch (left, right) {
+        case let (l?, r?) where l != r: return l > r
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default: return leftRow.symbol.lowercased() < rightRow.symbol.lowercased()
+        }
+    }
+}

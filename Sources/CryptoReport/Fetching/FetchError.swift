@@ -1,0 +1,48 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A source could not be read at all.
+public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
+    case unreachable(source: DataSource, location: String, reason: String)
+    case timedOut(source: DataSource, location: String, seconds: Double)
+    case httpStatus(source: DataSource, location: String, status: Int)
+    case fileMissing(source: DataSource, path: String)
+    case fileUnreadable(source: DataSource, path: String, reason: String)
+    case tooLarge(source: DataSource, location: String, limit: Int)
+    case unsupportedLocation(source: DataSource, location: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .unreachable(source, location, reason):
+            "\(source.displayName): cannot reach \(location): \(reason)."
+        case let .timedOut(source, location, seconds):
+            "\(source.displayName): no answer from \(location) within \(Self.format(seconds)) s."
+        case let .httpStatus(source, location, status):
+            "\(source.displayName): \(location) answered HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))."
+        case let .fileMissing(source, path):
+            "\(source.displayName): no such file \(path)."
+        case let .fileUnreadable(source, path, reason):
+            "\(source.displayName): cannot read \(path): \(reason)."
+        case let .tooLarge(source, location, limit):
+            "\(source.displayName): \(location) sent more than \(limit) bytes; refusing it."
+        case let .unsupportedLocation(source, location):
+            "\(source.displayName): \(location) is not an http(s) URL, a file:// URL or a path."
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .fileMissing, .fileUnreadable: .noInput
+        case .tooLarge: .dataError
+        case .unsupportedLocation: .usage
+        case .unreachable, .timedOut, .httpStatus: .unavailable
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Where a feed is read from: `--tickers-url` and `--ecb-url` take http(s) URLs, `file://` URLs
+/// and plain paths; `--sample` reads the built-in snapshot.
+public enum SourceLocation: Sendable, Equatable {
+    case http(URL)
+    case file(String)
+    case embedded(name: String)
+
+    public static let defaultTickersURL = "https://api.wazirx.com/sapi/v1/tickers/24hr"
+    public static let defaultRatesURL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
+
+    /// Reads a `--…-url` value.
+    public init(parsing text: String, source: DataSource) throws(FetchError) {
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            guard let url = URL(string: text), url.host != nil else {
+                throw .unsupportedLocation(source: source, location: text)
+            }
+            self = .http(url)
+        } else if lowered.hasPrefix("file://") {
+            guard let url = URL(string: text), url.isFileURL else {
+                throw .unsupportedLocation(source: source, location: text)
+            }
+            self = .file(url.path)
+        } else if lowered.contains("://") || text.isEmpty {
+            throw .unsupportedLocation(source: source, location: text)
+        } else {
+            self = .file(text)
+        }
+    }
+
+    /// How reports and messages name the location.
+    public var description: String {
+        switch self {
+        case let .http(url): url.absoluteString
+        case let .file(path): path
+        case let .embedded(name): "built-in sample \(name)"
+        }
+    }
+}

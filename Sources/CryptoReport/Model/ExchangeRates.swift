@@ -1,0 +1,41 @@
+import Foundation
+
+/// ECB euro reference rates of one day: units of each currency per 1 EUR.
+public struct ExchangeRates: Sendable, Equatable {
+    /// The ECB's `Cube@time`, `YYYY-MM-DD`.
+    public var date: String
+    /// Currency code (upper case) to units per EUR. Always positive; EUR itself is not listed.
+    public var perEuro: [String: Decimal]
+    /// Currencies whose rate was present but not a positive number, with the text the ECB sent.
+    /// Kept so that a run needing one of them can say exactly what was wrong.
+    public var invalid: [String: String]
+
+    public init(date: String, perEuro: [String: Decimal], invalid: [String: String] = [:]) {
+        self.date = date
+        self.perEuro = perEuro
+        self.invalid = invalid
+    }
+
+    /// Every currency a report can be converted into, EUR included, sorted.
+    public var currencies: [String] {
+        (Array(perEuro.keys) + ["EUR"]).sorted()
+    }
+
+    /// Units of `code` per 1 EUR; EUR is 1 by definition.
+    public func unitsPerEuro(_ code: String) throws(ConversionError) -> Decimal {
+        let code = code.uppercased()
+        if code == "EUR" { return 1 }
+        if let rate = perEuro[code] { return rate }
+        if let text = invalid[code] {
+            throw .invalidRate(currency: code, text: text, date: date)
+        }
+        throw .currencyNotInRates(currency: code, date: date, available: currencies)
+    }
+
+    /// How many units of `target` one unit of `source` buys: ECB[target] / ECB[source].
+    public func rate(from source: String, to target: String) throws(ConversionError) -> Decimal {
+        let targetPerEuro = try unitsPerEuro(target)
+        let sourcePerEuro = try unitsPerEuro(source)
+        return targetPerEuro / sourcePerEuro
+    }
+}

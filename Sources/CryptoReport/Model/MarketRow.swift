@@ -1,0 +1,26 @@
+import Foundation
+
+/// One market's figures in the report currency, at full `Decimal` precision.
+public struct MarketRow: Sendable, Equatable {
+    public var symbol: String
+    public var baseAsset: String
+    public var quoteAsset: String
+    public var currency: String
+    public var price: Decimal
+    public var open: Decimal?
+    public var high: Decimal?
+    public var low: Decimal?
+    public var bid: Decimal?
+    public var ask: Decimal?
+    /// (last − open) / open × 100; `nil` when open is missing or not positive.
+    public var changePercent: Decimal?
+    /// (ask − bid) × rate; `nil` when bid or ask is missing or not positive.
+    public var spread: Decimal?
+    /// (ask − bid) / mid × 100; `nil` when bid or ask is missing or not positive.
+    public var spreadPercent: Decimal?
+    /// In base-asset units, as sent.
+    public var volume: Decimal?
+    public var volumeValue: Decimal?
+    public var fxRate: Decimal
+    public var updatedAt: Date?
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The figures above the table.
+public struct ReportSummary: Sendable, Equatable {
+    public struct Counts: Sendable, Equatable {
+        /// Elements in the ticker body.
+        public var tickersReceived: Int
+        /// Rows skipped as unusable (no symbol, bad last price, duplicate).
+        public var skipped: Int
+        /// Valid markets whose quote asset has no rate.
+        public var unconvertible: Int
+        /// Markets converted into the report currency.
+        public var converted: Int
+        /// Markets kept by `--markets` and `--symbols`.
+        public var selected: Int
+        /// Rows in the table (after `--top`).
+        public var shown: Int
+        /// Distinct base assets among the selected markets.
+        public var assets: Int
+    }
+
+    /// The `usdtinr` market against the ECB's USD/INR cross rate.
+    public struct INRPremium: Sendable, Equatable {
+        public var usdtInrLast: Decimal
+        public var ecbUsdInr: Decimal
+        /// (usdtinr / ECB USD→INR − 1) × 100.
+        public var percent: Decimal
+    }
+
+    public var counts: Counts
+    public var newestTickerAt: Date?
+    public var ratesUsed: [QuoteRate]
+    public var gainers: [MarketRow]
+    public var losers: [MarketRow]
+    public var topVolume: [MarketRow]
+    public var widestSpreads: [MarketRow]
+    public var advancers: Int
+    public var decliners: Int
+    public var unchanged: Int
+    public var inrPremium: INRPremium?
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// The report could not be written.
+public enum OutputError: LocalizedError, ExitStatusProviding, Equatable {
+    case cannotCreateDirectory(path: String, reason: String)
+    case notWritable(path: String, reason: String)
+    case writeFailed(path: String, reason: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .cannotCreateDirectory(path, reason):
+            "Output: cannot create the folder \(path): \(reason)."
+        case let .notWritable(path, reason):
+            "Output: cannot write into \(path): \(reason)."
+        case let .writeFailed(path, reason):
+            "Output: cannot write \(path): \(reason)."
+        }
+    }
+
+    public var exitStatus: ExitStatus { .cannotCreateOutput }
+}

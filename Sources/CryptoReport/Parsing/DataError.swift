@@ -1,0 +1,36 @@
+import Foundation
+
+/// A source answered, but not with data a report can be made from.
+public enum DataError: LocalizedError, ExitStatusProviding, Equatable {
+    case empty(source: DataSource)
+    case htmlInsteadOfData(source: DataSource, expected: String)
+    case apiError(source: DataSource, code: String?, message: String)
+    case malformed(source: DataSource, expected: String, detail: String)
+    case noValidTickers(received: Int)
+    case noRates(detail: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .empty(source):
+            "\(source.displayName): the response was empty."
+        case let .htmlInsteadOfData(source, expected):
+            "\(source.displayName): got an HTML page instead of \(expected)."
+        case let .apiError(source, code, message):
+            if let code {
+                "\(source.displayName): the API answered with error \(code): \(message)"
+                    + (message.hasSuffix(".") ? "" : ".")
+            } else {
+                "\(source.displayName): the API answered with an error: \(message)"
+                    + (message.hasSuffix(".") ? "" : ".")
+            }
+        case let .malformed(source, expected, detail):
+            "\(source.displayName): not \(expected) (\(detail))."
+        case let .noValidTickers(received):
+            "WazirX tickers: none of the \(received) tickers received is usable."
+        case let .noRates(detail):
+            "ECB rates: \(detail)."
+        }
+    }
+
+    public var exitStatus: ExitStatus { .dataError }
+}

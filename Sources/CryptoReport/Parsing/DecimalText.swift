@@ -1,0 +1,50 @@
+import Foundation
+
+/// Strict decimal parsing for numbers that arrive as text.
+///
+/// `Decimal(string:)` alone is lenient: it reads `"12abc"` as 12 and `"1,5"` as 1. Prices must be
+/// all-or-nothing, so the text is checked against a plain decimal grammar first:
+/// optional sign, digits with an optional fraction, an optional exponent (`5.3e-7` is real WazirX
+/// data). `NaN`, `Infinity`, hex, grouping and blanks are rejected.
+public enum DecimalText {
+    /// Longest text accepted; a longer "number" is hostile, not a price.
+    static let maximumLength = 64
+
+    public static func parse(_ text: String) -> Decimal? {
+        let utf8 = text.utf8
+        guard !utf8.isEmpty, utf8.count <= maximumLength, isPlainDecimal(utf8) else { return nil }
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
+            !value.isNaN
+        else { return nil }
+        return value
+    }
+
+    private static func isPlainDecimal(_ bytes: String.UTF8View) -> Bool {
+        var index = bytes.startIndex
+        func peek() -> UInt8? { index < bytes.endIndex ? bytes[index] : nil }
+        func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+        func digits() -> Int {
+            var count = 0
+            while isDigit(peek()) {
+                count += 1
+                index = bytes.index(after: index)
+            }
+            return count
+        }
+        if peek() == UInt8(ascii: "-") || peek() == UInt8(ascii: "+") { index = bytes.index(after: index) }
+        var mantissaDigits = digits()
+        if peek() == UInt8(ascii: ".") {
+            index = bytes.index(after: index)
+            mantissaDigits += digits()
+        }
+        guard mantissaDigits > 0 else { return false }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            index = bytes.index(after: index)
+            if peek() == UInt8(ascii: "-") || peek() == UInt8(ascii: "+") { index = bytes.index(after: index) }
+            // Decimal's exponent range is about ±128; keep exponents to three digits at most.
+            let exponentDigits = digits()
+            guard exponentDigits > 0, exponentDigits <= 3 else { return false }
+        }
+        return index == bytes.endIndex
+    }
+}

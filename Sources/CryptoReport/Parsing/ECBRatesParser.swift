@@ -1,0 +1,166 @@
+import CLibXML2
+import Foundation
+
+/// Reads the ECB euro reference rates (`eurofxref-daily.xml`, or a history file with one
+/// `Cube time=…` per day) with libxml2.
+///
+/// The parser is locked down: no network, no DTD loading, no entity substitution, and a bounded
+/// input size. Elements are matched by local name *and* namespace, so a look-alike `Cube` in another
+/// namespace is never read as a rate.
+public struct ECBRatesParser: Sendable {
+    public static let namespace = "http://www.ecb.int/vocabulary/2002-08-01/eurofxref"
+    private static let expected = "the ECB eurofxref XML"
+
+    /// Documents larger than this are refused before libxml2 sees them.
+    public var maximumBytes: Int
+
+    public init(maximumBytes: Int = 10 * 1024 * 1024) {
+        self.maximumBytes = maximumBytes
+    }
+
+    /// The newest day in the document.
+    public func parseLatest(_ data: Data) throws(DataError) -> ExchangeRates {
+        guard let newest = try parseDays(data).first else {
+            throw .noRates(detail: "the document has no Cube element with a time attribute")
+        }
+        return newest
+    }
+
+    /// Every day in the document, newest first.
+    public func parseDays(_ data: Data) throws(DataError) -> [ExchangeRates] {
+        try Self.checkBeforeParsing(data, maximumBytes: maximumBytes)
+        let document = try Self.readDocument(data)
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document) else {
+            throw .malformed(source: .rates, expected: Self.expected, detail: "the document has no root element")
+        }
+        if Self.localName(root).lowercased() == "html" {
+            throw .htmlInsteadOfData(source: .rates, expected: Self.expected)
+        }
+        let days = Self.collectDays(under: root)
+        return days.sorted { $0.date > $1.date }
+    }
+
+    // MARK: - libxml2
+
+    private static let initialise: Void = {
+        xmlInitParser()
+        cryptoreport_xmlSilenceErrors()
+    }()
+
+    private static func checkBeforeParsing(_ data: Data, maximumBytes: Int) throws(DataError) {
+        guard let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else {
+            throw .empty(source: .rates)
+        }
+        guard data.count <= maximumBytes else {
+            throw .malformed(source: .rates, expected: Self.expected, detail: "larger than \(maximumBytes) bytes")
+        }
+        guard first == UInt8(ascii: "<") || first == 0xEF || first == 0xFE || first == 0xFF else {
+            throw .malformed(source: .rates, expected: Self.expected, detail: "the body does not start with XML markup")
+        }
+        // The ECB never declares entities; a document that does is refused outright, whatever
+        // libxml2's own entity limits would make of it.
+        if data.range(of: Data("<!ENTITY".utf8)) != nil {
+            throw .malformed(source: .rates, expected: Self.expected, detail: "it declares XML entities, which the ECB never sends")
+        }
+    }
+
+    private static func readDocument(_ data: Data) throws(DataError) -> xmlDocPtr {
+        _ = initialise
+        guard let context = xmlNewParserCtxt() else {
+            throw .malformed(source: .rates, expected: expected, detail: "libxml2 could not start a parser")
+        }
+        defer { xmlFreeParserCtxt(context) }
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+                | XML_PARSE_NOCDATA.rawValue)
+        let document = data.withUnsafeBytes { raw -> xmlDocPtr? in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
+            return xmlCtxtReadMemory(context, base, Int32(raw.count), "eurofxref.xml", nil, options)
+        }
+        guard let document else {
+            if looksLikeHTML(data) { throw .htmlInsteadOfData(source: .rates, expected: expected) }
+            throw .malformed(source: .rates, expected: expected, detail: lastError(context))
+        }
+        return document
+    }
+
+    private static func lastError(_ context: xmlParserCtxtPtr) -> String {
+        guard let error = xmlCtxtGetLastError(context), let message = error.pointee.message else {
+            return "not well-formed XML"
+        }
+        let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+        return "line \(error.pointee.line): \(text)"
+    }
+
+    private static func looksLikeHTML(_ data: Data) -> Bool {
+        let head = String(decoding: data.prefix(512), as: UTF8.self).lowercased()
+        return head.contains("<!doctype html") || head.contains("<html")
+    }
+
+    // MARK: - Tree
+
+    private static func collectDays(under root: xmlNodePtr) -> [ExchangeRates] {
+        var days: [ExchangeRates] = []
+        // Iterative walk: the depth of a hostile document must not decide our stack depth.
+        var stack: [xmlNodePtr] = [root]
+        while let node = stack.popLast() {
+            guard node.pointee.type == XML_ELEMENT_NODE else { continue }
+            if isCube(node), let time = attribute("time", of: node) {
+                // A day whose date is not YYYY-MM-DD cannot be dated honestly; leave it out.
+                if isISODate(time) { days.append(day(time: time, node: node)) }
+                continue
+            }
+            var child = node.pointee.children
+            while let current = child {
+                stack.append(current)
+                child = current.pointee.next
+            }
+        }
+        return days
+    }
+
+    private static func day(time: String, node: xmlNodePtr) -> ExchangeRates {
+        var perEuro: [String: Decimal] = [:]
+        var invalid: [String: String] = [:]
+        var child = node.pointee.children
+        while let current = child {
+            child = current.pointee.next
+            guard current.pointee.type == XML_ELEMENT_NODE, isCube(current),
+                let currency = attribute("currency", of: current)?.trimmingCharacters(in: .whitespaces).uppercased(),
+                currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }),
+                let text = attribute("rate", of: current)
+            else { continue }
+            if let rate = DecimalText.parse(text.trimmingCharacters(in: .whitespaces)), rate > 0 {
+                perEuro[currency] = rate
+            } else {
+                invalid[currency] = text
+            }
+        }
+        return ExchangeRates(date: time, perEuro: perEuro, invalid: invalid)
+    }
+
+    private static func isISODate(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10 else { return false }
+        return bytes.enumerated().allSatisfy { index, byte in
+            index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (0x30...0x39).contains(byte)
+        }
+    }
+
+    private static func isCube(_ node: xmlNodePtr) -> Bool {
+        guard localName(node) == "Cube", let href = node.pointee.ns?.pointee.href else { return false }
+        return String(cString: href) == namespace
+    }
+
+    private static func localName(_ node: xmlNodePtr) -> String {
+        guard let name = node.pointee.name else { return "" }
+        return String(cString: name)
+    }
+
+    private static func attribute(_ name: String, of node: xmlNodePtr) -> String? {
+        guard let value = xmlGetNoNsProp(node, name) else { return nil }
+        defer { cryptoreport_xmlFree(value) }
+        return String(cString: value)
+    }
+}

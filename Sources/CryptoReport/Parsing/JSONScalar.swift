@@ -1,0 +1,61 @@
+import Foundation
+
+/// One JSON value of a ticker field, whatever type the API chose to send it as.
+enum JSONScalar: Decodable, Sendable {
+    case string(String)
+    case number(Decimal)
+    case bool(Bool)
+    case null
+    /// An array or an object where a scalar was expected.
+    case structured
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if let number = try? container.decode(Decimal.self) {
+            self = .number(number)
+        } else if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
+        } else {
+            self = .structured
+        }
+    }
+
+    /// How a message quotes the value.
+    var quoted: String {
+        switch self {
+        case let .string(text): "\"\(text.count > 40 ? String(text.prefix(40)) + "…" : text)\""
+        case let .number(value): "\(value)"
+        case let .bool(flag): "\(flag)"
+        case .null: "null"
+        case .structured: "an array or object"
+        }
+    }
+
+    var decimal: Decimal? {
+        switch self {
+        case let .string(text): DecimalText.parse(text)
+        case let .number(value): value.isNaN ? nil : value
+        default: nil
+        }
+    }
+
+    var text: String? {
+        if case let .string(text) = self { return text }
+        return nil
+    }
+}
+
+/// A key for containers whose keys are not known in advance.
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}

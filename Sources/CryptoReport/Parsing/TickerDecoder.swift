@@ -1,0 +1,182 @@
+import Foundation
+
+/// Decodes the WazirX `/sapi/v1/tickers/24hr` body into validated tickers.
+///
+/// One bad row never sinks the report: it is skipped with a diagnostic. Only a body that is not a
+/// ticker array at all, or one without a single usable row, is an error.
+public struct TickerDecoder: Sendable {
+    public init() {}
+
+    public struct Result: Sendable {
+        public var tickers: [Ticker]
+        /// Rows in the body, usable or not.
+        public var received: Int
+        public var diagnostics: [Diagnostic]
+    }
+
+    public func decode(_ data: Data) throws(DataError) -> Result {
+        let rows = try decodeRows(data)
+        var tickers: [Ticker] = []
+        tickers.reserveCapacity(rows.count)
+        var diagnostics: [Diagnostic] = []
+        var seen = Set<String>()
+        for (index, row) in rows.enumerated() {
+            switch validate(row, index: index) {
+            case let .success(validated):
+                diagnostics += validated.notes
+                let key = validated.ticker.symbol.lowercased()
+                if seen.insert(key).inserted {
+                    tickers.append(validated.ticker)
+                } else {
+                    diagnostics.append(
+                        Diagnostic(.tickers, "skipped ticker #\(index + 1) (\(validated.ticker.symbol)): the symbol appeared before; the first one is kept"))
+                }
+            case let .failure(problem):
+                diagnostics.append(problem.diagnostic)
+            }
+        }
+        guard !tickers.isEmpty else { throw .noValidTickers(received: rows.count) }
+        return Result(tickers: tickers, received: rows.count, diagnostics: diagnostics)
+    }
+
+    // MARK: - Body
+
+    private static let expected = "a JSON array of tickers"
+
+    private func decodeRows(_ data: Data) throws(DataError) -> [RawTickerRow] {
+        guard let first = data.first(where: { !Self.isWhitespace($0) }) else { throw .empty(source: .tickers) }
+        if first == UInt8(ascii: "<") { throw .htmlInsteadOfData(source: .tickers, expected: Self.expected) }
+        let decoder = JSONDecoder()
+        do {
+            return try decoder.decode([RawTickerRow].self, from: data)
+        } catch {
+            if let apiError = try? decoder.decode(APIErrorBody.self, from: data), let message = apiError.message {
+                throw .apiError(source: .tickers, code: apiError.code, message: message)
+            }
+            throw .malformed(source: .tickers, expected: Self.expected, detail: Self.describe(error, first: first))
+        }
+    }
+
+    private static func describe(_ error: any Error, first: UInt8) -> String {
+        switch error {
+        case DecodingError.typeMismatch, DecodingError.valueNotFound:
+            switch first {
+            case UInt8(ascii: "{"): return "got a JSON object"
+            case UInt8(ascii: "\""): return "got a JSON string"
+            default: return "got a single JSON value"
+            }
+        case DecodingError.dataCorrupted:
+            return "the JSON is malformed, truncated or not UTF-8"
+        default:
+            return "the JSON cannot be read"
+        }
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    // MARK: - Rows
+
+    private struct Problem: Error {
+        var diagnostic: Diagnostic
+    }
+
+    private struct Validated {
+        var ticker: Ticker
+        var notes: [Diagnostic]
+    }
+
+    private func validate(_ row: RawTickerRow, index: Int) -> Swift.Result<Validated, Problem> {
+        let position = "ticker #\(index + 1)"
+        guard let fields = row.fields else {
+            return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(position): not a JSON object")))
+        }
+        func identifier(_ key: String) -> String? {
+            guard let text = fields[key]?.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty
+            else { return nil }
+            return text
+        }
+        guard let symbol = identifier("symbol") else {
+            return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(position): no symbol")))
+        }
+        let name = "\(position) (\(symbol))"
+        guard let base = identifier("baseAsset"), let quote = identifier("quoteAsset") else {
+            return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): no baseAsset or quoteAsset")))
+        }
+        guard let lastField = fields["lastPrice"] else {
+            return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): no lastPrice")))
+        }
+        guard let last = lastField.decimal, last > 0 else {
+            return .failure(
+                Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): lastPrice \(lastField.quoted) is not a positive number")))
+        }
+        var notes: [Diagnostic] = []
+        func amount(_ key: String) -> Decimal? {
+            guard let field = fields[key] else { return nil }
+            if case .null = field { return nil }
+            if let value = field.decimal, value >= 0 { return value }
+            notes.append(Diagnostic(.tickers, "\(symbol): \(key) \(field.quoted) is not a non-negative number; left empty"))
+            return nil
+        }
+        let ticker = Ticker(
+            symbol: symbol, baseAsset: base, quoteAsset: quote,
+            open: amount("openPrice"), low: amount("lowPrice"), high: amount("highPrice"), last: last,
+            volume: amount("volume"), bid: amount("bidPrice"), ask: amount("askPrice"),
+            updatedAt: timestamp(fields["at"], symbol: symbol, notes: &notes))
+        return .success(Validated(ticker: ticker, notes: notes))
+    }
+
+    /// `at` is milliseconds since the epoch, sent as a number or as a string.
+    private func timestamp(_ field: JSONScalar?, symbol: String, notes: inout [Diagnostic]) -> Date? {
+        guard let field else { return nil }
+        if case .null = field { return nil }
+        // Years 1970 to 9999: anything else is not a ticker time.
+        guard let milliseconds = field.decimal, milliseconds >= 0, milliseconds < 253_402_300_800_000 else {
+            notes.append(Diagnostic(.tickers, "\(symbol): at \(field.quoted) is not a time in milliseconds; left empty"))
+            return nil
+        }
+        let seconds = NSDecimalNumber(decimal: milliseconds / 1000).doubleValue
+        return Date(timeIntervalSince1970: seconds)
+    }
+}
+
+/// One element of the ticker array, read without judging it yet.
+struct RawTickerRow: Decodable, Sendable {
+    static let keys = ["symbol", "baseAsset", "quoteAsset", "openPrice", "lowPrice", "highPrice", "lastPrice", "volume", "bidPrice", "askPrice", "at"]
+
+    /// `nil` when the element is not an object.
+    var fields: [String: JSONScalar]?
+
+    init(from decoder: any Decoder) throws {
+        guard let container = try? decoder.container(keyedBy: AnyCodingKey.self) else {
+            fields = nil
+            return
+        }
+        var fields: [String: JSONScalar] = [:]
+        for name in Self.keys {
+            let key = AnyCodingKey(stringValue: name)
+            guard container.contains(key) else { continue }
+            fields[name] = (try? container.decode(JSONScalar.self, forKey: key)) ?? .structured
+        }
+        self.fields = fields
+    }
+}
+
+/// WazirX's error body: `{"code": -1121, "message": "Invalid symbol."}`.
+struct APIErrorBody: Decodable {
+    var code: String?
+    var message: String?
+
+    enum CodingKeys: String, CodingKey { case code, message, msg }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let number = try? container.decode(Int.self, forKey: .code) {
+            code = String(number)
+        } else {
+            code = try? container.decode(String.self, forKey: .code)
+        }
+        message = (try? container.decode(String.self, forKey: .message)) ?? (try? container.decode(String.self, forKey: .msg))
+    }
+}

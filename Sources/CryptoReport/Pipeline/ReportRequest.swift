@@ -1,0 +1,65 @@
+import Foundation
+
+/// Everything one run is asked to do. Codable with defaults, so that a configuration file can
+/// hold any part of it.
+public struct ReportRequest: Sendable, Equatable, Codable {
+    public enum Destination: Sendable, Equatable, Codable {
+        case directory(String)
+        case standardOutput
+    }
+
+    /// ISO 4217 code of the report currency: any currency in the ECB file, or EUR.
+    public var currency: String = "USD"
+    /// `nil` picks the currency's own locale (USD: en_US, SEK: sv_SE, …).
+    public var locale: String?
+    public var formats: [ReportFormat] = ReportFormat.allCases
+    public var destination: Destination = .directory("Output")
+    /// `--tickers-url`; `nil` is the WazirX API.
+    public var tickersLocation: String?
+    /// `--ecb-url`; `nil` is the ECB daily file.
+    public var ratesLocation: String?
+    /// Use the built-in snapshot instead of the network.
+    public var sample: Bool = false
+    public var selection = Selection()
+    /// Seconds each fetch may take.
+    public var timeout: Double = 15
+    /// `--templates DIR`; `nil` uses the built-in templates.
+    public var templatesDirectory: String?
+
+    public init() {}
+
+    /// The locale numbers are shown in.
+    public var effectiveLocale: String {
+        locale ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)
+    }
+
+    /// Checks what can be checked before any fetch.
+    public func validated() throws(UsageError) -> ReportRequest {
+        var request = self
+        request.currency = currency.uppercased()
+        guard request.currency.count == 3, request.currency.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw .invalid(option: "--currency", value: currency, expected: "a three-letter currency code such as USD or SEK")
+        }
+        if let locale {
+            let identifier = locale.replacingOccurrences(of: "-", with: "_")
+            guard Locale.availableIdentifiers.contains(identifier) else {
+                throw .invalid(option: "--locale", value: locale, expected: "a locale identifier such as en_US or sv_SE")
+            }
+            request.locale = identifier
+        }
+        guard !formats.isEmpty else {
+            throw .invalid(option: "--format", value: "", expected: "csv, markdown, html, json or all")
+        }
+        request.formats = Array(Set(formats)).sorted()
+        if destination == .standardOutput && request.formats.count != 1 {
+            throw .stdoutNeedsOneFormat(count: request.formats.count)
+        }
+        guard timeout > 0, timeout.isFinite else {
+            throw .invalid(option: "--timeout", value: String(timeout), expected: "a positive number of seconds")
+        }
+        if let top = selection.top, top < 1 {
+            throw .invalid(option: "--top", value: String(top), expected: "a positive whole number")
+        }
+        return request
+    }
+}

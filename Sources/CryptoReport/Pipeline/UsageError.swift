@@ -1,0 +1,24 @@
+import Foundation
+
+/// A request that cannot be carried out as asked.
+public enum UsageError: LocalizedError, ExitStatusProviding, Equatable {
+    case invalid(option: String, value: String, expected: String)
+    case stdoutNeedsOneFormat(count: Int)
+    case templateUnreadable(path: String, reason: String)
+    case templateInvalid(name: String, reason: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .invalid(option, value, expected):
+            "\(option): \"\(value)\" is not valid; expected \(expected)."
+        case let .stdoutNeedsOneFormat(count):
+            "--output -: standard output takes exactly one format, but \(count) were asked for."
+        case let .templateUnreadable(path, reason):
+            "Templates: cannot read \(path): \(reason)."
+        case let .templateInvalid(name, reason):
+            "Templates: \(name) is not a valid Mustache template: \(reason)."
+        }
+    }
+
+    public var exitStatus: ExitStatus { .usage }
+}

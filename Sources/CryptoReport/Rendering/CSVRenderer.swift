@@ -1,0 +1,43 @@
+import Foundation
+
+/// RFC 4180 CSV: one header row, one row per market, CRLF line ends, plain numbers.
+public struct CSVRenderer: Sendable {
+    /// The documented columns, in order. New columns may only ever be added after these.
+    public static let columns = [
+        "symbol", "base_asset", "quote_asset", "currency", "price", "open", "high", "low", "bid", "ask",
+        "change_pct", "spread", "spread_pct", "volume", "volume_value", "fx_rate", "updated_at",
+    ]
+
+    public init() {}
+
+    public func render(_ report: Report) -> String {
+        var lines = [Self.columns.joined(separator: ",")]
+        lines.reserveCapacity(report.rows.count + 1)
+        for row in report.rows {
+            let cells = [
+                Self.text(row.symbol), Self.text(row.baseAsset), Self.text(row.quoteAsset), Self.text(row.currency),
+                PlainNumber.format(row.price), PlainNumber.format(row.open), PlainNumber.format(row.high),
+                PlainNumber.format(row.low), PlainNumber.format(row.bid), PlainNumber.format(row.ask),
+                PlainNumber.format(row.changePercent), PlainNumber.format(row.spread),
+                PlainNumber.format(row.spreadPercent), PlainNumber.format(row.volume),
+                PlainNumber.format(row.volumeValue), PlainNumber.format(row.fxRate),
+                row.updatedAt.map(ReportDates.iso8601) ?? "",
+            ]
+            lines.append(cells.joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// A text cell: quoted when it holds a comma, quote or line break (RFC 4180), and defused when
+    /// it starts like a spreadsheet formula (OWASP: prefix a single quote).
+    public static func text(_ value: String) -> String {
+        var cell = value
+        if let first = cell.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
+            cell = "'" + cell
+        }
+        if cell.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+            cell = "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        return cell
+    }
+}

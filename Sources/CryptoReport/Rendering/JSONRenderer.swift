@@ -1,0 +1,167 @@
+import Foundation
+
+/// The report as JSON: every number a full-precision decimal string, plus both sources' metadata.
+public struct JSONRenderer: Sendable {
+    public init() {}
+
+    public func render(_ report: Report) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(Document(report))
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Full precision, plain digits: JSON numbers would lose digits in most readers' doubles.
+    static func number(_ value: Decimal?) -> String? {
+        value.map { $0.isNaN ? "" : $0.description }
+    }
+
+    struct Document: Encodable {
+        var report: Meta
+        var sources: Sources
+        var ratesUsed: [Rate]
+        var summary: Summary
+        var markets: [Market]
+        var warnings: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case report, sources, summary, markets, warnings
+            case ratesUsed = "rates_used"
+        }
+
+        init(_ report: Report) {
+            self.report = Meta(
+                generatedAt: ReportDates.iso8601(report.generatedAt), currency: report.currency,
+                locale: report.localeIdentifier, dataDate: report.dataDate)
+            var sources = Sources()
+            for info in report.sources {
+                let source = Source(
+                    url: info.location, fetchedAt: ReportDates.iso8601(info.fetchedAt),
+                    newestTickerAt: info.source == .tickers ? report.summary.newestTickerAt.map(ReportDates.iso8601) : nil,
+                    rateDate: info.source == .rates ? report.rates.date : nil)
+                switch info.source {
+                case .tickers: sources.tickers = source
+                case .rates: sources.rates = source
+                }
+            }
+            self.sources = sources
+            ratesUsed = report.summary.ratesUsed.map {
+                Rate(quoteAsset: $0.quoteAsset, currency: report.currency, rate: JSONRenderer.number($0.rate) ?? "", via: $0.via)
+            }
+            summary = Summary(report.summary)
+            markets = report.rows.map(Market.init)
+            warnings = report.diagnostics.map(\.description)
+        }
+    }
+
+    struct Meta: Encodable {
+        var generatedAt: String
+        var currency: String
+        var locale: String
+        var dataDate: String
+        enum CodingKeys: String, CodingKey {
+            case currency, locale
+            case generatedAt = "generated_at"
+            case dataDate = "data_date"
+        }
+    }
+
+    struct Sources: Encodable {
+        var tickers: Source?
+        var rates: Source?
+    }
+
+    struct Source: Encodable {
+        var url: String
+        var fetchedAt: String
+        var newestTickerAt: String?
+        var rateDate: String?
+        enum CodingKeys: String, CodingKey {
+            case url
+            case fetchedAt = "fetched_at"
+            case newestTickerAt = "newest_ticker_at"
+            case rateDate = "rate_date"
+        }
+    }
+
+    struct Rate: Encodable {
+        var quoteAsset: String
+        var currency: String
+        var rate: String
+        var via: String
+        enum CodingKeys: String, CodingKey {
+            case currency, rate, via
+            case quoteAsset = "quote_asset"
+        }
+    }
+
+    struct Summary: Encodable {
+        var counts: [String: Int]
+        var advancers: Int
+        var decliners: Int
+        var unchanged: Int
+        var inrPremium: [String: String]?
+        var gainers: [Mover]
+        var losers: [Mover]
+        var topVolume: [Mover]
+        var widestSpreads: [Mover]
+        enum CodingKeys: String, CodingKey {
+            case counts, advancers, decliners, unchanged, gainers, losers
+            case inrPremium = "inr_premium"
+            case topVolume = "top_volume"
+            case widestSpreads = "widest_spreads"
+        }
+
+        init(_ summary: ReportSummary) {
+            let counts = summary.counts
+            self.counts = [
+                "tickers_received": counts.tickersReceived, "skipped": counts.skipped,
+                "unconvertible": counts.unconvertible, "converted": counts.converted,
+                "selected": counts.selected, "shown": counts.shown, "assets": counts.assets,
+            ]
+            advancers = summary.advancers
+            decliners = summary.decliners
+            unchanged = summary.unchanged
+            inrPremium = summary.inrPremium.map {
+                [
+                    "usdtinr_last": $0.usdtInrLast.description, "ecb_usd_inr": $0.ecbUsdInr.description,
+                    "percent": $0.percent.description,
+                ]
+            }
+            gainers = summary.gainers.map { Mover(symbol: $0.symbol, value: JSONRenderer.number($0.changePercent)) }
+            losers = summary.losers.map { Mover(symbol: $0.symbol, value: JSONRenderer.number($0.changePercent)) }
+            topVolume = summary.topVolume.map { Mover(symbol: $0.symbol, value: JSONRenderer.number($0.volumeValue)) }
+            widestSpreads = summary.widestSpreads.map { Mover(symbol: $0.symbol, value: JSONRenderer.number($0.spreadPercent)) }
+        }
+    }
+
+    struct Mover: Encodable {
+        var symbol: String
+        var value: String?
+    }
+
+    struct Market: Encodable {
+        var values: [(String, String?)]
+
+        init(_ row: MarketRow) {
+            values = [
+                ("symbol", row.symbol), ("base_asset", row.baseAsset), ("quote_asset", row.quoteAsset),
+                ("currency", row.currency), ("price", JSONRenderer.number(row.price)),
+                ("open", JSONRenderer.number(row.open)), ("high", JSONRenderer.number(row.high)),
+                ("low", JSONRenderer.number(row.low)), ("bid", JSONRenderer.number(row.bid)),
+                ("ask", JSONRenderer.number(row.ask)), ("change_pct", JSONRenderer.number(row.changePercent)),
+                ("spread", JSONRenderer.number(row.spread)), ("spread_pct", JSONRenderer.number(row.spreadPercent)),
+                ("volume", JSONRenderer.number(row.volume)), ("volume_value", JSONRenderer.number(row.volumeValue)),
+                ("fx_rate", JSONRenderer.number(row.fxRate)), ("updated_at", row.updatedAt.map(ReportDates.iso8601)),
+            ]
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            for (key, value) in values {
+                // Empty figures are null, so a reader can tell "none" from "zero".
+                try container.encode(value, forKey: AnyCodingKey(stringValue: key))
+            }
+        }
+    }
+}

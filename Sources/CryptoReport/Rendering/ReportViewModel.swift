@@ -1,0 +1,124 @@
+import Foundation
+
+/// What the Mustache templates see: every figure already formatted for people in the report's
+/// locale. The names are documented in `Templates/README.md`; keep the two in step.
+struct ReportViewModel {
+    struct Text { var text: String }
+
+    struct Counts {
+        var tickers, converted, selected, shown, assets, skipped, unconvertible: String
+    }
+
+    struct Breadth {
+        var advancers, decliners, unchanged: String
+    }
+
+    struct Source {
+        var name, url, fetchedAt: String
+    }
+
+    struct Row {
+        var symbol, pair, base, quote: String
+        var price, open, high, low, bid, ask: String
+        var change, changeClass, arrow: String
+        var spread, spreadPct, volume, volumeValue, fxRate, updatedAt: String
+    }
+
+    var title: String
+    var currency: String
+    var locale: String
+    var dataDate: String
+    var generatedAt: String
+    var newestTickerAt: String
+    var ecbDate: String
+    var rates: [Text]
+    var counts: Counts
+    var breadth: Breadth
+    var hasInrPremium: Bool
+    var inrPremium: String
+    var inrPremiumClass: String
+    var inrPremiumDetail: String
+    var gainers, losers, topVolume, widestSpreads: [Row]
+    var hasGainers, hasLosers, hasTopVolume, hasWidestSpreads: Bool
+    var rows: [Row]
+    var hasRows: Bool
+    var warnings: [Text]
+    var hasWarnings: Bool
+    var warningCount: String
+    var sources: [Source]
+
+    init(_ report: Report) {
+        let locale = Locale(identifier: report.localeIdentifier)
+        let numbers = PeopleNumberFormatter(currency: report.currency, locale: locale)
+        let summary = report.summary
+        func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
+        func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers) }
+
+        title = "Crypto prices in \(report.currency), \(report.dataDate)"
+        currency = report.currency
+        self.locale = report.localeIdentifier
+        dataDate = report.dataDate
+        generatedAt = ReportDates.minute(report.generatedAt)
+        newestTickerAt = summary.newestTickerAt.map(ReportDates.minute) ?? "unknown"
+        ecbDate = report.rates.date
+        rates = summary.ratesUsed.map {
+            let via = $0.via.hasPrefix("ECB") ? "" : " (via \($0.via))"
+            let unit = $0.quoteAsset == "usdt" ? "USD" : $0.quoteAsset.uppercased()
+            return Text(text: "1 \(unit) = \(numbers.rate($0.rate)) \(report.currency)\(via)")
+        }
+        let c = summary.counts
+        counts = Counts(
+            tickers: count(c.tickersReceived), converted: count(c.converted), selected: count(c.selected),
+            shown: count(c.shown), assets: count(c.assets), skipped: count(c.skipped),
+            unconvertible: count(c.unconvertible))
+        breadth = Breadth(
+            advancers: count(summary.advancers), decliners: count(summary.decliners),
+            unchanged: count(summary.unchanged))
+        hasInrPremium = summary.inrPremium != nil
+        inrPremium = numbers.percent(summary.inrPremium?.percent)
+        inrPremiumClass = Self.changeClass(summary.inrPremium?.percent)
+        inrPremiumDetail = summary.inrPremium.map {
+            let inr = PeopleNumberFormatter(currency: "INR", locale: locale)
+            return "USDT/INR \(inr.rate($0.usdtInrLast)) vs ECB USD/INR \(inr.rate($0.ecbUsdInr))"
+        } ?? ""
+        gainers = summary.gainers.map(row)
+        losers = summary.losers.map(row)
+        topVolume = summary.topVolume.map(row)
+        widestSpreads = summary.widestSpreads.map(row)
+        hasGainers = !gainers.isEmpty
+        hasLosers = !losers.isEmpty
+        hasTopVolume = !topVolume.isEmpty
+        hasWidestSpreads = !widestSpreads.isEmpty
+        rows = report.rows.map(row)
+        hasRows = !rows.isEmpty
+        warnings = report.diagnostics.map { Text(text: $0.description) }
+        hasWarnings = !warnings.isEmpty
+        warningCount = count(warnings.count)
+        sources = report.sources.map {
+            Source(name: $0.source.displayName, url: $0.location, fetchedAt: ReportDates.minute($0.fetchedAt))
+        }
+    }
+
+    private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter) -> Row {
+        Row(
+            symbol: market.symbol, pair: "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())",
+            base: market.baseAsset.uppercased(), quote: market.quoteAsset.uppercased(),
+            price: numbers.money(market.price), open: numbers.money(market.open), high: numbers.money(market.high),
+            low: numbers.money(market.low), bid: numbers.money(market.bid), ask: numbers.money(market.ask),
+            change: numbers.percent(market.changePercent), changeClass: changeClass(market.changePercent),
+            arrow: arrow(market.changePercent),
+            spread: numbers.money(market.spread), spreadPct: numbers.spreadPercent(market.spreadPercent),
+            volume: numbers.quantity(market.volume), volumeValue: numbers.money(market.volumeValue),
+            fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(ReportDates.minute) ?? "")
+    }
+
+    static func changeClass(_ change: Decimal?) -> String {
+        guard let change else { return "flat" }
+        return change > 0 ? "up" : change < 0 ? "down" : "flat"
+    }
+
+    static func arrow(_ change: Decimal?) -> String {
+        guard let change else { return "" }
+        return change > 0 ? "▲" : change < 0 ? "▼" : "■"
+    }
+}

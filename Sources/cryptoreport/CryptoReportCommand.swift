@@ -1,0 +1,143 @@
+import ArgumentParser
+import CryptoReport
+import Foundation
+import Logging
+
+@main
+struct CryptoReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cryptoreport",
+        abstract: "Daily crypto price reports from WazirX tickers and ECB exchange rates.",
+        discussion: """
+            Fetches every WazirX 24h ticker and the ECB reference rates, converts every market into \
+            one currency and writes CSV, Markdown, HTML and JSON reports.
+
+            Exit codes: 0 success, 64 usage error, 65 bad data from a source, 66 input file \
+            missing or unreadable, 69 source unreachable or HTTP error, 70 internal error, \
+            73 output cannot be written.
+            """)
+
+    @Option(help: "Report currency: USD, EUR or any currency in the ECB file.")
+    var currency = "USD"
+
+    @Option(help: "Locale for numbers in Markdown and HTML (default: the currency's own, e.g. sv_SE for SEK).")
+    var locale: String?
+
+    @Option(
+        name: .customLong("format"),
+        help: "csv, markdown (md), html, json or all; repeat or separate with commas. (default: all)")
+    var formats: [String] = []
+
+    @Option(help: "Folder for the reports, or - for standard output (one format only).")
+    var output = "Output"
+
+    @Option(help: "primary (one market per asset) or all.")
+    var markets = "primary"
+
+    @Option(help: "Only these base assets or market symbols, comma-separated (e.g. btc,eth,wrxinr).")
+    var symbols: String?
+
+    @Option(help: "Order by change, volume, spread, name or price.")
+    var sort = "volume"
+
+    @Option(help: "Show only the first N markets.")
+    var top: Int?
+
+    @Option(name: .customLong("tickers-url"), help: "Where to read the tickers: http(s) URL, file:// URL or path.")
+    var tickersURL: String?
+
+    @Option(name: .customLong("ecb-url"), help: "Where to read the ECB rates: http(s) URL, file:// URL or path.")
+    var ecbURL: String?
+
+    @Flag(help: "Use the built-in real snapshot (WazirX 2022-11-22, ECB 2022-11-21); no network.")
+    var sample = false
+
+    @Option(help: "Seconds each fetch may take.")
+    var timeout: Double = 15
+
+    @Option(help: "Folder with your own report.md.mustache / report.html.mustache.")
+    var templates: String?
+
+    @Flag(name: .shortAndLong, help: "Print nothing on success.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Log what happens to standard error.")
+    var verbose = false
+
+    func validate() throws {
+        if sample && (tickersURL != nil || ecbURL != nil) {
+            throw ValidationError("--sample reads the built-in snapshot; leave out --tickers-url and --ecb-url.")
+        }
+        _ = try makeRequest()
+    }
+
+    func run() async throws {
+        let request = try makeRequest()
+        let pipeline = ReportPipeline(logger: makeLogger())
+        do {
+            let outcome = try await pipeline.run(request)
+            if let text = outcome.standardOutput {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            } else if !quiet {
+                print(outcome.written.map(\.relativePath).joined(separator: "\n"))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("cryptoreport: \(Self.message(for: error))\n".utf8))
+            throw ExitCode(Self.status(for: error).rawValue)
+        }
+    }
+
+    private func makeRequest() throws -> ReportRequest {
+        var request = ReportRequest()
+        request.currency = currency
+        request.locale = locale
+        if !formats.isEmpty {
+            request.formats = try formats.flatMap { $0.split(separator: ",") }.flatMap { name in
+                guard let parsed = ReportFormat.parse(String(name).trimmingCharacters(in: .whitespaces)) else {
+                    throw ValidationError("--format: \"\(name)\" is not a format; use csv, markdown, html, json or all.")
+                }
+                return parsed
+            }
+        }
+        request.destination = output == "-" ? .standardOutput : .directory(output)
+        guard let marketChoice = Selection.Markets(rawValue: markets.lowercased()) else {
+            throw ValidationError("--markets: \"\(markets)\" is not valid; use primary or all.")
+        }
+        guard let sortKey = Selection.SortKey(rawValue: sort.lowercased()) else {
+            throw ValidationError("--sort: \"\(sort)\" is not valid; use change, volume, spread, name or price.")
+        }
+        let symbolList = (symbols ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        request.selection = Selection(markets: marketChoice, symbols: symbolList, sort: sortKey, top: top)
+        request.tickersLocation = tickersURL
+        request.ratesLocation = ecbURL
+        request.sample = sample
+        request.timeout = timeout
+        request.templatesDirectory = templates
+        do {
+            return try request.validated()
+        } catch {
+            throw ValidationError(error.errorDescription ?? "invalid request")
+        }
+    }
+
+    private func makeLogger() -> Logger {
+        let verbose = verbose
+        var logger = Logger(label: "cryptoreport") { label in
+            StandardErrorLogHandler(label: label)
+        }
+        logger.logLevel = verbose ? .debug : (quiet ? .error : .warning)
+        return logger
+    }
+
+    static func message(for error: any Error) -> String {
+        if let localized = error as? any LocalizedError, let description = localized.errorDescription {
+            return description
+        }
+        return "internal error: \(type(of: error))"
+    }
+
+    static func status(for error: any Error) -> ExitStatus {
+        (error as? any ExitStatusProviding)?.exitStatus ?? .internalError
+    }
+}
