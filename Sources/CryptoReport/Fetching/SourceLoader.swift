@@ -6,6 +6,13 @@ public struct FetchedPayload: Sendable {
     public var location: SourceLocation
     public var data: Data
     public var fetchedAt: Date
+
+    public init(source: DataSource, location: SourceLocation, data: Data, fetchedAt: Date) {
+        self.source = source
+        self.location = location
+        self.data = data
+        self.fetchedAt = fetchedAt
+    }
 }
 
 /// Reads a feed from wherever its location says, turning every failure into a `FetchError`.

@@ -11,10 +11,14 @@ struct ReportViewModel {
 
     struct Breadth {
         var advancers, decliners, unchanged: String
+        /// Plain integers, for proportions (CSS flex-grow) where grouped digits would not parse.
+        var advancersWeight, declinersWeight, unchangedWeight: String
     }
 
     struct Source {
         var name, url, fetchedAt: String
+        /// The location is a web address, not a path or the built-in sample.
+        var isLink: Bool
     }
 
     struct Row {
@@ -39,7 +43,7 @@ struct ReportViewModel {
     var inrPremiumClass: String
     var inrPremiumDetail: String
     var gainers, losers, topVolume, widestSpreads: [Row]
-    var hasGainers, hasLosers, hasTopVolume, hasWidestSpreads: Bool
+    var hasGainers, hasLosers, hasTopVolume, hasWidestSpreads, hasMovers: Bool
     var rows: [Row]
     var hasRows: Bool
     var warnings: [Text]
@@ -73,7 +77,8 @@ struct ReportViewModel {
             unconvertible: count(c.unconvertible))
         breadth = Breadth(
             advancers: count(summary.advancers), decliners: count(summary.decliners),
-            unchanged: count(summary.unchanged))
+            unchanged: count(summary.unchanged), advancersWeight: String(summary.advancers),
+            declinersWeight: String(summary.decliners), unchangedWeight: String(summary.unchanged))
         hasInrPremium = summary.inrPremium != nil
         inrPremium = numbers.percent(summary.inrPremium?.percent)
         inrPremiumClass = Self.changeClass(summary.inrPremium?.percent)
@@ -89,13 +94,16 @@ struct ReportViewModel {
         hasLosers = !losers.isEmpty
         hasTopVolume = !topVolume.isEmpty
         hasWidestSpreads = !widestSpreads.isEmpty
+        hasMovers = hasGainers || hasLosers || hasTopVolume || hasWidestSpreads
         rows = report.rows.map(row)
         hasRows = !rows.isEmpty
         warnings = report.diagnostics.map { Text(text: $0.description) }
         hasWarnings = !warnings.isEmpty
         warningCount = count(warnings.count)
         sources = report.sources.map {
-            Source(name: $0.source.displayName, url: $0.location, fetchedAt: ReportDates.minute($0.fetchedAt))
+            Source(
+                name: $0.source.displayName, url: $0.location, fetchedAt: ReportDates.minute($0.fetchedAt),
+                isLink: $0.location.hasPrefix("http://") || $0.location.hasPrefix("https://"))
         }
     }
 

@@ -1,0 +1,38 @@
+# cryptoreport — see README.md.
+SWIFT    ?= swift
+PREFIX   ?= /usr/local
+CURRENCY ?= USD
+FORMAT   ?= all
+OUTPUT   ?= Output
+BIN      := .build/release/cryptoreport
+
+.PHONY: build demo test report install embed clean
+
+## Release binary at .build/release/cryptoreport.
+build:
+	$(SWIFT) build -c release --product cryptoreport
+
+## The full report on the bundled real snapshot, in SEK, every format, into Output/.
+demo: build
+	$(BIN) --sample --currency SEK --format all --output $(OUTPUT)
+
+## Every test: unit, golden files, loopback HTTP, and the built executable end to end.
+test:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## A live report: CURRENCY=SEK FORMAT=html make report
+report: build
+	$(BIN) --currency $(CURRENCY) --format $(FORMAT) --output $(OUTPUT)
+
+## Installs the binary into $(PREFIX)/bin; it carries its templates and sample.
+install: build
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 0755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/cryptoreport"
+
+## Rewrites the built-in copies of Templates/ and Samples/ after a change to them.
+embed:
+	python3 Scripts/embed-resources.py
+
+clean:
+	rm -rf .build

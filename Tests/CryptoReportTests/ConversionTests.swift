@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+@Suite("Converting markets into the report currency")
+struct ConversionTests {
+    /// USD 1.0246, SEK 10.9873, INR 83.7375 per EUR: the ECB's figures of 2022-11-21.
+    static let rates = ExchangeRates(
+        date: "2022-11-21",
+        perEuro: ["USD": Fixtures.decimal("1.0246"), "SEK": Fixtures.decimal("10.9873"), "INR": Fixtures.decimal("83.7375")])
+
+    static let tickers = [
+        Ticker(symbol: "btcinr", baseAsset: "btc", quoteAsset: "inr", last: 1_398_000),
+        Ticker(symbol: "btcusdt", baseAsset: "btc", quoteAsset: "usdt", last: Fixtures.decimal("16100.01")),
+        Ticker(symbol: "ethbtc", baseAsset: "eth", quoteAsset: "btc", last: Fixtures.decimal("0.07")),
+        Ticker(symbol: "wrxinr", baseAsset: "wrx", quoteAsset: "inr", last: Fixtures.decimal("11.2")),
+        Ticker(symbol: "dogewrx", baseAsset: "doge", quoteAsset: "wrx", last: 2),
+        Ticker(symbol: "abcxyz", baseAsset: "abc", quoteAsset: "xyz", last: 2),
+    ]
+
+    func quoteRates(_ target: String) throws -> CurrencyConverter.Result {
+        try CurrencyConverter(rates: Self.rates, target: target).quoteRates(for: Self.tickers)
+    }
+
+    @Test("fiat cross rates: ECB[target] / ECB[source], EUR = 1")
+    func fiatCrossRates() throws {
+        #expect(try Self.rates.rate(from: "USD", to: "SEK") == Fixtures.decimal("10.9873") / Fixtures.decimal("1.0246"))
+        #expect(try Self.rates.rate(from: "INR", to: "EUR") == 1 / Fixtures.decimal("83.7375"))
+        #expect(try Self.rates.rate(from: "EUR", to: "INR") == Fixtures.decimal("83.7375"))
+        #expect(try Self.rates.rate(from: "SEK", to: "SEK") == 1)
+    }
+
+    @Test("inr quotes use INR→target; usdt quotes use USD→target at par")
+    func inrAndUsdt() throws {
+        let result = try quoteRates("SEK")
+        #expect(result.rates["inr"]?.rate == Fixtures.decimal("10.9873") / Fixtures.decimal("83.7375"))
+        #expect(result.rates["usdt"]?.rate == Fixtures.decimal("10.9873") / Fixtures.decimal("1.0246"))
+        #expect(try quoteRates("USD").rates["usdt"]?.rate == 1)
+    }
+
+    @Test("btc quotes go through btcusdt's last price")
+    func cryptoViaUsdt() throws {
+        let result = try quoteRates("SEK")
+        let btc = try #require(result.rates["btc"])
+        #expect(btc.via == "btcusdt")
+        #expect(btc.rate == Fixtures.decimal("16100.01") * (Fixtures.decimal("10.9873") / Fixtures.decimal("1.0246")))
+    }
+
+    @Test("without an Xusdt market, Xinr's last price is used")
+    func cryptoFallsBackToInr() throws {
+        let result = try quoteRates("USD")
+        let wrx = try #require(result.rates["wrx"])
+        #expect(wrx.via == "wrxinr")
+        #expect(wrx.rate == Fixtures.decimal("11.2") * (Fixtures.decimal("1.0246") / Fixtures.decimal("83.7375")))
+    }
+
+    @Test("a quote asset with neither market is left out with a warning")
+    func unconvertible() throws {
+        let result = try quoteRates("USD")
+        #expect(result.unconvertible == ["xyz"])
+        let analysed = MarketAnalyser().analyse(Self.tickers, rates: result, currency: "USD")
+        #expect(analysed.rows.count == 5)
+        #expect(!analysed.rows.contains { $0.symbol == "abcxyz" })
+        #expect(analysed.diagnostics.map(\.message) == ["left out abcxyz: no xyzusdt or xyzinr market to price XYZ in USD"])
+    }
+
+    @Test("a currency the ECB file lacks is a usage error naming the choices")
+    func unknownCurrency() {
+        #expect {
+            try CurrencyConverter(rates: Self.rates, target: "XAU")
+        } throws: { error in
+            let error = error as? ConversionError
+            return error?.exitStatus == .usage
+                && error?.errorDescription == "ECB rates: the rates of 2022-11-21 have no XAU; choose one of EUR, INR, SEK, USD."
+        }
+    }
+
+    @Test("a zero rate needed for the report is a data error")
+    func zeroRate() {
+        let rates = ExchangeRates(date: "2022-11-21", perEuro: ["USD": 1], invalid: ["INR": "0"])
+        #expect(throws: ConversionError.invalidRate(currency: "INR", text: "0", date: "2022-11-21")) {
+            try CurrencyConverter(rates: rates, target: "USD").quoteRates(for: Self.tickers)
+        }
+        #expect(ConversionError.invalidRate(currency: "INR", text: "0", date: "2022-11-21").exitStatus == .dataError)
+    }
+}
+
+@Suite("Per-market figures")
+struct MetricsTests {
+    let analyser = MarketAnalyser()
+
+    @Test("price, change, spread and volume value from the API's strings")
+    func figures() {
+        let ticker = Ticker(
+            symbol: "btcinr", baseAsset: "btc", quoteAsset: "inr", open: 1_416_000, low: 1_380_000, high: 1_430_027,
+            last: 1_398_000, volume: Fixtures.decimal("6.94353"), bid: 1_398_000, ask: 1_399_000,
+            updatedAt: Date(timeIntervalSince1970: 1_669_078_292))
+        let rate = Fixtures.decimal("0.5")
+        let row = analyser.row(ticker, rate: rate, currency: "XXX")
+        #expect(row.price == 699_000)
+        #expect(row.open == 708_000)
+        #expect(row.high == Fixtures.decimal("715013.5"))
+        #expect(row.low == 690_000)
+        #expect(row.bid == 699_000)
+        #expect(row.ask == 699_500)
+        #expect(row.changePercent == Decimal(-18_000) / 1_416_000 * 100)
+        #expect(row.spread == 500)
+        #expect(row.spreadPercent == Decimal(1000) / Fixtures.decimal("1398500") * 100)
+        #expect(row.volume == Fixtures.decimal("6.94353"))
+        #expect(row.volumeValue == Fixtures.decimal("6.94353") * 1_398_000 * rate)
+        #expect(row.fxRate == rate)
+    }
+
+    @Test("change is empty when open is missing or not positive", arguments: [nil, Decimal(0)] as [Decimal?])
+    func emptyChange(open: Decimal?) {
+        let ticker = Ticker(symbol: "a", baseAsset: "a", quoteAsset: "inr", open: open, last: 1)
+        #expect(analyser.row(ticker, rate: 1, currency: "USD").changePercent == nil)
+    }
+
+    @Test(
+        "spread is empty when bid or ask is missing or not positive",
+        arguments: [(nil, 1), (1, nil), (0, 1), (1, 0)] as [(Decimal?, Decimal?)])
+    func emptySpread(bid: Decimal?, ask: Decimal?) {
+        let ticker = Ticker(symbol: "a", baseAsset: "a", quoteAsset: "inr", last: 1, bid: bid, ask: ask)
+        let row = analyser.row(ticker, rate: 1, currency: "USD")
+        #expect(row.spread == nil)
+        #expect(row.spreadPercent == nil)
+    }
+
+    @Test("no volume, no volume value")
+    func emptyVolume() {
+        let ticker = Ticker(symbol: "a", baseAsset: "a", quoteAsset: "inr", last: 1)
+        #expect(analyser.row(ticker, rate: 1, currency: "USD").volumeValue == nil)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// The four formats on the bundled snapshot, compared with files in Golden/.
+/// Run with `UPDATE_GOLDEN=1 swift test --filter GoldenReportTests` to rewrite them after an
+/// intended change, then read the diff.
+@Suite("Golden reports on the bundled snapshot")
+struct GoldenReportTests {
+    static func report(currency: String) async throws -> Report {
+        var request = ReportRequest()
+        request.currency = currency
+        request.sample = true
+        let pipeline = ReportPipeline(clock: FixedClock(Fixtures.reportTime))
+        return try await pipeline.makeReport(try request.validated())
+    }
+
+    @Test(
+        "every format matches its golden file",
+        arguments: [("SEK", ReportFormat.csv), ("SEK", .markdown), ("SEK", .html), ("SEK", .json), ("USD", .markdown), ("USD", .csv)])
+    func golden(currency: String, format: ReportFormat) async throws {
+        let report = try await Self.report(currency: currency)
+        let text = try ReportPipeline().render(report, as: format, templates: try TemplateRenderer())
+        let url = Fixtures.goldenFolder.appendingPathComponent("sample-\(currency).\(format.fileExtension)")
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(at: Fixtures.goldenFolder, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        #expect(text == expected, "\(url.lastPathComponent) differs; UPDATE_GOLDEN=1 rewrites it")
+    }
+
+    @Test("the sample summary holds the figures of the day")
+    func summary() async throws {
+        let report = try await Self.report(currency: "SEK")
+        #expect(report.dataDate == "2022-11-22")
+        #expect(report.rates.date == "2022-11-21")
+        #expect(report.summary.counts.tickersReceived == 450)
+        #expect(report.summary.counts.converted == 450)
+        #expect(report.summary.counts.assets == report.rows.count)
+        #expect(report.summary.advancers + report.summary.decliners + report.summary.unchanged <= report.rows.count)
+        let premium = try #require(report.summary.inrPremium)
+        #expect(premium.usdtInrLast == Fixtures.decimal("87.6"))
+        #expect(premium.ecbUsdInr == Fixtures.decimal("83.7375") / Fixtures.decimal("1.0246"))
+        let usd = try #require(report.summary.ratesUsed.first)
+        #expect(usd.quoteAsset == "usdt")
+        #expect(PlainNumber.format(usd.rate, significantDigits: 6) == "10.7235")
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+@Suite("Decoding WazirX tickers")
+struct TickerDecoderTests {
+    @Test("the real 450-ticker capture decodes completely, exponent strings included")
+    func realCapture() throws {
+        let result = try TickerDecoder().decode(try Fixtures.tickers)
+        #expect(result.received == 450)
+        #expect(result.tickers.count == 450)
+        #expect(result.diagnostics.isEmpty)
+        let btc = try #require(result.tickers.first { $0.symbol == "btcinr" })
+        #expect(btc.last == Fixtures.decimal("1398000.0"))
+        #expect(btc.open == Fixtures.decimal("1416000"))
+        #expect(btc.volume == Fixtures.decimal("6.94353"))
+        #expect(btc.updatedAt == Date(timeIntervalSince1970: 1_669_078_292))
+        // "5.3e-7" is what WazirX sent for qkcbtc's open price.
+        let qkc = try #require(result.tickers.first { $0.symbol == "qkcbtc" })
+        #expect(qkc.open == Fixtures.decimal("0.00000053"))
+    }
+
+    @Test("at is accepted as a number and as a string")
+    func bothTimestampForms() throws {
+        let data = Fixtures.tickerJSON([
+            Fixtures.ticker("aaainr", base: "aaa", quote: "inr", last: "1", at: "1669078292000"),
+            Fixtures.ticker("bbbinr", base: "bbb", quote: "inr", last: "1", at: "\"1669078293000\""),
+        ])
+        let tickers = try TickerDecoder().decode(data).tickers
+        #expect(tickers.map(\.updatedAt) == [Date(timeIntervalSince1970: 1_669_078_292), Date(timeIntervalSince1970: 1_669_078_293)])
+    }
+
+    @Test("unknown fields are ignored, numbers sent as JSON numbers are read exactly")
+    func unknownFieldsAndNumbers() throws {
+        let data = Data(
+            """
+            [{"symbol":"ethusdt","baseAsset":"eth","quoteAsset":"usdt","lastPrice":1234.5678901234567,"openPrice":"1200",
+              "type":"SPOT","isMarginEnabled":false,"extra":{"nested":[1,2,3]},"at":1669078292000}]
+            """.utf8)
+        let result = try TickerDecoder().decode(data)
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.tickers.first?.last == Fixtures.decimal("1234.5678901234567"))
+        #expect(result.tickers.first?.bid == nil)
+    }
+
+    @Test("bad rows are skipped with a warning; good rows survive")
+    func badRows() throws {
+        let data = Fixtures.tickerJSON([
+            Fixtures.ticker("goodinr", base: "good", quote: "inr", last: "2"),
+            Fixtures.ticker("zeroinr", base: "zero", quote: "inr", last: "0"),
+            Fixtures.ticker("neginr", base: "neg", quote: "inr", last: "-3"),
+            Fixtures.ticker("textinr", base: "text", quote: "inr", last: "12abc"),
+            #"{"baseAsset":"x","quoteAsset":"inr","lastPrice":"1"}"#,
+            #"{"symbol":"","baseAsset":"x","quoteAsset":"inr","lastPrice":"1"}"#,
+            #"{"symbol":"noquote","baseAsset":"x","lastPrice":"1"}"#,
+            #"{"symbol":"nolast","baseAsset":"x","quoteAsset":"inr"}"#,
+            #"{"symbol":"nanusdt","baseAsset":"nan","quoteAsset":"usdt","lastPrice":"NaN"}"#,
+            #"{"symbol":"infusdt","baseAsset":"inf","quoteAsset":"usdt","lastPrice":"Infinity"}"#,
+            "42", "null", #"["btcinr"]"#,
+            Fixtures.ticker("goodinr", base: "good", quote: "inr", last: "3"),
+        ])
+        let result = try TickerDecoder().decode(data)
+        #expect(result.received == 14)
+        #expect(result.tickers.map(\.symbol) == ["goodinr"])
+        #expect(result.tickers.first?.last == 2, "the first of two duplicate symbols is kept")
+        #expect(result.diagnostics.count == 13)
+        #expect(result.diagnostics.contains { $0.message == #"skipped ticker #2 (zeroinr): lastPrice "0" is not a positive number"# })
+        #expect(result.diagnostics.contains { $0.message == "skipped ticker #5: no symbol" })
+        #expect(result.diagnostics.contains { $0.message == "skipped ticker #11: not a JSON object" })
+        #expect(result.diagnostics.contains { $0.message.contains("the symbol appeared before") })
+    }
+
+    @Test("a bad optional field is left empty with a note, the row stays")
+    func badOptionalField() throws {
+        let data = Fixtures.tickerJSON([
+            Fixtures.ticker("aaainr", base: "aaa", quote: "inr", last: "5", open: "-1", bid: "", ask: "1e5", at: "\"soon\"")
+        ])
+        let result = try TickerDecoder().decode(data)
+        let ticker = try #require(result.tickers.first)
+        #expect(ticker.open == nil)
+        #expect(ticker.bid == nil)
+        #expect(ticker.ask == 100_000)
+        #expect(ticker.updatedAt == nil)
+        #expect(result.diagnostics.count == 3)
+    }
+
+    @Test(
+        "bodies that are not a ticker array are one clear error",
+        arguments: [
+            ("", "WazirX tickers: the response was empty."),
+            ("  \n", "WazirX tickers: the response was empty."),
+            ("<!DOCTYPE html><html><body>Just a moment...</body></html>", "WazirX tickers: got an HTML page instead of a JSON array of tickers."),
+            (#"{"code":-1121,"message":"Invalid symbol."}"#, "WazirX tickers: the API answered with error -1121: Invalid symbol."),
+            (#"{"status":"ok"}"#, "WazirX tickers: not a JSON array of tickers (got a JSON object)."),
+            (#"[{"symbol":"btcinr","baseAsset":"btc","#, "WazirX tickers: not a JSON array of tickers (the JSON is malformed, truncated or not UTF-8)."),
+            ("[]", "WazirX tickers: none of the 0 tickers received is usable."),
+            (#"[{"symbol":"x"}]"#, "WazirX tickers: none of the 1 tickers received is usable."),
+            ("\"tickers\"", "WazirX tickers: not a JSON array of tickers (got a JSON string)."),
+        ])
+    func notTickers(body: String, message: String) {
+        #expect {
+            try TickerDecoder().decode(Data(body.utf8))
+        } throws: { error in
+            (error as? DataError)?.errorDescription == message && (error as? DataError)?.exitStatus == .dataError
+        }
+    }
+
+    @Test("non-UTF-8 bytes are a clear error, not a crash")
+    func notUTF8() {
+        let data = Data([0x5B, 0xFF, 0xFE, 0x5D])
+        #expect(throws: DataError.self) { try TickerDecoder().decode(data) }
+    }
+}
+
+@Suite("Strict decimal text")
+struct DecimalTextTests {
+    @Test(arguments: [
+        ("1398000.0", "1398000"), ("0.0000086", "0.0000086"), ("5.3e-7", "0.00000053"), ("1E+3", "1000"),
+        ("-2.5", "-2.5"), (".5", "0.5"), ("7.", "7"),
+    ])
+    func accepts(text: String, expected: String) {
+        #expect(DecimalText.parse(text) == Fixtures.decimal(expected))
+    }
+
+    @Test(arguments: ["", " 1", "1 ", "12abc", "1,5", "0x10", "NaN", "Infinity", "-", ".", "1e", "1e1000", "1.2.3", "١٢"])
+    func rejects(text: String) {
+        #expect(DecimalText.parse(text) == nil)
+    }
+}
