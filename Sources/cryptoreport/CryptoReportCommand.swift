@@ -64,6 +64,24 @@ struct CryptoReportCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Log what happens to standard error.")
     var verbose = false
 
+    /// Every failure, bad flags included, ends as one line on stderr and a documented exit code;
+    /// `--help` still prints the full help.
+    static func main() async {
+        let command: CryptoReportCommand
+        do {
+            command = try parse()
+        } catch {
+            guard exitCode(for: error) != .success else { exit(withError: error) }
+            FileHandle.standardError.write(Data("cryptoreport: \(message(for: error)) (see cryptoreport --help)\n".utf8))
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
+        do {
+            try await command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     func validate() throws {
         if sample && (tickersURL != nil || ecbURL != nil) {
             throw ValidationError("--sample reads the built-in snapshot; leave out --tickers-url and --ecb-url.")
@@ -82,7 +100,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
                 print(outcome.written.map(\.relativePath).joined(separator: "\n"))
             }
         } catch {
-            FileHandle.standardError.write(Data("cryptoreport: \(Self.message(for: error))\n".utf8))
+            FileHandle.standardError.write(Data("cryptoreport: \(Self.describe(error))\n".utf8))
             throw ExitCode(Self.status(for: error).rawValue)
         }
     }
@@ -130,7 +148,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
         return logger
     }
 
-    static func message(for error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         if let localized = error as? any LocalizedError, let description = localized.errorDescription {
             return description
         }

@@ -34,15 +34,27 @@ public struct URLSessionHTTPClient: HTTPClient {
         defer { session.finishTasksAndInvalidate() }
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.setValue("cryptoreport", forHTTPHeaderField: "User-Agent")
-        do {
-            let (data, response) = try await session.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 200
-            return HTTPResponse(status: status, body: data)
-        } catch let error as URLError {
+        let handle = CancellableTask()
+        // Not `session.data(for:)`: on Linux its cancellation handler cancels the task synchronously
+        // while the Swift task's status lock is held, and deadlocks against a transfer completing
+        // at the same moment (seen when one fetch fails while the other is in flight).
+        let (data, response, error) = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<(Data?, URLResponse?, (any Error)?), Never>) in
+                let task = session.dataTask(with: request) { data, response, error in
+                    continuation.resume(returning: (data, response, error))
+                }
+                handle.start(task)
+            }
+        } onCancel: {
+            DispatchQueue.global().async { handle.cancel() }
+        }
+        if let error = error as? URLError {
             throw Self.translate(error, url: url, timeout: timeout, source: source)
-        } catch {
+        } else if let error {
             throw FetchError.unreachable(source: source, location: url.absoluteString, reason: error.localizedDescription)
         }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+        return HTTPResponse(status: status, body: data ?? Data())
     }
 
     /// URLError's own text is often a Foundation dump; say it in one plain phrase.
@@ -64,5 +76,29 @@ public struct URLSessionHTTPClient: HTTPClient {
         default: reason = "network error \(error.code.rawValue)"
         }
         return .unreachable(source: source, location: location, reason: reason)
+    }
+}
+
+/// A data task that may be cancelled before it has started.
+private final class CancellableTask: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var isCancelled = false
+
+    func start(_ task: URLSessionDataTask) {
+        lock.lock()
+        self.task = task
+        let cancelled = isCancelled
+        lock.unlock()
+        task.resume()
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        lock.lock()
+        isCancelled = true
+        let task = task
+        lock.unlock()
+        task?.cancel()
     }
 }

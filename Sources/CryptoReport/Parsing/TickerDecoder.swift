@@ -45,7 +45,13 @@ public struct TickerDecoder: Sendable {
 
     private func decodeRows(_ data: Data) throws(DataError) -> [RawTickerRow] {
         guard let first = data.first(where: { !Self.isWhitespace($0) }) else { throw .empty(source: .tickers) }
-        if first == UInt8(ascii: "<") { throw .htmlInsteadOfData(source: .tickers, expected: Self.expected) }
+        if first == UInt8(ascii: "<") {
+            let head = String(decoding: data.prefix(512), as: UTF8.self).lowercased()
+            if head.contains("<html") || head.contains("<!doctype html") {
+                throw .htmlInsteadOfData(source: .tickers, expected: Self.expected)
+            }
+            throw .malformed(source: .tickers, expected: Self.expected, detail: "got XML or other markup")
+        }
         let decoder = JSONDecoder()
         do {
             return try decoder.decode([RawTickerRow].self, from: data)

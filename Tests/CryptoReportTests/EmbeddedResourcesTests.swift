@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// The binary carries copies of Templates/ and Samples/; `make embed` refreshes them.
+@Suite("Built-in copies match the repository files")
+struct EmbeddedResourcesTests {
+    @Test("templates", arguments: ["report.md", "report.html"])
+    func templates(name: String) throws {
+        let file = try String(
+            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Templates/\(name).mustache"), encoding: .utf8)
+        #expect(EmbeddedTemplates.files[name] == file, "run make embed")
+    }
+
+    @Test("the sample, byte for byte")
+    func sample() throws {
+        #expect(EmbeddedSample.tickers == (try Fixtures.tickers), "run make embed")
+        #expect(EmbeddedSample.rates == (try Fixtures.rates), "run make embed")
+    }
+
+    @Test("the sample is the real data of SOURCES.md: 450 tickers in four quote assets")
+    func sampleContents() throws {
+        let tickers = try TickerDecoder().decode(EmbeddedSample.tickers).tickers
+        let quotes = Dictionary(grouping: tickers, by: \.quoteAsset).mapValues(\.count)
+        #expect(quotes == ["usdt": 265, "inr": 139, "btc": 27, "wrx": 19])
+    }
+}

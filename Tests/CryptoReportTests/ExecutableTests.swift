@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// The built `cryptoreport` binary, run as cron or a person would run it.
+@Suite("The cryptoreport executable end to end", .serialized)
+struct ExecutableTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// `swift build --build-tests` puts the executable beside the test bundle.
+    static var binary: URL {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var folder = executable.deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("cryptoreport")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return Fixtures.repositoryRoot.appendingPathComponent(".build/debug/cryptoreport")
+    }
+
+    static func run(_ arguments: [String], in directory: URL) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read before waiting, so a large report cannot fill the pipe and stall the child.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test("the binary exists")
+    func exists() {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build it with swift build")
+    }
+
+    @Test("--sample from another directory: every format, only the paths on stdout")
+    func sample() throws {
+        let folder = try TemporaryFolder()
+        let run = try Self.run(["--sample", "--currency", "SEK", "--format", "all", "--output", "reports"], in: folder.url)
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        let names = ["csv", "md", "html", "json"].map { "reports/cryptoreport-2022-11-22-SEK.\($0)" }
+        #expect(run.stdout == names.joined(separator: "\n") + "\n")
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("reports").path)
+        #expect(written.sorted() == names.map { String($0.dropFirst("reports/".count)) }.sorted())
+    }
+
+    @Test("--quiet prints nothing; --output - prints the one report")
+    func quietAndStdout() throws {
+        let folder = try TemporaryFolder()
+        let quiet = try Self.run(["--sample", "--quiet", "--output", "q"], in: folder.url)
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+        let csv = try Self.run(["--sample", "--format", "csv", "--output", "-", "--top", "3"], in: folder.url)
+        #expect(csv.status == 0)
+        #expect(csv.stdout.hasPrefix("symbol,base_asset,quote_asset,currency,price,"))
+        #expect(csv.stdout.components(separatedBy: "\r\n").count == 5)
+        #expect(folder.contents() == ["q"])
+    }
+
+    @Test(
+        "failures: one line on stderr, a documented exit code, no file",
+        arguments: [
+            (["--format", "pdf"], Int32(64), "pdf"),
+            (["--currency", "XAU"], 64, "have no XAU"),
+            (["--currency", "dollars"], 64, "--currency"),
+            (["--locale", "xx_QQ"], 64, "--locale"),
+            (["--output", "-"], 64, "exactly one format"),
+            (["--tickers-url", "/nonexistent/tickers.json"], 66, "WazirX tickers: no such file /nonexistent/tickers.json."),
+            (["--tickers-url", "RATES"], 65, "WazirX tickers: not a JSON array of tickers (got XML or other markup)."),
+            (["--ecb-url", "TICKERS"], 65, "ECB rates: not the ECB eurofxref XML"),
+            (["--ecb-url", "ZERO"], 65, "ECB rates: the rate of 2022-11-21 for INR is \"0\", not a positive number."),
+            (["--tickers-url", "http://127.0.0.1:9/tickers"], 69, "WazirX tickers: cannot reach http://127.0.0.1:9/tickers"),
+            (["--tickers-url", "ftp://example.com/x"], 64, "is not an http(s) URL"),
+        ])
+    func failures(arguments: [String], status: Int32, message: String) throws {
+        let folder = try TemporaryFolder()
+        let tickers = Fixtures.tickersURL.path
+        let rates = Fixtures.ratesURL.path
+        let zero = folder.url.appendingPathComponent("zero.xml")
+        try Fixtures.ecbXML(rates: [("USD", "1.0246"), ("INR", "0")]).write(to: zero)
+        var resolved = arguments.map { $0 == "RATES" ? rates : $0 == "TICKERS" ? tickers : $0 == "ZERO" ? zero.path : $0 }
+        if !resolved.contains("--tickers-url") { resolved += ["--tickers-url", tickers] }
+        if !resolved.contains("--ecb-url") { resolved += ["--ecb-url", rates] }
+        let run = try Self.run(resolved + ["--output", resolved.contains("-") ? "-" : "out", "--timeout", "5"], in: folder.url)
+        #expect(run.status == status, "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.stderr)")
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(!run.stderr.contains("Error Domain") && !run.stderr.contains("Optional("))
+        let reports = (try? FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("out").path)) ?? []
+        #expect(reports.isEmpty)
+    }
+
+    @Test("a failed run leaves the previous report untouched")
+    func failureKeepsPreviousReport() throws {
+        let folder = try TemporaryFolder()
+        let first = try Self.run(["--sample", "--format", "csv", "--output", "out"], in: folder.url)
+        #expect(first.status == 0)
+        let path = folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-USD.csv")
+        let before = try Data(contentsOf: path)
+        let failed = try Self.run(
+            ["--tickers-url", "/nonexistent", "--ecb-url", Fixtures.ratesURL.path, "--format", "csv", "--output", "out"],
+            in: folder.url)
+        #expect(failed.status == 66)
+        #expect(try Data(contentsOf: path) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path.deletingLastPathComponent().path) == [path.lastPathComponent])
+    }
+
+    @Test("an output folder that cannot be created is exit 73, before any fetch")
+    func unwritableOutput() throws {
+        let folder = try TemporaryFolder()
+        let blocker = folder.url.appendingPathComponent("file")
+        try Data("x".utf8).write(to: blocker)
+        let run = try Self.run(["--sample", "--output", "file/reports"], in: folder.url)
+        #expect(run.status == 73)
+        #expect(run.stderr.hasPrefix("cryptoreport: Output: cannot create the folder"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("warnings go to stderr, paths to stdout")
+    func warningsOnStderr() throws {
+        let folder = try TemporaryFolder()
+        let tickers = folder.url.appendingPathComponent("t.json")
+        try Fixtures.tickerJSON([
+            Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000"),
+            Fixtures.ticker("badusdt", base: "bad", quote: "usdt", last: "0"),
+        ]).write(to: tickers)
+        let run = try Self.run(
+            ["--tickers-url", tickers.path, "--ecb-url", Fixtures.ratesURL.path, "--format", "json", "--output", "o"], in: folder.url)
+        #expect(run.status == 0)
+        #expect(run.stdout == "o/cryptoreport-2022-11-22-USD.json\n")
+        #expect(run.stderr == "cryptoreport: warning: WazirX tickers: skipped ticker #2 (badusdt): lastPrice \"0\" is not a positive number\n")
+    }
+}

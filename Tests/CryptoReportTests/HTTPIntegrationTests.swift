@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// The real URLSession client against a loopback server this test starts: no network beyond 127.0.0.1.
+@Suite("Fetching over HTTP from a loopback server", .serialized)
+struct HTTPIntegrationTests {
+    static func server() throws -> LoopbackServer {
+        try LoopbackServer(routes: [
+            "/sapi/v1/tickers/24hr": .init(status: 200, body: try Fixtures.tickers),
+            "/eurofxref-daily.xml": .init(status: 200, body: try Fixtures.rates, contentType: "text/xml"),
+            "/broken": .init(status: 500, body: Data("Internal Server Error".utf8), contentType: "text/plain"),
+            "/html": .init(status: 200, body: Data("<!DOCTYPE html><html><body>Please wait</body></html>".utf8), contentType: "text/html"),
+            "/slow": .init(status: 200, body: Data("[]".utf8), delay: 3),
+        ])
+    }
+
+    static func request(_ server: LoopbackServer, tickers: String = "/sapi/v1/tickers/24hr", rates: String = "/eurofxref-daily.xml") -> ReportRequest {
+        var request = ReportRequest()
+        request.currency = "SEK"
+        request.tickersLocation = server.url(tickers)
+        request.ratesLocation = server.url(rates)
+        request.timeout = 2
+        return request
+    }
+
+    @Test("both fixtures served over HTTP make the same report as the bundled sample")
+    func servesFixtures() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let pipeline = ReportPipeline(clock: FixedClock(Fixtures.reportTime))
+        let report = try await pipeline.makeReport(Self.request(server))
+        #expect(report.summary.counts.tickersReceived == 450)
+        #expect(report.sources.map(\.location) == [server.url("/sapi/v1/tickers/24hr"), server.url("/eurofxref-daily.xml")])
+        var sample = ReportRequest()
+        sample.currency = "SEK"
+        sample.sample = true
+        #expect(try await pipeline.makeReport(sample).rows == report.rows)
+    }
+
+    @Test("a 500 is an unreachable-source error naming the source and status")
+    func serverError() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        await #expect {
+            try await ReportPipeline().makeReport(Self.request(server, tickers: "/broken"))
+        } throws: { error in
+            (error as? FetchError) == .httpStatus(source: .tickers, location: server.url("/broken"), status: 500)
+                && (error as? FetchError)?.exitStatus == .unavailable
+                && (error as? FetchError)?.errorDescription
+                    == "WazirX tickers: \(server.url("/broken")) answered HTTP 500 Internal Server Error."
+        }
+    }
+
+    @Test("a 200 with an HTML page is bad data, for either source")
+    func htmlBody() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        await #expect(throws: DataError.htmlInsteadOfData(source: .tickers, expected: "a JSON array of tickers")) {
+            try await ReportPipeline().makeReport(Self.request(server, tickers: "/html"))
+        }
+        await #expect(throws: DataError.htmlInsteadOfData(source: .rates, expected: "the ECB eurofxref XML")) {
+            try await ReportPipeline().makeReport(Self.request(server, rates: "/html"))
+        }
+    }
+
+    @Test("a server slower than the timeout is a timeout error")
+    func timeout() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        var request = Self.request(server, tickers: "/slow")
+        request.timeout = 0.5
+        await #expect(throws: FetchError.timedOut(source: .tickers, location: server.url("/slow"), seconds: 0.5)) {
+            try await ReportPipeline().makeReport(request)
+        }
+    }
+
+    @Test("nobody listening is a clear unreachable error")
+    func refused() async throws {
+        let server = try Self.server()
+        let url = server.url("/sapi/v1/tickers/24hr")
+        server.stop()
+        var request = ReportRequest()
+        request.tickersLocation = url
+        request.ratesLocation = Fixtures.ratesURL.path
+        await #expect {
+            try await ReportPipeline().makeReport(request)
+        } throws: { error in
+            guard case .unreachable(.tickers, url, _)? = error as? FetchError else { return false }
+            return (error as? FetchError)?.exitStatus == .unavailable
+        }
+    }
+
+    @Test("file:// URLs and plain paths are read; a missing file is its own error")
+    func localFiles() async throws {
+        var request = ReportRequest()
+        request.tickersLocation = "file://" + Fixtures.tickersURL.path
+        request.ratesLocation = Fixtures.ratesURL.path
+        let report = try await ReportPipeline().makeReport(request)
+        #expect(report.summary.counts.converted == 450)
+        request.ratesLocation = "/nonexistent/eurofxref.xml"
+        await #expect(throws: FetchError.fileMissing(source: .rates, path: "/nonexistent/eurofxref.xml")) {
+            try await ReportPipeline().makeReport(request)
+        }
+    }
+}
