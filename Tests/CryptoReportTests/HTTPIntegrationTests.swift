@@ -4,7 +4,7 @@ import Testing
 @testable import CryptoReport
 
 /// The real URLSession client against a loopback server this test starts: no network beyond 127.0.0.1.
-@Suite("Fetching over HTTP from a loopback server", .serialized)
+@Suite("Fetching over HTTP from a loopback server", .serialized, .timeLimit(.minutes(1)))
 struct HTTPIntegrationTests {
     static func server() throws -> LoopbackServer {
         try LoopbackServer(routes: [
@@ -50,6 +50,17 @@ struct HTTPIntegrationTests {
                 && (error as? FetchError)?.exitStatus == .unavailable
                 && (error as? FetchError)?.errorDescription
                     == "WazirX tickers: \(server.url("/broken")) answered HTTP 500 Internal Server Error."
+        }
+    }
+
+    @Test("one source failing while the other is still in flight ends the run with the failure")
+    func failureWhileOtherInFlight() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        var request = Self.request(server, tickers: "/broken", rates: "/slow")
+        request.timeout = 10
+        await #expect(throws: FetchError.httpStatus(source: .tickers, location: server.url("/broken"), status: 500)) {
+            try await ReportPipeline().makeReport(request)
         }
     }
 

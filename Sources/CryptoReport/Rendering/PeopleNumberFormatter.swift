@@ -66,9 +66,14 @@ public struct PeopleNumberFormatter: Sendable {
 
     /// A rate with six significant digits: `10.7235`, `0.131211`.
     public func rate(_ value: Decimal) -> String {
+        number(value, significant: 6)
+    }
+
+    /// A plain number with at least `significant` significant digits and two decimals.
+    public func number(_ value: Decimal, significant: Int = 4) -> String {
         value.formatted(
             .number.locale(locale)
-                .precision(.fractionLength(Self.fractionDigits(for: value, significant: 6)))
+                .precision(.fractionLength(Self.fractionDigits(for: value, significant: significant)))
                 .rounded(rule: .toNearestOrAwayFromZero))
     }
 }

@@ -83,8 +83,7 @@ struct ReportViewModel {
         inrPremium = numbers.percent(summary.inrPremium?.percent)
         inrPremiumClass = Self.changeClass(summary.inrPremium?.percent)
         inrPremiumDetail = summary.inrPremium.map {
-            let inr = PeopleNumberFormatter(currency: "INR", locale: locale)
-            return "USDT/INR \(inr.rate($0.usdtInrLast)) vs ECB USD/INR \(inr.rate($0.ecbUsdInr))"
+            "USDT/INR \(numbers.number($0.usdtInrLast)) vs ECB USD/INR \(numbers.number($0.ecbUsdInr))"
         } ?? ""
         gainers = summary.gainers.map(row)
         losers = summary.losers.map(row)
