@@ -123,8 +123,32 @@ struct DecimalTextTests {
         #expect(DecimalText.parse(text) == Fixtures.decimal(expected))
     }
 
-    @Test(arguments: ["", " 1", "1 ", "12abc", "1,5", "0x10", "NaN", "Infinity", "-", ".", "1e", "1e1000", "1.2.3", "١٢"])
+    @Test(arguments: [
+        "", " 1", "1 ", "12abc", "1,5", "0x10", "NaN", "Infinity", "-", ".", "1e", "1e1000", "1.2.3", "١٢",
+        "1e20", "-1e120", "100000000000000000000", "1e-21", "0.000000000000000000001",
+    ])
     func rejects(text: String) {
         #expect(DecimalText.parse(text) == nil)
+    }
+
+    @Test("the largest and smallest accepted inputs multiply without trapping")
+    func extremesDoNotTrap() throws {
+        let huge = "99999999999999999999.9999"
+        let tiny = "0.00000000000000000001"
+        let tickers = Fixtures.tickerJSON([
+            Fixtures.ticker("aaausdt", base: "aaa", quote: "usdt", last: huge, open: tiny, high: huge, low: tiny, volume: huge, bid: tiny, ask: huge),
+            Fixtures.ticker("bbbaaa", base: "bbb", quote: "aaa", last: huge, open: tiny, volume: huge, bid: tiny, ask: huge),
+        ])
+        let rates = Fixtures.ecbXML(rates: [("USD", tiny), ("SEK", huge), ("INR", "1")])
+        var request = ReportRequest()
+        request.currency = "SEK"
+        request.selection = Selection(markets: .all)
+        let report = try ReportBuilder(request: request, generatedAt: Fixtures.reportTime).build(
+            tickers: Fixtures.payload(.tickers, tickers), rates: Fixtures.payload(.rates, rates))
+        #expect(report.rows.count == 2)
+        #expect(report.rows.allSatisfy { $0.volumeValue.map { !$0.isNaN } ?? false })
+        let csv = CSVRenderer().render(report)
+        #expect(csv.range(of: "[0-9.][eE][-+0-9]", options: .regularExpression) == nil, "no exponent")
+        _ = try ReportPipeline().render(report, as: .html, templates: try TemplateRenderer())
     }
 }

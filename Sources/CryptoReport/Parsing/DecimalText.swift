@@ -6,7 +6,15 @@ import Foundation
 /// all-or-nothing, so the text is checked against a plain decimal grammar first:
 /// optional sign, digits with an optional fraction, an optional exponent (`5.3e-7` is real WazirX
 /// data). `NaN`, `Infinity`, hex, grouping and blanks are rejected.
+///
+/// Magnitudes are bounded too: Foundation's `Decimal` traps on overflow (past about 1e165), and a
+/// report multiplies up to four inputs (volume × last × crypto rate × fiat cross rate). Keeping
+/// every input between 1e-20 and 1e20 keeps every product below 1e100, far from the trap; no real
+/// price, volume or ECB rate comes near either bound.
 public enum DecimalText {
+    static let largest = Decimal(sign: .plus, exponent: 20, significand: 1)
+    static let smallest = Decimal(sign: .plus, exponent: -20, significand: 1)
+
     /// Longest text accepted; a longer "number" is hostile, not a price.
     static let maximumLength = 64
 
@@ -16,6 +24,8 @@ public enum DecimalText {
         guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
             !value.isNaN
         else { return nil }
+        let magnitude = value < 0 ? -value : value
+        guard magnitude.isZero || (magnitude >= smallest && magnitude < largest) else { return nil }
         return value
     }
 
