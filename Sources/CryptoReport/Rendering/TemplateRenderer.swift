@@ -12,6 +12,11 @@ public struct TemplateRenderer: Sendable {
     ///   a file it lacks falls back to the built-in template.
     public init(directory: URL? = nil) throws(UsageError) {
         _ = MarkdownContentType.registered
+        if let directory {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+            else { throw .templateUnreadable(path: directory.path, reason: "no such folder") }
+        }
         var library = MustacheLibrary()
         for name in Self.fileNames.values.sorted() {
             var text = EmbeddedTemplates.files[name] ?? ""
