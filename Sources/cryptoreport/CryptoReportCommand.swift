@@ -14,7 +14,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
 
             Exit codes: 0 success, 64 usage error, 65 bad data from a source, 66 input file \
             missing or unreadable, 69 source unreachable or HTTP error, 70 internal error, \
-            73 output cannot be written.
+            73 output cannot be written, 75 another run holds the output folder.
             """)
 
     @Option(help: "Report currency: USD, EUR or any currency in the ECB file.")
@@ -54,6 +54,35 @@ struct CryptoReportCommand: AsyncParsableCommand {
 
     @Option(help: "Seconds each fetch may take.")
     var timeout: Double = 15
+
+    @Option(help: "Retries after a failed fetch (connection errors, timeouts, HTTP 5xx, 429, 418).")
+    var retries = 3
+
+    @Option(help: "Seconds the whole fetch phase may take, retries included.")
+    var deadline: Double = 120
+
+    @Option(name: .customLong("max-bytes"), help: "Largest payload accepted, in bytes; refused while downloading.")
+    var maxBytes = 50_000_000
+
+    @Option(name: .customLong("cache-dir"), help: "Cache folder (default: $XDG_CACHE_HOME/cryptoreport or ~/.cache/cryptoreport).")
+    var cacheDirectory: String?
+
+    @Option(
+        name: .customLong("max-age"),
+        help: "Oldest usable cache or ECB rates: 12h for both, or tickers=24h / rates=5d (the defaults). Repeatable.")
+    var maxAges: [String] = []
+
+    @Flag(help: "Fail instead of falling back to a cached payload.")
+    var strict = false
+
+    @Flag(help: "Make no request: use only cached payloads.")
+    var offline = false
+
+    @Flag(name: .customLong("allow-stale"), help: "Accept ECB rates older than --max-age.")
+    var allowStale = false
+
+    @Option(name: .customLong("lock-timeout"), help: "Seconds to wait for another run writing into the same folder.")
+    var lockTimeout: Double = 60
 
     @Option(help: "Folder with your own report.md.mustache / report.html.mustache.")
     var templates: String?
@@ -132,7 +161,16 @@ struct CryptoReportCommand: AsyncParsableCommand {
         request.sample = sample
         request.timeout = timeout
         request.templatesDirectory = templates
+        request.retry.retries = retries
+        request.deadline = deadline
+        request.maximumBytes = maxBytes
+        request.cacheDirectory = cacheDirectory
+        request.strict = strict
+        request.offline = offline
+        request.allowStale = allowStale
+        request.lockTimeout = lockTimeout
         do {
+            for value in maxAges { try request.maxAge.apply(value) }
             return try request.validated()
         } catch {
             throw ValidationError(error.errorDescription ?? "invalid request")

@@ -91,7 +91,7 @@ struct CSVFiguresTests {
         #expect(checked > 450 * 10)
     }
 
-    @Test("the header is exactly the documented columns")
+    @Test("the header is exactly the documented columns, then the extra ones")
     func header() async throws {
         var request = ReportRequest()
         request.sample = true
@@ -99,7 +99,7 @@ struct CSVFiguresTests {
         let firstLine = CSVRenderer().render(report).components(separatedBy: "\r\n").first
         #expect(
             firstLine
-                == "symbol,base_asset,quote_asset,currency,price,open,high,low,bid,ask,change_pct,spread,spread_pct,volume,volume_value,fx_rate,updated_at"
+                == "symbol,base_asset,quote_asset,currency,price,open,high,low,bid,ask,change_pct,spread,spread_pct,volume,volume_value,fx_rate,updated_at,stale"
         )
     }
 }

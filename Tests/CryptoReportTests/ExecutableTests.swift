@@ -24,11 +24,15 @@ struct ExecutableTests {
         return Fixtures.repositoryRoot.appendingPathComponent(".build/debug/cryptoreport")
     }
 
+    /// Runs the binary with its cache inside `directory`, never the user's.
     static func run(_ arguments: [String], in directory: URL) throws -> Run {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = directory.appendingPathComponent("cache").path
+        process.environment = environment
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -56,8 +60,7 @@ struct ExecutableTests {
         #expect(run.stderr == "")
         let names = ["csv", "md", "html", "json"].map { "reports/cryptoreport-2022-11-22-SEK.\($0)" }
         #expect(run.stdout == names.joined(separator: "\n") + "\n")
-        let written = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("reports").path)
-        #expect(written.sorted() == names.map { String($0.dropFirst("reports/".count)) }.sorted())
+        #expect(folder.contents("reports") == names.map { String($0.dropFirst("reports/".count)) }.sorted())
     }
 
     @Test("--quiet prints nothing; --output - prints the one report")
@@ -84,7 +87,7 @@ struct ExecutableTests {
             (["--tickers-url", "RATES"], 65, "WazirX tickers: not a JSON array of tickers (got XML or other markup)."),
             (["--ecb-url", "TICKERS"], 65, "ECB rates: not the ECB eurofxref XML"),
             (["--ecb-url", "ZERO"], 65, "ECB rates: the rate of 2022-11-21 for INR is \"0\", not a positive number."),
-            (["--tickers-url", "http://127.0.0.1:9/tickers"], 69, "WazirX tickers: cannot reach http://127.0.0.1:9/tickers"),
+            (["--tickers-url", "http://127.0.0.1:9/tickers", "--retries", "0"], 69, "WazirX tickers: cannot reach http://127.0.0.1:9/tickers"),
             (["--tickers-url", "ftp://example.com/x"], 64, "is not an http(s) URL"),
         ])
     func failures(arguments: [String], status: Int32, message: String) throws {
@@ -103,8 +106,7 @@ struct ExecutableTests {
         #expect(lines.count == 1, "\(run.stderr)")
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(!run.stderr.contains("Error Domain") && !run.stderr.contains("Optional("))
-        let reports = (try? FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("out").path)) ?? []
-        #expect(reports.isEmpty)
+        #expect(folder.contents("out").isEmpty)
     }
 
     @Test("a failed run leaves the previous report untouched")
@@ -119,7 +121,7 @@ struct ExecutableTests {
             in: folder.url)
         #expect(failed.status == 66)
         #expect(try Data(contentsOf: path) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: path.deletingLastPathComponent().path) == [path.lastPathComponent])
+        #expect(folder.contents("out") == [path.lastPathComponent])
     }
 
     @Test("an output folder that cannot be created is exit 73, before any fetch")

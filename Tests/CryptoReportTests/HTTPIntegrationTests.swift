@@ -16,8 +16,12 @@ struct HTTPIntegrationTests {
         ])
     }
 
+    /// A fresh cache per request, so that no test reads another's (or the user's) cache.
     static func request(_ server: LoopbackServer, tickers: String = "/sapi/v1/tickers/24hr", rates: String = "/eurofxref-daily.xml") -> ReportRequest {
         var request = ReportRequest()
+        request.cacheDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("cryptoreport-cache-\(UUID().uuidString)").path
+        request.retry.retries = 0
         request.currency = "SEK"
         request.tickersLocation = server.url(tickers)
         request.ratesLocation = server.url(rates)
@@ -29,7 +33,8 @@ struct HTTPIntegrationTests {
     func servesFixtures() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let pipeline = ReportPipeline(clock: FixedClock(Fixtures.reportTime))
+        // Fetched a few minutes after the capture, so no market is stale.
+        let pipeline = ReportPipeline(clock: FixedClock(Fixtures.captureTime))
         let report = try await pipeline.makeReport(Self.request(server))
         #expect(report.summary.counts.tickersReceived == 450)
         #expect(report.sources.map(\.location) == [server.url("/sapi/v1/tickers/24hr"), server.url("/eurofxref-daily.xml")])
@@ -92,7 +97,7 @@ struct HTTPIntegrationTests {
         let server = try Self.server()
         let url = server.url("/sapi/v1/tickers/24hr")
         server.stop()
-        var request = ReportRequest()
+        var request = Self.request(server)
         request.tickersLocation = url
         request.ratesLocation = Fixtures.ratesURL.path
         await #expect {

@@ -13,6 +13,11 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
     case fileUnreadable(source: DataSource, path: String, reason: String)
     case tooLarge(source: DataSource, location: String, limit: Int)
     case unsupportedLocation(source: DataSource, location: String)
+    case retryAfterTooLong(source: DataSource, location: String, seconds: Int, cap: Int)
+    case deadlinePassed(source: DataSource, seconds: Double)
+    case notCached(source: DataSource, directory: String)
+    /// The last failure of several attempts.
+    indirect case exhausted(last: FetchError, attempts: Int)
 
     public var errorDescription: String? {
         switch self {
@@ -30,6 +35,15 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
             "\(source.displayName): \(location) sent more than \(limit) bytes; refusing it."
         case let .unsupportedLocation(source, location):
             "\(source.displayName): \(location) is not an http(s) URL, a file:// URL or a path."
+        case let .retryAfterTooLong(source, location, seconds, cap):
+            "\(source.displayName): \(location) asked to retry after \(seconds) s, longer than the \(cap) s we wait; giving up."
+        case let .deadlinePassed(source, seconds):
+            "\(source.displayName): no complete answer within the run's deadline of \(Self.format(seconds)) s."
+        case let .notCached(source, directory):
+            "\(source.displayName): --offline, but no usable cached copy in \(directory)."
+        case let .exhausted(last, attempts):
+            (last.errorDescription.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 } ?? "failed")
+                + " (\(attempts) attempts)."
         }
     }
 
@@ -38,11 +52,21 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
         case .fileMissing, .fileUnreadable: .noInput
         case .tooLarge: .dataError
         case .unsupportedLocation: .usage
-        case .unreachable, .timedOut, .httpStatus: .unavailable
+        case .unreachable, .timedOut, .httpStatus, .retryAfterTooLong, .deadlinePassed, .notCached: .unavailable
+        case let .exhausted(last, _): last.exitStatus
         }
     }
 
-    private static func format(_ seconds: Double) -> String {
+    /// Worth another attempt: the network or the server may recover. Other 4xx will not.
+    public var isRetryable: Bool {
+        switch self {
+        case .unreachable, .timedOut: true
+        case let .httpStatus(_, _, status): status >= 500 || status == 429 || status == 418
+        default: false
+        }
+    }
+
+    static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }

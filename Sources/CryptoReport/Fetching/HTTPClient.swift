@@ -4,57 +4,75 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A response, status and body; whatever the status.
+/// A response, status, headers and body; whatever the status.
 public struct HTTPResponse: Sendable {
     public var status: Int
+    /// Header names in lower case.
+    public var headers: [String: String]
     public var body: Data
 
-    public init(status: Int, body: Data) {
+    public init(status: Int, headers: [String: String] = [:], body: Data) {
         self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
     }
 }
 
-/// The one HTTP call the tool makes: a GET with a timeout.
+/// The one HTTP call the tool makes: a GET with a time limit and a size limit.
 public protocol HTTPClient: Sendable {
-    /// Throws `FetchError` when no response arrives; an HTTP error status is a response.
-    func get(_ url: URL, timeout: TimeInterval, source: DataSource) async throws -> HTTPResponse
+    /// Throws `FetchError` when no complete response arrives in time or the body grows past
+    /// `maximumBytes`; an HTTP error status is a response, not an error.
+    func get(_ url: URL, timeout: TimeInterval, maximumBytes: Int, source: DataSource) async throws -> HTTPResponse
 }
 
-/// The production client, on URLSession.
+/// The production client, on URLSession. The body is streamed through a delegate so that an
+/// oversized payload is refused while it downloads, not after.
 public struct URLSessionHTTPClient: HTTPClient {
     public init() {}
 
-    public func get(_ url: URL, timeout: TimeInterval, source: DataSource) async throws -> HTTPResponse {
+    public func get(_ url: URL, timeout: TimeInterval, maximumBytes: Int, source: DataSource) async throws -> HTTPResponse {
         let configuration = URLSessionConfiguration.ephemeral
+        // Idle time and total time alike: a server trickling a byte a second is cut off too.
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
+        let collector = BodyCollector(maximumBytes: maximumBytes)
+        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.setValue("cryptoreport", forHTTPHeaderField: "User-Agent")
-        let handle = CancellableTask()
         // Not `session.data(for:)`: on Linux its cancellation handler cancels the task synchronously
         // while the Swift task's status lock is held, and deadlocks against a transfer completing
         // at the same moment (seen when one fetch fails while the other is in flight).
-        let (data, response, error) = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<(Data?, URLResponse?, (any Error)?), Never>) in
-                let task = session.dataTask(with: request) { data, response, error in
-                    continuation.resume(returning: (data, response, error))
-                }
-                handle.start(task)
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<BodyCollector.Outcome, Never>) in
+                collector.start(session.dataTask(with: request), continuation: continuation)
+                // FoundationNetworking on Linux does not enforce timeoutIntervalForResource: a
+                // server trickling bytes would hold the request open forever. Enforce it here.
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { collector.expire() }
             }
         } onCancel: {
-            DispatchQueue.global().async { handle.cancel() }
+            DispatchQueue.global().async { collector.cancel() }
         }
-        if let error = error as? URLError {
+        session.finishTasksAndInvalidate()
+        if outcome.tooLarge {
+            throw FetchError.tooLarge(source: source, location: url.absoluteString, limit: maximumBytes)
+        }
+        if outcome.expired {
+            throw FetchError.timedOut(source: source, location: url.absoluteString, seconds: timeout)
+        }
+        if let error = outcome.error as? URLError {
             throw Self.translate(error, url: url, timeout: timeout, source: source)
-        } else if let error {
+        } else if let error = outcome.error {
             throw FetchError.unreachable(source: source, location: url.absoluteString, reason: error.localizedDescription)
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
-        return HTTPResponse(status: status, body: data ?? Data())
+        guard let response = outcome.response else {
+            throw FetchError.unreachable(source: source, location: url.absoluteString, reason: "no HTTP response")
+        }
+        var headers: [String: String] = [:]
+        for (key, value) in response.allHeaderFields {
+            if let key = key as? String, let value = value as? String { headers[key] = value }
+        }
+        return HTTPResponse(status: response.statusCode, headers: headers, body: outcome.body)
     }
 
     /// URLError's own text is often a Foundation dump; say it in one plain phrase.
@@ -73,21 +91,39 @@ public struct URLSessionHTTPClient: HTTPClient {
             reason = "the TLS connection could not be established"
         case .badServerResponse, .cannotParseResponse: reason = "the server's response was not valid HTTP"
         case .unsupportedURL, .badURL: reason = "the URL is not supported"
+        case .cancelled: reason = "the request was cancelled"
         default: reason = "network error \(error.code.rawValue)"
         }
         return .unreachable(source: source, location: location, reason: reason)
     }
 }
 
-/// A data task that may be cancelled before it has started.
-private final class CancellableTask: @unchecked Sendable {
+/// Collects one data task's body, refusing it once it passes the size limit.
+private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    struct Outcome: Sendable {
+        var response: HTTPURLResponse?
+        var body = Data()
+        var error: (any Error)?
+        var tooLarge = false
+        /// The time limit passed before the transfer completed.
+        var expired = false
+    }
+
+    private let maximumBytes: Int
     private let lock = NSLock()
+    private var outcome = Outcome()
     private var task: URLSessionDataTask?
+    private var continuation: CheckedContinuation<Outcome, Never>?
     private var isCancelled = false
 
-    func start(_ task: URLSessionDataTask) {
+    init(maximumBytes: Int) {
+        self.maximumBytes = maximumBytes
+    }
+
+    func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<Outcome, Never>) {
         lock.lock()
         self.task = task
+        self.continuation = continuation
         let cancelled = isCancelled
         lock.unlock()
         task.resume()
@@ -100,5 +136,51 @@ private final class CancellableTask: @unchecked Sendable {
         let task = task
         lock.unlock()
         task?.cancel()
+    }
+
+    /// Called when the time limit passes; a completed transfer ignores it.
+    func expire() {
+        lock.lock()
+        let pending = continuation != nil
+        if pending { outcome.expired = true }
+        let task = task
+        lock.unlock()
+        if pending { task?.cancel() }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        lock.lock()
+        outcome.response = response as? HTTPURLResponse
+        let declaredTooLarge = response.expectedContentLength > Int64(maximumBytes)
+        if declaredTooLarge { outcome.tooLarge = true }
+        lock.unlock()
+        completionHandler(declaredTooLarge ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.lock()
+        outcome.body.append(data)
+        let overflow = outcome.body.count > maximumBytes
+        if overflow {
+            outcome.tooLarge = true
+            outcome.body = Data()
+        }
+        lock.unlock()
+        if overflow { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        lock.lock()
+        if outcome.response == nil { outcome.response = task.response as? HTTPURLResponse }
+        outcome.error = error
+        if outcome.error != nil && outcome.expired { outcome.error = nil }
+        let result = outcome
+        let continuation = continuation
+        self.continuation = nil
+        lock.unlock()
+        continuation?.resume(returning: result)
     }
 }

@@ -1,57 +1,147 @@
 import Foundation
+import Logging
 
-/// A feed's raw bytes and when they were read.
+/// A feed's raw bytes, where they came from and when they were fetched.
 public struct FetchedPayload: Sendable {
+    public enum Origin: Sendable, Equatable {
+        /// Fetched over the network just now.
+        case network
+        /// Read from a local file (`--tickers-url path`).
+        case file
+        /// The built-in snapshot.
+        case sample
+        /// A cached copy of an earlier fetch; `liveError` says why the live fetch was not used
+        /// (`nil` with `--offline`).
+        case cache(liveError: String?)
+    }
+
     public var source: DataSource
     public var location: SourceLocation
     public var data: Data
     public var fetchedAt: Date
+    public var origin: Origin
 
-    public init(source: DataSource, location: SourceLocation, data: Data, fetchedAt: Date) {
+    public init(source: DataSource, location: SourceLocation, data: Data, fetchedAt: Date, origin: Origin = .network) {
         self.source = source
         self.location = location
         self.data = data
         self.fetchedAt = fetchedAt
+        self.origin = origin
     }
 }
 
-/// Reads a feed from wherever its location says, turning every failure into a `FetchError`.
+/// Reads a feed from wherever its location says, retrying what is worth retrying, and turns
+/// every failure into a `FetchError`.
 public struct SourceLoader: Sendable {
     public var http: any HTTPClient
     public var files: any FileReading
     public var clock: any ReportClock
+    public var sleeper: any Sleeper
+    public var logger: Logger
+    /// Seconds one request may take.
     public var timeout: TimeInterval
-    /// Bodies larger than this are refused.
+    /// Bodies larger than this are refused while they download.
     public var maximumBytes: Int
+    public var retry: RetryPolicy
+    /// No attempt starts, and none goes on, past this instant…
+    public var deadline: ContinuousClock.Instant
+    /// …which is this many seconds after the run began, for messages.
+    public var deadlineSeconds: TimeInterval
 
     public init(
         http: any HTTPClient = URLSessionHTTPClient(), files: any FileReading = LocalFileReader(),
-        clock: any ReportClock = SystemClock(), timeout: TimeInterval = 15, maximumBytes: Int = 50 * 1024 * 1024
+        clock: any ReportClock = SystemClock(), sleeper: any Sleeper = TaskSleeper(),
+        logger: Logger = Logger(label: "cryptoreport"), timeout: TimeInterval = 15,
+        maximumBytes: Int = 50 * 1024 * 1024, retry: RetryPolicy = RetryPolicy(),
+        deadlineSeconds: TimeInterval = 120, startedAt: ContinuousClock.Instant = .now
     ) {
         self.http = http
         self.files = files
         self.clock = clock
+        self.sleeper = sleeper
+        self.logger = logger
         self.timeout = timeout
         self.maximumBytes = maximumBytes
+        self.retry = retry
+        self.deadlineSeconds = deadlineSeconds
+        self.deadline = startedAt + .milliseconds(Int64(deadlineSeconds * 1000))
     }
 
     public func load(_ location: SourceLocation, source: DataSource) async throws -> FetchedPayload {
-        let data: Data
         switch location {
         case let .http(url):
-            let response = try await http.get(url, timeout: timeout, source: source)
-            guard (200..<300).contains(response.status) else {
-                throw FetchError.httpStatus(source: source, location: url.absoluteString, status: response.status)
-            }
-            data = response.body
+            let data = try await fetch(url, source: source)
+            return FetchedPayload(source: source, location: location, data: data, fetchedAt: clock.now(), origin: .network)
         case let .file(path):
-            data = try files.contents(of: path, source: source)
+            let data = try files.contents(of: path, source: source)
+            guard data.count <= maximumBytes else {
+                throw FetchError.tooLarge(source: source, location: path, limit: maximumBytes)
+            }
+            return FetchedPayload(source: source, location: location, data: data, fetchedAt: clock.now(), origin: .file)
         case .embedded:
-            data = source == .tickers ? EmbeddedSample.tickers : EmbeddedSample.rates
+            let data = source == .tickers ? EmbeddedSample.tickers : EmbeddedSample.rates
+            return FetchedPayload(source: source, location: location, data: data, fetchedAt: clock.now(), origin: .sample)
         }
-        guard data.count <= maximumBytes else {
-            throw FetchError.tooLarge(source: source, location: location.description, limit: maximumBytes)
+    }
+
+    /// GET with retries: backoff with jitter, `Retry-After` honoured up to its cap, never two
+    /// requests to a source closer than its minimum interval, and nothing past the deadline.
+    func fetch(_ url: URL, source: DataSource) async throws -> Data {
+        let location = url.absoluteString
+        let attempts = retry.retries + 1
+        let totalSeconds = deadlineSeconds
+        var lastError: FetchError?
+        var made = 0
+        for attempt in 1...attempts {
+            let started = ContinuousClock.now
+            let remaining = Self.seconds(deadline - started)
+            guard remaining > 0 else {
+                throw lastError.map { FetchError.exhausted(last: $0, attempts: attempt - 1) }
+                    ?? FetchError.deadlinePassed(source: source, seconds: totalSeconds)
+            }
+            let attemptTimeout = min(timeout, remaining)
+            made += 1
+            var retryAfter: TimeInterval?
+            do {
+                let response = try await http.get(url, timeout: attemptTimeout, maximumBytes: maximumBytes, source: source)
+                if (200..<300).contains(response.status) { return response.body }
+                let error = FetchError.httpStatus(source: source, location: location, status: response.status)
+                guard error.isRetryable else { throw error }
+                if let header = response.headers["retry-after"] {
+                    retryAfter = RetryPolicy.retryAfter(header, now: clock.now())
+                    if let wait = retryAfter, wait > retry.retryAfterCap {
+                        throw FetchError.retryAfterTooLong(
+                            source: source, location: location, seconds: Int(wait.rounded(.up)), cap: Int(retry.retryAfterCap))
+                    }
+                }
+                lastError = error
+            } catch let error as FetchError {
+                if case .timedOut = error, attemptTimeout < timeout {
+                    throw FetchError.deadlinePassed(source: source, seconds: totalSeconds)
+                }
+                guard error.isRetryable else { throw error }
+                lastError = error
+            }
+            guard attempt < attempts, let failure = lastError else { break }
+            // Counted from the answer, not the request, so two requests are always at least the
+            // source's minimum interval apart.
+            let wait = max(
+                retryAfter ?? retry.backoff(retry: attempt, random: Double.random(in: 0...1)),
+                RetryPolicy.minimumInterval(for: source))
+            guard Self.seconds(deadline - ContinuousClock.now) > wait else {
+                logger.warning("\(source.displayName): no time left before the run's deadline for another attempt")
+                break
+            }
+            logger.warning(
+                "\(failure.errorDescription ?? "fetch failed") Retrying in \(String(format: "%.1f", wait)) s (attempt \(attempt + 1) of \(attempts)).")
+            try await sleeper.sleep(seconds: wait)
         }
-        return FetchedPayload(source: source, location: location, data: data, fetchedAt: clock.now())
+        let failure = lastError ?? FetchError.unreachable(source: source, location: location, reason: "no attempt was made")
+        throw made > 1 ? FetchError.exhausted(last: failure, attempts: made) : failure
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

@@ -23,4 +23,6 @@ public struct MarketRow: Sendable, Equatable {
     public var volumeValue: Decimal?
     public var fxRate: Decimal
     public var updatedAt: Date?
+    /// The ticker is over an hour older than its fetch (see `Freshness`).
+    public var isStale = false
 }

@@ -7,6 +7,24 @@ public struct Report: Sendable, Equatable {
         /// The URL or path the data was read from.
         public var location: String
         public var fetchedAt: Date
+        public var origin: FetchedPayload.Origin
+
+        public init(_ payload: FetchedPayload) {
+            source = payload.source
+            location = payload.location.description
+            fetchedAt = payload.fetchedAt
+            origin = payload.origin
+        }
+
+        /// `live`, `file`, `sample` or `cached`.
+        public var status: String {
+            switch origin {
+            case .network: "live"
+            case .file: "file"
+            case .sample: "sample"
+            case .cache: "cached"
+            }
+        }
     }
 
     public var currency: String
@@ -18,6 +36,9 @@ public struct Report: Sendable, Equatable {
     public var summary: ReportSummary
     public var sources: [SourceInfo]
     public var diagnostics: [Diagnostic]
+    public var freshness: Freshness
+    /// Shown above the figures in every format: cached sources, late rates, a halted exchange.
+    public var notices: [Notice]
 
     /// The UTC day the data describes: the newest ticker's, else the day the report was made.
     public var dataDate: String {

@@ -32,6 +32,20 @@ public struct ReportWriter: Sendable {
         }
     }
 
+    /// Removes temporary files a killed run left behind. Call it only while holding the folder's
+    /// `OutputLock`: then no other run can be writing them.
+    public func removeLeftovers() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where Self.isTemporaryName(name) {
+            unlink(directory.appendingPathComponent(name).path)
+        }
+    }
+
+    /// `.cryptoreport-2022-11-22-SEK.csv.1A2B3C4D.tmp`
+    static func isTemporaryName(_ name: String) -> Bool {
+        name.hasPrefix(".cryptoreport-") && name.hasSuffix(".tmp")
+    }
+
     /// Writes `files` (file name → contents) and returns their paths in the given order.
     @discardableResult
     public func write(_ files: [(name: String, contents: String)]) throws(OutputError) -> [URL] {

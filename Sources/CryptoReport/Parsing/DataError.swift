@@ -8,6 +8,7 @@ public enum DataError: LocalizedError, ExitStatusProviding, Equatable {
     case malformed(source: DataSource, expected: String, detail: String)
     case noValidTickers(received: Int)
     case noRates(detail: String)
+    case staleRates(date: String, age: String, limit: String)
 
     public var errorDescription: String? {
         switch self {
@@ -29,6 +30,8 @@ public enum DataError: LocalizedError, ExitStatusProviding, Equatable {
             "WazirX tickers: none of the \(received) tickers received is usable."
         case let .noRates(detail):
             "ECB rates: \(detail)."
+        case let .staleRates(date, age, limit):
+            "ECB rates: the newest rates are of \(date), \(age) older than the tickers, past the \(limit) limit (--max-age); --allow-stale accepts them."
         }
     }
 

@@ -13,6 +13,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case internalError = 70
     /// The report could not be written.
     case cannotCreateOutput = 73
+    /// Another run holds the output folder; try again later.
+    case temporaryFailure = 75
 }
 
 /// An error that knows which exit status it ends the run with.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The pure middle of the pipeline: raw payloads in, a report out.
+/// The pure middle of the pipeline: parsed payloads in, a report out.
 public struct ReportBuilder: Sendable {
     public var request: ReportRequest
     public var generatedAt: Date
@@ -10,28 +10,110 @@ public struct ReportBuilder: Sendable {
         self.generatedAt = generatedAt
     }
 
+    /// Parses both payloads, then builds.
     public func build(tickers: FetchedPayload, rates: FetchedPayload) throws -> Report {
-        let decoded = try TickerDecoder().decode(tickers.data)
-        let exchangeRates = try ECBRatesParser().parseLatest(rates.data)
+        try build(
+            tickers: tickers, decoded: try TickerDecoder().decode(tickers.data),
+            rates: rates, exchangeRates: try ECBRatesParser().parseLatest(rates.data))
+    }
+
+    public func build(
+        tickers: FetchedPayload, decoded: TickerDecoder.Result, rates: FetchedPayload, exchangeRates: ExchangeRates
+    ) throws -> Report {
         let converter = try CurrencyConverter(rates: exchangeRates, target: request.currency)
         let quoteRates = try converter.quoteRates(for: decoded.tickers)
-        let analysed = MarketAnalyser().analyse(decoded.tickers, rates: quoteRates, currency: converter.target)
+        var analysed = MarketAnalyser().analyse(decoded.tickers, rates: quoteRates, currency: converter.target)
+
+        let newestTicker = decoded.tickers.compactMap(\.updatedAt).max()
+        let reference = Self.tickerReference(tickers, newestTicker: newestTicker)
+        for index in analysed.rows.indices {
+            if let at = analysed.rows[index].updatedAt, reference.timeIntervalSince(at) > Freshness.staleTickerAge {
+                analysed.rows[index].isStale = true
+            }
+        }
+        let freshness = try freshness(analysed.rows, rates: exchangeRates, reference: reference, dataTime: newestTicker)
+
         let selector = MarketSelector(request.selection)
         let selected = selector.select(analysed.rows)
         let shown = selector.cut(selected)
-        let skipped = decoded.received - decoded.tickers.count
         let summary = SummaryBuilder().summarise(
             .init(
-                tickers: decoded.tickers, tickersReceived: decoded.received, skipped: skipped,
-                converted: analysed.rows, selected: selected, shown: shown.count, quoteRates: quoteRates,
-                rates: exchangeRates))
+                tickers: decoded.tickers, tickersReceived: decoded.received,
+                skipped: decoded.received - decoded.tickers.count, converted: analysed.rows, selected: selected,
+                shown: shown.count, quoteRates: quoteRates, rates: exchangeRates))
         return Report(
             currency: converter.target, localeIdentifier: request.effectiveLocale, generatedAt: generatedAt,
             rates: exchangeRates, rows: shown, summary: summary,
-            sources: [
-                .init(source: .tickers, location: tickers.location.description, fetchedAt: tickers.fetchedAt),
-                .init(source: .rates, location: rates.location.description, fetchedAt: rates.fetchedAt),
-            ],
-            diagnostics: decoded.diagnostics + analysed.diagnostics)
+            sources: [Report.SourceInfo(tickers), Report.SourceInfo(rates)],
+            diagnostics: decoded.diagnostics + analysed.diagnostics, freshness: freshness,
+            notices: notices(tickers: tickers, rates: rates, exchangeRates: exchangeRates, freshness: freshness))
+    }
+
+    /// Network payloads are judged against their fetch; files and the sample, whose fetch time
+    /// is unknown, against their own newest ticker.
+    static func tickerReference(_ payload: FetchedPayload, newestTicker: Date?) -> Date {
+        switch payload.origin {
+        case .network, .cache: payload.fetchedAt
+        case .file, .sample: newestTicker ?? payload.fetchedAt
+        }
+    }
+
+    private func freshness(_ rows: [MarketRow], rates: ExchangeRates, reference: Date, dataTime: Date?) throws -> Freshness {
+        // The ECB rates are judged at the time the tickers describe, so a replayed day is judged
+        // by that day's calendar, not today's.
+        let asOf = dataTime ?? reference
+        let expected = TARGETCalendar.expectedRatesDate(at: asOf)
+        if let published = TARGETCalendar.publication(of: rates.date), !request.allowStale {
+            let age = asOf.timeIntervalSince(published)
+            if age > request.maxAge.rates {
+                throw DataError.staleRates(
+                    date: rates.date, age: MaxAge.describe(age), limit: MaxAge.describe(request.maxAge.rates))
+            }
+        }
+        let stale = rows.filter(\.isStale).count
+        var halt: Freshness.Halt?
+        if !rows.isEmpty && stale == rows.count {
+            halt = .allStale
+        } else if !rows.isEmpty && rows.allSatisfy({ ($0.volume ?? 0).isZero }) {
+            halt = .noVolume
+        }
+        return Freshness(
+            tickerReference: reference, expectedRatesDate: expected, ratesBehind: rates.date < expected,
+            staleMarkets: stale, halt: halt)
+    }
+
+    private func notices(
+        tickers: FetchedPayload, rates: FetchedPayload, exchangeRates: ExchangeRates, freshness: Freshness
+    ) -> [Notice] {
+        var notices: [Notice] = []
+        for payload in [tickers, rates] {
+            guard case let .cache(liveError) = payload.origin else { continue }
+            let name = payload.source == .tickers ? "Tickers" : "ECB rates"
+            let why = liveError.map { " — live fetch failed: \($0)" } ?? " — offline run"
+            notices.append(
+                Notice(kind: .cachedSource, text: "\(name) from cache, fetched \(ReportDates.minute(payload.fetchedAt))\(why)"))
+        }
+        if freshness.ratesBehind {
+            notices.append(
+                Notice(
+                    kind: .ratesBehind,
+                    text: "ECB rates are of \(exchangeRates.date); the rates of \(freshness.expectedRatesDate) should have been published by the time of these tickers."
+                ))
+        }
+        switch freshness.halt {
+        case .allStale:
+            notices.append(
+                Notice(kind: .exchangeHalted, text: "WazirX appears halted: every market's last update is over an hour older than the fetch."))
+        case .noVolume:
+            notices.append(Notice(kind: .exchangeHalted, text: "WazirX appears halted: no market traded anything in 24 h."))
+        case nil:
+            if freshness.staleMarkets > 0 {
+                notices.append(
+                    Notice(
+                        kind: .staleMarkets,
+                        text: "\(freshness.staleMarkets) markets have not updated for over an hour; they are marked stale."))
+            }
+        }
+        return notices
     }
 }

@@ -4,20 +4,26 @@ import Logging
 /// One report run: fetch → parse → convert → analyse → render → write.
 ///
 /// Every stage between the edges is a pure function over in-memory values; I/O happens only in
-/// the loader (fetch) and the writer (output), both replaceable for tests.
+/// the loader and cache (fetch) and the writer (output), all replaceable for tests.
 public struct ReportPipeline: Sendable {
     public var http: any HTTPClient
     public var files: any FileReading
     public var clock: any ReportClock
+    public var sleeper: any Sleeper
+    public var environment: [String: String]
     public var logger: Logger
 
     public init(
         http: any HTTPClient = URLSessionHTTPClient(), files: any FileReading = LocalFileReader(),
-        clock: any ReportClock = SystemClock(), logger: Logger = Logger(label: "cryptoreport")
+        clock: any ReportClock = SystemClock(), sleeper: any Sleeper = TaskSleeper(),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        logger: Logger = Logger(label: "cryptoreport")
     ) {
         self.http = http
         self.files = files
         self.clock = clock
+        self.sleeper = sleeper
+        self.environment = environment
         self.logger = logger
     }
 
@@ -33,16 +39,23 @@ public struct ReportPipeline: Sendable {
     /// Runs the whole pipeline as the command line asks.
     public func run(_ request: ReportRequest) async throws -> Outcome {
         let request = try request.validated()
-        // Both fail before any fetch: a bad template or an unwritable folder is known up front.
+        // A bad template or an unwritable folder is known before any fetch.
         let templates = try TemplateRenderer(directory: request.templatesDirectory.map { URL(fileURLWithPath: $0) })
         var writer: ReportWriter?
+        var lock: OutputLock?
         if case let .directory(path) = request.destination {
-            writer = ReportWriter(directory: URL(fileURLWithPath: path))
-            try writer?.prepare()
+            let folder = ReportWriter(directory: URL(fileURLWithPath: path))
+            try folder.prepare()
+            lock = try await OutputLock.acquire(in: folder.directory, timeout: request.lockTimeout, sleeper: sleeper)
+            folder.removeLeftovers()
+            writer = folder
         }
         let report = try await makeReport(request)
         for diagnostic in report.diagnostics {
             logger.warning("\(diagnostic.description)")
+        }
+        for notice in report.notices where notice.kind != .cachedSource {
+            logger.warning("\(notice.text)")
         }
         let rendered = try request.formats.map { format in
             (format, try render(report, as: format, templates: templates))
@@ -53,13 +66,21 @@ public struct ReportPipeline: Sendable {
         let files = rendered.map { format, text in
             (name: "cryptoreport-\(report.dataDate)-\(report.currency).\(format.fileExtension)", contents: text)
         }
-        return Outcome(report: report, written: try writer.write(files), standardOutput: nil)
+        let written = try writer.write(files)
+        withExtendedLifetime(lock) {}
+        return Outcome(report: report, written: written, standardOutput: nil)
     }
 
     /// Fetches both sources concurrently and builds the report.
     public func makeReport(_ request: ReportRequest) async throws -> Report {
         let generatedAt = clock.now()
-        let loader = SourceLoader(http: http, files: files, clock: clock, timeout: request.timeout)
+        let loader = SourceLoader(
+            http: http, files: files, clock: clock, sleeper: sleeper, logger: logger, timeout: request.timeout,
+            maximumBytes: request.maximumBytes, retry: request.retry, deadlineSeconds: request.deadline)
+        let cache = PayloadCache(
+            directory: request.cacheDirectory.map { URL(fileURLWithPath: $0) }
+                ?? PayloadCache.defaultDirectory(environment: environment))
+        let acquirer = SourceAcquirer(request: request, loader: loader, cache: cache, clock: clock, logger: logger)
         let tickerLocation: SourceLocation
         let ratesLocation: SourceLocation
         if request.sample {
@@ -72,10 +93,12 @@ public struct ReportPipeline: Sendable {
                 parsing: request.ratesLocation ?? SourceLocation.defaultRatesURL, source: .rates)
         }
         logger.debug("fetching \(tickerLocation.description) and \(ratesLocation.description)")
-        async let tickerPayload = loader.load(tickerLocation, source: .tickers)
-        async let ratesPayload = loader.load(ratesLocation, source: .rates)
-        let (tickerData, ratesData) = try await (tickerPayload, ratesPayload)
-        return try ReportBuilder(request: request, generatedAt: generatedAt).build(tickers: tickerData, rates: ratesData)
+        async let tickers = acquirer.acquire(tickerLocation, source: .tickers) { try TickerDecoder().decode($0) }
+        async let rates = acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseLatest($0) }
+        let (tickerResult, ratesResult) = try await (tickers, rates)
+        return try ReportBuilder(request: request, generatedAt: generatedAt).build(
+            tickers: tickerResult.payload, decoded: tickerResult.value, rates: ratesResult.payload,
+            exchangeRates: ratesResult.value)
     }
 
     public func render(_ report: Report, as format: ReportFormat, templates: TemplateRenderer) throws -> String {

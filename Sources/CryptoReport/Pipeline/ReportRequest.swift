@@ -25,6 +25,23 @@ public struct ReportRequest: Sendable, Equatable, Codable {
     public var timeout: Double = 15
     /// `--templates DIR`; `nil` uses the built-in templates.
     public var templatesDirectory: String?
+    /// Retries and backoff for failed fetches.
+    public var retry = RetryPolicy()
+    /// Seconds the whole fetch phase may take, retries included.
+    public var deadline: Double = 120
+    /// Largest payload accepted, in bytes.
+    public var maximumBytes: Int = 50_000_000
+    /// `nil`: `$XDG_CACHE_HOME/cryptoreport`, else `~/.cache/cryptoreport`.
+    public var cacheDirectory: String?
+    public var maxAge = MaxAge()
+    /// A cached fallback is an error instead.
+    public var strict = false
+    /// Use only cached payloads; make no request.
+    public var offline = false
+    /// Accept ECB rates older than `maxAge.rates`.
+    public var allowStale = false
+    /// Seconds to wait for another run writing into the same folder.
+    public var lockTimeout: Double = 60
 
     public init() {}
 
@@ -56,6 +73,21 @@ public struct ReportRequest: Sendable, Equatable, Codable {
         }
         guard timeout > 0, timeout.isFinite else {
             throw .invalid(option: "--timeout", value: String(timeout), expected: "a positive number of seconds")
+        }
+        guard deadline > 0, deadline.isFinite else {
+            throw .invalid(option: "--deadline", value: String(deadline), expected: "a positive number of seconds")
+        }
+        guard (0...10).contains(retry.retries) else {
+            throw .invalid(option: "--retries", value: String(retry.retries), expected: "a whole number from 0 to 10")
+        }
+        guard maximumBytes > 0 else {
+            throw .invalid(option: "--max-bytes", value: String(maximumBytes), expected: "a positive number of bytes")
+        }
+        guard lockTimeout >= 0, lockTimeout.isFinite else {
+            throw .invalid(option: "--lock-timeout", value: String(lockTimeout), expected: "zero or more seconds")
+        }
+        if strict && offline {
+            throw .invalid(option: "--strict", value: "--offline", expected: "one of the two: --offline always reads the cache")
         }
         if let top = selection.top, top < 1 {
             throw .invalid(option: "--top", value: String(top), expected: "a positive whole number")

@@ -8,10 +8,13 @@ public struct CSVRenderer: Sendable {
         "change_pct", "spread", "spread_pct", "volume", "volume_value", "fx_rate", "updated_at",
     ]
 
+    /// Columns after the documented ones, in order.
+    public static let extraColumns = ["stale"]
+
     public init() {}
 
     public func render(_ report: Report) -> String {
-        var lines = [Self.columns.joined(separator: ",")]
+        var lines = [(Self.columns + Self.extraColumns).joined(separator: ",")]
         lines.reserveCapacity(report.rows.count + 1)
         for row in report.rows {
             let cells = [
@@ -22,6 +25,7 @@ public struct CSVRenderer: Sendable {
                 PlainNumber.format(row.spreadPercent), PlainNumber.format(row.volume),
                 PlainNumber.format(row.volumeValue), PlainNumber.format(row.fxRate),
                 row.updatedAt.map(ReportDates.iso8601) ?? "",
+                row.isStale ? "true" : "false",
             ]
             lines.append(cells.joined(separator: ","))
         }

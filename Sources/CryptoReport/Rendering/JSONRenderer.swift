@@ -23,9 +23,11 @@ public struct JSONRenderer: Sendable {
         var summary: Summary
         var markets: [Market]
         var warnings: [String]
+        var notices: [NoticeItem]
+        var freshness: FreshnessItem
 
         enum CodingKeys: String, CodingKey {
-            case report, sources, summary, markets, warnings
+            case report, sources, summary, markets, warnings, notices, freshness
             case ratesUsed = "rates_used"
         }
 
@@ -35,8 +37,11 @@ public struct JSONRenderer: Sendable {
                 locale: report.localeIdentifier, dataDate: report.dataDate)
             var sources = Sources()
             for info in report.sources {
+                var liveError: String?
+                if case let .cache(error) = info.origin { liveError = error }
                 let source = Source(
-                    url: info.location, fetchedAt: ReportDates.iso8601(info.fetchedAt),
+                    url: info.location, status: info.status, liveError: liveError,
+                    fetchedAt: ReportDates.iso8601(info.fetchedAt),
                     newestTickerAt: info.source == .tickers ? report.summary.newestTickerAt.map(ReportDates.iso8601) : nil,
                     rateDate: info.source == .rates ? report.rates.date : nil)
                 switch info.source {
@@ -51,6 +56,40 @@ public struct JSONRenderer: Sendable {
             summary = Summary(report.summary)
             markets = report.rows.map(Market.init)
             warnings = report.diagnostics.map(\.description)
+            notices = report.notices.map { NoticeItem(kind: $0.kind.rawValue, text: $0.text) }
+            let f = report.freshness
+            freshness = FreshnessItem(
+                tickerReference: ReportDates.iso8601(f.tickerReference), expectedRatesDate: f.expectedRatesDate,
+                ratesBehind: f.ratesBehind, staleMarkets: f.staleMarkets, exchangeHalt: f.halt?.rawValue)
+        }
+    }
+
+    struct NoticeItem: Encodable {
+        var kind: String
+        var text: String
+    }
+
+    struct FreshnessItem: Encodable {
+        var tickerReference: String
+        var expectedRatesDate: String
+        var ratesBehind: Bool
+        var staleMarkets: Int
+        var exchangeHalt: String?
+        enum CodingKeys: String, CodingKey {
+            case tickerReference = "ticker_reference"
+            case expectedRatesDate = "expected_rates_date"
+            case ratesBehind = "rates_behind"
+            case staleMarkets = "stale_markets"
+            case exchangeHalt = "exchange_halt"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(tickerReference, forKey: .tickerReference)
+            try container.encode(expectedRatesDate, forKey: .expectedRatesDate)
+            try container.encode(ratesBehind, forKey: .ratesBehind)
+            try container.encode(staleMarkets, forKey: .staleMarkets)
+            try container.encode(exchangeHalt, forKey: .exchangeHalt)
         }
     }
 
@@ -73,11 +112,16 @@ public struct JSONRenderer: Sendable {
 
     struct Source: Encodable {
         var url: String
+        /// `live`, `file`, `sample` or `cached`.
+        var status: String
+        /// Why the cached copy was used; absent when live.
+        var liveError: String?
         var fetchedAt: String
         var newestTickerAt: String?
         var rateDate: String?
         enum CodingKeys: String, CodingKey {
-            case url
+            case url, status
+            case liveError = "live_error"
             case fetchedAt = "fetched_at"
             case newestTickerAt = "newest_ticker_at"
             case rateDate = "rate_date"
@@ -142,6 +186,7 @@ public struct JSONRenderer: Sendable {
 
     struct Market: Encodable {
         var values: [(String, String?)]
+        var stale: Bool
 
         init(_ row: MarketRow) {
             values = [
@@ -154,6 +199,7 @@ public struct JSONRenderer: Sendable {
                 ("volume", JSONRenderer.number(row.volume)), ("volume_value", JSONRenderer.number(row.volumeValue)),
                 ("fx_rate", JSONRenderer.number(row.fxRate)), ("updated_at", row.updatedAt.map(ReportDates.iso8601)),
             ]
+            stale = row.isStale
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -162,6 +208,7 @@ public struct JSONRenderer: Sendable {
                 // Empty figures are null, so a reader can tell "none" from "zero".
                 try container.encode(value, forKey: AnyCodingKey(stringValue: key))
             }
+            try container.encode(stale, forKey: AnyCodingKey(stringValue: "stale"))
         }
     }
 }

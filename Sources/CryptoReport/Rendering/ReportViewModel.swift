@@ -17,6 +17,8 @@ struct ReportViewModel {
 
     struct Source {
         var name, url, fetchedAt: String
+        /// `live`, `file`, `sample` or `cached`.
+        var status: String
         /// The location is a web address, not a path or the built-in sample.
         var isLink: Bool
     }
@@ -26,6 +28,7 @@ struct ReportViewModel {
         var price, open, high, low, bid, ask: String
         var change, changeClass, arrow: String
         var spread, spreadPct, volume, volumeValue, fxRate, updatedAt: String
+        var stale: Bool
     }
 
     var title: String
@@ -50,6 +53,10 @@ struct ReportViewModel {
     var hasWarnings: Bool
     var warningCount: String
     var sources: [Source]
+    var notices: [Text]
+    var hasNotices: Bool
+    var tickersStatus: String
+    var ratesStatus: String
 
     init(_ report: Report) {
         let locale = Locale(identifier: report.localeIdentifier)
@@ -102,8 +109,21 @@ struct ReportViewModel {
         sources = report.sources.map {
             Source(
                 name: $0.source.displayName, url: $0.location, fetchedAt: ReportDates.minute($0.fetchedAt),
-                isLink: $0.location.hasPrefix("http://") || $0.location.hasPrefix("https://"))
+                status: $0.status, isLink: $0.location.hasPrefix("http://") || $0.location.hasPrefix("https://"))
         }
+        notices = report.notices.map { Text(text: $0.text) }
+        hasNotices = !notices.isEmpty
+        func status(_ source: DataSource) -> String {
+            guard let info = report.sources.first(where: { $0.source == source }) else { return "" }
+            switch info.origin {
+            case .network: return "live, fetched \(ReportDates.minute(info.fetchedAt))"
+            case .cache: return "from cache, fetched \(ReportDates.minute(info.fetchedAt))"
+            case .file: return "from a file"
+            case .sample: return "built-in sample"
+            }
+        }
+        tickersStatus = status(.tickers)
+        ratesStatus = status(.rates)
     }
 
     private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter) -> Row {
@@ -116,7 +136,8 @@ struct ReportViewModel {
             arrow: arrow(market.changePercent),
             spread: numbers.money(market.spread), spreadPct: numbers.spreadPercent(market.spreadPercent),
             volume: numbers.quantity(market.volume), volumeValue: numbers.money(market.volumeValue),
-            fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(ReportDates.minute) ?? "")
+            fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(ReportDates.minute) ?? "",
+            stale: market.isStale)
     }
 
     static func changeClass(_ change: Decimal?) -> String {

@@ -21,6 +21,8 @@ enum Fixtures {
 
     /// The report time of every golden file.
     static let reportTime = Date(timeIntervalSince1970: 1_669_100_400)  // 2022-11-22 07:00 UTC
+    /// Shortly after the WazirX capture: 2022-11-22 01:00 UTC.
+    static let captureTime = Date(timeIntervalSince1970: 1_669_078_800)
 
     static func payload(_ source: DataSource, _ data: Data, location: String = "fixture") -> FetchedPayload {
         FetchedPayload(source: source, location: .file(location), data: data, fetchedAt: reportTime)
@@ -72,7 +74,9 @@ final class TemporaryFolder: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
-    func contents() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    /// Visible entries; the output folder's `.cryptoreport.lock` is not a report.
+    func contents(_ subfolder: String? = nil) -> [String] {
+        let folder = subfolder.map { url.appendingPathComponent($0) } ?? url
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }
 }

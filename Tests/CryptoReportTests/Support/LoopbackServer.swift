@@ -8,21 +8,40 @@ import Foundation
 /// It answers one request per connection and closes it, which is all URLSession needs here.
 final class LoopbackServer: @unchecked Sendable {
     struct Response: Sendable {
+        enum Behaviour: Sendable {
+            case normal
+            /// Close the connection with a TCP reset instead of answering.
+            case reset
+            /// Declare the full length, send only this many bytes, then close.
+            case truncate(after: Int)
+            /// Send the body a few bytes at a time with a pause between.
+            case trickle(bytes: Int, every: Double)
+            /// Chunked transfer encoding with no declared length.
+            case chunked
+        }
+
         var status: Int
         var body: Data
         var contentType = "application/json"
         /// Seconds to wait before answering, to provoke timeouts.
         var delay: Double = 0
+        var headers: [String: String] = [:]
+        var behaviour: Behaviour = .normal
     }
 
     let port: UInt16
     private let listener: Int32
     private let routes: [String: Response]
+    /// Responses served in turn before falling back to `routes`: 503 first, then 200.
+    private var sequences: [String: [Response]]
+    private let state = NSLock()
+    private var log: [(path: String, at: ContinuousClock.Instant)] = []
     private let stopped = NSLock()
     private var isStopped = false
 
-    init(routes: [String: Response]) throws {
+    init(routes: [String: Response], sequences: [String: [Response]] = [:]) throws {
         self.routes = routes
+        self.sequences = sequences
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
@@ -61,16 +80,34 @@ final class LoopbackServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// Requests received so far, in order, with when they arrived.
+    var requests: [(path: String, at: ContinuousClock.Instant)] {
+        state.lock()
+        defer { state.unlock() }
+        return log
+    }
+
     private func acceptLoop() {
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 { return }
-            let routes = routes
-            Thread.detachNewThread { Self.serve(client, routes: routes) }
+            Thread.detachNewThread { [self] in serve(client) }
         }
     }
 
-    private static func serve(_ client: Int32, routes: [String: Response]) {
+    private func response(for path: String) -> Response {
+        state.lock()
+        defer { state.unlock() }
+        log.append((path, ContinuousClock.now))
+        if var queue = sequences[path], !queue.isEmpty {
+            let next = queue.removeFirst()
+            sequences[path] = queue
+            return next
+        }
+        return routes[path] ?? Response(status: 404, body: Data("not found".utf8), contentType: "text/plain")
+    }
+
+    private func serve(_ client: Int32) {
         defer { close(client) }
         var request = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -82,17 +119,49 @@ final class LoopbackServer: @unchecked Sendable {
         }
         let line = String(decoding: request.prefix { $0 != 0x0D }, as: UTF8.self)
         let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-        let response = routes[path] ?? Response(status: 404, body: Data("not found".utf8), contentType: "text/plain")
+        let response = response(for: path)
         if response.delay > 0 { Thread.sleep(forTimeInterval: response.delay) }
-        let head = "HTTP/1.1 \(response.status) Status\r\nContent-Type: \(response.contentType)\r\n"
-            + "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
-        let bytes = Array(head.utf8) + Array(response.body)
+        if case .reset = response.behaviour {
+            var linger = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+            return
+        }
+        var head = "HTTP/1.1 \(response.status) Status\r\nContent-Type: \(response.contentType)\r\nConnection: close\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        let body = Array(response.body)
+        switch response.behaviour {
+        case .chunked:
+            head += "Transfer-Encoding: chunked\r\n\r\n"
+            guard Self.transmit(Array(head.utf8), to: client) else { return }
+            for start in stride(from: 0, to: body.count, by: 65536) {
+                let chunk = body[start..<min(body.count, start + 65536)]
+                guard Self.transmit(Array(String(chunk.count, radix: 16).utf8) + [13, 10] + chunk + [13, 10], to: client) else { return }
+            }
+            _ = Self.transmit(Array("0\r\n\r\n".utf8), to: client)
+        case let .truncate(after):
+            head += "Content-Length: \(body.count)\r\n\r\n"
+            _ = Self.transmit(Array(head.utf8) + body.prefix(after), to: client)
+        case let .trickle(bytes, every):
+            head += "Content-Length: \(body.count)\r\n\r\n"
+            guard Self.transmit(Array(head.utf8), to: client) else { return }
+            for start in stride(from: 0, to: body.count, by: bytes) {
+                guard Self.transmit(Array(body[start..<min(body.count, start + bytes)]), to: client) else { return }
+                Thread.sleep(forTimeInterval: every)
+            }
+        case .normal, .reset:
+            head += "Content-Length: \(body.count)\r\n\r\n"
+            _ = Self.transmit(Array(head.utf8) + body, to: client)
+        }
+    }
+
+    private static func transmit(_ bytes: [UInt8], to client: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
-            if written <= 0 { return }
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 { return false }
             offset += written
         }
+        return true
     }
 }
 

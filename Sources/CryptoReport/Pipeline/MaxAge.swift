@@ -1,0 +1,60 @@
+import Foundation
+
+/// How old each source's data may be: a cached copy used in place of a failed fetch, and the
+/// ECB rates relative to the tickers.
+public struct MaxAge: Sendable, Equatable, Codable {
+    public var tickers: TimeInterval = 24 * 3600
+    /// The ECB publishes nothing on weekends and TARGET holidays, so a day is not enough.
+    public var rates: TimeInterval = 5 * 24 * 3600
+
+    public init(tickers: TimeInterval = 24 * 3600, rates: TimeInterval = 5 * 24 * 3600) {
+        self.tickers = tickers
+        self.rates = rates
+    }
+
+    public subscript(source: DataSource) -> TimeInterval {
+        source == .tickers ? tickers : rates
+    }
+
+    /// Reads `--max-age` values: `12h` for both sources, or `tickers=6h`, `rates=3d`. Units: `s`,
+    /// `m`, `h`, `d`; a bare number is seconds.
+    public mutating func apply(_ text: String) throws(UsageError) {
+        let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        let invalid = UsageError.invalid(
+            option: "--max-age", value: text, expected: "a duration like 24h or 5d, optionally as tickers=… or rates=…")
+        guard let durationText = parts.last, let seconds = Self.seconds(durationText) else { throw invalid }
+        switch parts.count == 2 ? parts[0].lowercased() : "both" {
+        case "tickers": tickers = seconds
+        case "rates", "ecb": rates = seconds
+        case "both":
+            tickers = seconds
+            rates = seconds
+        default: throw invalid
+        }
+    }
+
+    static func seconds(_ text: String) -> TimeInterval? {
+        let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        var number = text.lowercased()
+        var unit: TimeInterval = 1
+        if let last = number.last, let scale = units[last] {
+            unit = scale
+            number.removeLast()
+        }
+        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        return value * unit
+    }
+
+    /// `36 h`, `5 days`, `90 min`.
+    public static func describe(_ seconds: TimeInterval) -> String {
+        if seconds >= 2 * 86400 { return "\(Self.trim(seconds / 86400)) days" }
+        if seconds >= 2 * 3600 { return "\(Self.trim(seconds / 3600)) h" }
+        if seconds >= 120 { return "\(Self.trim(seconds / 60)) min" }
+        return "\(Self.trim(seconds)) s"
+    }
+
+    private static func trim(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}

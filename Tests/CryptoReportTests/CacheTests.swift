@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+@Suite("Cache and offline fallback")
+struct CacheTests {
+    static let fetchTime = Fixtures.captureTime
+    static let down = ScriptedHTTPClient.Step.fail(
+        .unreachable(source: .tickers, location: SourceLocation.defaultTickersURL, reason: "the connection was refused"))
+
+    static func good() throws -> PerSourceHTTPClient {
+        PerSourceHTTPClient([
+            .tickers: [.respond(HTTPResponse(status: 200, body: try Fixtures.tickers))],
+            .rates: [.respond(HTTPResponse(status: 200, body: try Fixtures.rates))],
+        ])
+    }
+
+    static func request(_ cache: TemporaryFolder) -> ReportRequest {
+        var request = ReportRequest()
+        request.currency = "SEK"
+        request.cacheDirectory = cache.url.path
+        request.retry.retries = 0
+        return request
+    }
+
+    static func pipeline(_ client: any HTTPClient, at date: Date = fetchTime) -> ReportPipeline {
+        ReportPipeline(http: client, clock: FixedClock(date), sleeper: RecordingSleeper())
+    }
+
+    /// Fills the cache with a successful live run.
+    static func warm(_ cache: TemporaryFolder) async throws {
+        let report = try await pipeline(try good()).makeReport(request(cache))
+        #expect(report.sources.map(\.status) == ["live", "live"])
+        #expect(report.notices.isEmpty)
+    }
+
+    @Test("a successful fetch is cached, raw, with its fetch time")
+    func stores() async throws {
+        let cache = try TemporaryFolder()
+        try await Self.warm(cache)
+        let stored = try #require(PayloadCache(directory: cache.url).load(.tickers))
+        #expect(stored.data == (try Fixtures.tickers))
+        #expect(stored.fetchedAt == Self.fetchTime)
+        #expect(stored.location == SourceLocation.defaultTickersURL)
+    }
+
+    @Test("a failed source falls back to its cached copy and says so in every format")
+    func fallback() async throws {
+        let cache = try TemporaryFolder()
+        try await Self.warm(cache)
+        let failing = PerSourceHTTPClient([.tickers: [Self.down], .rates: [.respond(HTTPResponse(status: 200, body: try Fixtures.rates))]])
+        let later = Self.fetchTime.addingTimeInterval(3 * 3600)
+        let report = try await Self.pipeline(failing, at: later).makeReport(Self.request(cache))
+        #expect(report.sources.map(\.status) == ["cached", "live"])
+        let banner = "Tickers from cache, fetched 2022-11-22 01:00 UTC — live fetch failed: cannot reach \(SourceLocation.defaultTickersURL): the connection was refused."
+        #expect(report.notices.map(\.text) == [banner])
+        // The cached tickers are judged against their own fetch, so they are not stale.
+        #expect(report.freshness.staleMarkets == 0)
+        let templates = try TemplateRenderer()
+        let pipeline = ReportPipeline()
+        #expect(try pipeline.render(report, as: .markdown, templates: templates).contains("> **⚠ Tickers from cache, fetched 2022-11-22 01:00 UTC"))
+        #expect(try pipeline.render(report, as: .html, templates: templates).contains("<li>Tickers from cache, fetched 2022-11-22 01:00 UTC — live fetch failed"))
+        let json = try pipeline.render(report, as: .json, templates: templates)
+        #expect(json.contains(#""status" : "cached""#))
+        #expect(json.contains(#""live_error" : "cannot reach"#))
+    }
+
+    @Test("--strict makes a fallback an error")
+    func strict() async throws {
+        let cache = try TemporaryFolder()
+        try await Self.warm(cache)
+        var request = Self.request(cache)
+        request.strict = true
+        let failing = PerSourceHTTPClient([.tickers: [Self.down], .rates: [.respond(HTTPResponse(status: 200, body: try Fixtures.rates))]])
+        await #expect(throws: FetchError.unreachable(source: .tickers, location: SourceLocation.defaultTickersURL, reason: "the connection was refused")) {
+            try await Self.pipeline(failing).makeReport(request)
+        }
+    }
+
+    @Test("a cached copy older than --max-age is not used")
+    func tooOld() async throws {
+        let cache = try TemporaryFolder()
+        try await Self.warm(cache)
+        let failing = PerSourceHTTPClient([.tickers: [Self.down], .rates: [.respond(HTTPResponse(status: 200, body: try Fixtures.rates))]])
+        await #expect(throws: FetchError.self) {
+            try await Self.pipeline(failing, at: Self.fetchTime.addingTimeInterval(25 * 3600)).makeReport(Self.request(cache))
+        }
+        var request = Self.request(cache)
+        try request.maxAge.apply("tickers=2d")
+        let report = try await Self.pipeline(failing, at: Self.fetchTime.addingTimeInterval(25 * 3600)).makeReport(request)
+        #expect(report.sources.first?.status == "cached")
+    }
+
+    @Test("an unusable live body falls back too, and is not cached")
+    func badBodyFallsBack() async throws {
+        let cache = try TemporaryFolder()
+        try await Self.warm(cache)
+        let html = PerSourceHTTPClient([
+            .tickers: [.respond(HTTPResponse(status: 200, body: Data("<html>challenge</html>".utf8)))],
+            .rates: [.respond(HTTPResponse(status: 200, body: try Fixtures.rates))],
+        ])
+        let report = try await Self.pipeline(html).makeReport(Self.request(cache))
+        #expect(report.sources.first?.status == "cached")
+        #expect(PayloadCache(directory: cache.url).load(.tickers)?.data == (try Fixtures.tickers))
+    }
+
+    @Test("--offline reads only the cache and makes no request")
+    func offline() async throws {
+        let cache = try TemporaryFolder()
+        try await Self.warm(cache)
+        var request = Self.request(cache)
+        request.offline = true
+        let client = PerSourceHTTPClient([:])
+        let report = try await Self.pipeline(client).makeReport(request)
+        #expect(client.calls(.tickers) == 0 && client.calls(.rates) == 0)
+        #expect(report.sources.map(\.status) == ["cached", "cached"])
+        #expect(report.notices.first?.text == "Tickers from cache, fetched 2022-11-22 01:00 UTC — offline run")
+    }
+
+    @Test("--offline without a cache is a clear error")
+    func offlineWithoutCache() async throws {
+        let cache = try TemporaryFolder()
+        var request = Self.request(cache)
+        request.offline = true
+        await #expect {
+            try await Self.pipeline(PerSourceHTTPClient([:])).makeReport(request)
+        } throws: { error in
+            guard case .notCached? = error as? FetchError else { return false }
+            return (error as? FetchError)?.exitStatus == .unavailable
+        }
+    }
+
+    @Test("the default cache folder follows XDG")
+    func defaultFolder() {
+        #expect(PayloadCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]).path == "/x/cache/cryptoreport")
+        #expect(PayloadCache.defaultDirectory(environment: ["HOME": "/home/u"]).path == "/home/u/.cache/cryptoreport")
+        #expect(PayloadCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]).path == "/home/u/.cache/cryptoreport")
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// Real URLSession against a loopback server that misbehaves on purpose.
+@Suite("Fault injection over loopback HTTP", .serialized, .timeLimit(.minutes(2)))
+struct FaultInjectionTests {
+    typealias Response = LoopbackServer.Response
+
+    static func request(_ server: LoopbackServer, tickers: String = "/tickers", retries: Int = 3) -> ReportRequest {
+        var request = ReportRequest()
+        request.tickersLocation = server.url(tickers)
+        request.ratesLocation = server.url("/rates")
+        request.cacheDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("cryptoreport-cache-\(UUID().uuidString)").path
+        request.retry = RetryPolicy(retries: retries, baseDelay: 0.2)
+        request.timeout = 2
+        return request
+    }
+
+    static func server(tickers: [Response] = [], tickersRoute: Response? = nil) throws -> LoopbackServer {
+        var routes = ["/rates": Response(status: 200, body: try Fixtures.rates, contentType: "text/xml")]
+        routes["/tickers"] = try tickersRoute ?? Response(status: 200, body: try Fixtures.tickers)
+        return try LoopbackServer(routes: routes, sequences: ["/tickers": tickers])
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    @Test("503 then 200: succeeds after a retry, a second or more later")
+    func serviceUnavailableThenOK() async throws {
+        let server = try Self.server(tickers: [Response(status: 503, body: Data("busy".utf8))])
+        defer { server.stop() }
+        let report = try await ReportPipeline().makeReport(Self.request(server))
+        #expect(report.summary.counts.tickersReceived == 450)
+        let times = server.requests.filter { $0.path == "/tickers" }.map(\.at)
+        #expect(times.count == 2)
+        #expect(Self.seconds(times[1] - times[0]) >= 1, "WazirX allows one request per second")
+    }
+
+    @Test("429 with Retry-After: 1 waits, then succeeds")
+    func tooManyRequests() async throws {
+        let server = try Self.server(tickers: [Response(status: 429, body: Data(), headers: ["Retry-After": "1"])])
+        defer { server.stop() }
+        let report = try await ReportPipeline().makeReport(Self.request(server))
+        #expect(report.rows.isEmpty == false)
+        #expect(server.requests.filter { $0.path == "/tickers" }.count == 2)
+    }
+
+    @Test("a server that never answers times out within the limit")
+    func hang() async throws {
+        let server = try Self.server(tickersRoute: Response(status: 200, body: Data("[]".utf8), delay: 30))
+        defer { server.stop() }
+        var request = Self.request(server, retries: 0)
+        request.timeout = 1
+        let started = ContinuousClock.now
+        await #expect(throws: FetchError.timedOut(source: .tickers, location: server.url("/tickers"), seconds: 1)) {
+            try await ReportPipeline().makeReport(request)
+        }
+        #expect(Self.seconds(ContinuousClock.now - started) < 10)
+    }
+
+    @Test("a connection reset is retried, and reported clearly when it persists")
+    func reset() async throws {
+        let server = try Self.server(tickersRoute: Response(status: 200, body: Data(), behaviour: .reset))
+        defer { server.stop() }
+        await #expect {
+            try await ReportPipeline().makeReport(Self.request(server, retries: 1))
+        } throws: { error in
+            guard case let .exhausted(last, 2)? = error as? FetchError, case .unreachable(.tickers, _, _) = last else { return false }
+            return (error as? FetchError)?.exitStatus == .unavailable
+        }
+        #expect(server.requests.filter { $0.path == "/tickers" }.count == 2)
+    }
+
+    @Test("a body cut short of its Content-Length is a network failure, then a success on retry")
+    func truncated() async throws {
+        let server = try Self.server(tickers: [Response(status: 200, body: try Fixtures.tickers, behaviour: .truncate(after: 5000))])
+        defer { server.stop() }
+        let report = try await ReportPipeline().makeReport(Self.request(server))
+        #expect(report.summary.counts.tickersReceived == 450)
+    }
+
+    @Test("a 200 HTML page is bad data and is not retried")
+    func htmlPage() async throws {
+        let page = Response(status: 200, body: Data("<!DOCTYPE html><title>Just a moment...</title>".utf8), contentType: "text/html")
+        let server = try Self.server(tickersRoute: page)
+        defer { server.stop() }
+        await #expect(throws: DataError.htmlInsteadOfData(source: .tickers, expected: "a JSON array of tickers")) {
+            try await ReportPipeline().makeReport(Self.request(server))
+        }
+        #expect(server.requests.filter { $0.path == "/tickers" }.count == 1)
+    }
+
+    @Test("a slow trickle is cut off by the run's deadline")
+    func trickle() async throws {
+        let slow = Response(status: 200, body: try Fixtures.tickers, behaviour: .trickle(bytes: 100, every: 0.2))
+        let server = try Self.server(tickersRoute: slow)
+        defer { server.stop() }
+        var request = Self.request(server)
+        request.timeout = 30
+        request.deadline = 2
+        let started = ContinuousClock.now
+        await #expect(throws: FetchError.deadlinePassed(source: .tickers, seconds: 2)) {
+            try await ReportPipeline().makeReport(request)
+        }
+        #expect(Self.seconds(ContinuousClock.now - started) < 10)
+    }
+
+    @Test(
+        "a payload over --max-bytes is refused while downloading",
+        arguments: [LoopbackServer.Response.Behaviour.normal, .chunked])
+    func tooLarge(behaviour: LoopbackServer.Response.Behaviour) async throws {
+        let server = try Self.server(tickersRoute: Response(status: 200, body: try Fixtures.tickers, behaviour: behaviour))
+        defer { server.stop() }
+        var request = Self.request(server)
+        request.maximumBytes = 10_000
+        await #expect(throws: FetchError.tooLarge(source: .tickers, location: server.url("/tickers"), limit: 10_000)) {
+            try await ReportPipeline().makeReport(request)
+        }
+        #expect(server.requests.filter { $0.path == "/tickers" }.count == 1, "too large is not retried")
+    }
+}

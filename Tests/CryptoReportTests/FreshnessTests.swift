@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+@Suite("Stale data")
+struct FreshnessTests {
+    static func utc(_ text: String) -> Date {
+        let formatter = ISO8601DateFormatter()
+        return formatter.date(from: text) ?? Date(timeIntervalSince1970: 0)
+    }
+
+    @Test(
+        "TARGET closing days",
+        arguments: [
+            ("2025-04-18", false), ("2025-04-21", false), ("2025-04-22", true), ("2024-12-24", true), ("2024-12-25", false),
+            ("2024-12-26", false), ("2025-01-01", false), ("2025-05-01", false), ("2022-11-19", false), ("2022-11-21", true),
+        ])
+    func closingDays(date: String, open: Bool) {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        #expect(TARGETCalendar.isWorkingDay(year: parts[0], month: parts[1], day: parts[2]) == open)
+    }
+
+    @Test("the real 90-day ECB file has exactly the TARGET working days")
+    func calendarMatchesRealHistory() throws {
+        let days = Set(try ECBRatesParser().parseDays(try Fixtures.data(Fixtures.historyURL)).map(\.date))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        var day = Self.utc("2024-11-28T12:00:00Z")
+        var working: Set<String> = []
+        while day <= Self.utc("2025-02-25T12:00:00Z") {
+            let c = calendar.dateComponents([.year, .month, .day], from: day)
+            if TARGETCalendar.isWorkingDay(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0) {
+                working.insert(ReportDates.day(day))
+            }
+            day = day.addingTimeInterval(86400)
+        }
+        #expect(working == days)
+    }
+
+    @Test(
+        "the rates that should be out at a given moment (published about 16:00 CET)",
+        arguments: [
+            ("2022-11-22T00:51:33Z", "2022-11-21"),  // the sample: Monday's rates
+            ("2022-11-21T10:00:00Z", "2022-11-18"),  // Monday morning: Friday's
+            ("2022-11-21T15:40:00Z", "2022-11-21"),  // Monday 16:40 CET
+            ("2022-11-20T18:00:00Z", "2022-11-18"),  // Sunday
+            ("2025-04-22T10:00:00Z", "2025-04-17"),  // Tuesday after Easter: Thursday's
+            ("2025-07-01T14:00:00Z", "2025-06-30"),  // 16:00 CEST, before the slack
+        ])
+    func expectedDate(instant: String, expected: String) {
+        #expect(TARGETCalendar.expectedRatesDate(at: Self.utc(instant)) == expected)
+    }
+
+    static func build(
+        tickers: [String], rates: Data, origin: FetchedPayload.Origin = .file, fetchedAt: Date = Fixtures.captureTime,
+        allowStale: Bool = false
+    ) throws -> Report {
+        var request = ReportRequest()
+        request.selection = Selection(markets: .all)
+        request.allowStale = allowStale
+        let tickerPayload = FetchedPayload(
+            source: .tickers, location: .file("t"), data: Fixtures.tickerJSON(tickers), fetchedAt: fetchedAt, origin: origin)
+        return try ReportBuilder(request: request, generatedAt: fetchedAt).build(
+            tickers: tickerPayload, rates: Fixtures.payload(.rates, rates))
+    }
+
+    static let usd = [("USD", "1.0246"), ("INR", "83.7375")]
+    static let at = "1669078292000"  // 2022-11-22 00:51:32 UTC
+
+    @Test("rates older than the expected day are flagged, not refused")
+    func ratesBehind() throws {
+        let report = try Self.build(
+            tickers: [Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", at: Self.at)],
+            rates: Fixtures.ecbXML(date: "2022-11-18", rates: Self.usd))
+        #expect(report.freshness.ratesBehind)
+        #expect(report.notices.map(\.text) == [
+            "ECB rates are of 2022-11-18; the rates of 2022-11-21 should have been published by the time of these tickers."
+        ])
+    }
+
+    @Test("rates older than --max-age are an error unless --allow-stale")
+    func ratesTooOld() throws {
+        let tickers = [Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", at: Self.at)]
+        let old = Fixtures.ecbXML(date: "2022-11-10", rates: Self.usd)
+        #expect {
+            try Self.build(tickers: tickers, rates: old)
+        } throws: { error in
+            (error as? DataError)?.errorDescription
+                == "ECB rates: the newest rates are of 2022-11-10, 11.4 days older than the tickers, past the 5 days limit (--max-age); --allow-stale accepts them."
+                && (error as? DataError)?.exitStatus == .dataError
+        }
+        let report = try Self.build(tickers: tickers, rates: old, allowStale: true)
+        #expect(report.freshness.ratesBehind)
+    }
+
+    @Test("a market over an hour older than the fetch is stale in every format")
+    func staleMarket() throws {
+        let report = try Self.build(
+            tickers: [
+                Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", at: Self.at),
+                Fixtures.ticker("oldusdt", base: "old", quote: "usdt", last: "2", at: "1669070000000"),
+            ],
+            rates: try Fixtures.rates, origin: .network, fetchedAt: Self.utc("2022-11-22T01:00:00Z"))
+        #expect(report.rows.first { $0.symbol == "oldusdt" }?.isStale == true)
+        #expect(report.rows.first { $0.symbol == "btcusdt" }?.isStale == false)
+        #expect(report.freshness.halt == nil)
+        #expect(report.notices.map(\.text) == ["1 markets have not updated for over an hour; they are marked stale."])
+        let templates = try TemplateRenderer()
+        let pipeline = ReportPipeline()
+        #expect(try pipeline.render(report, as: .csv, templates: templates).contains("2022-11-21T22:33:20Z,true\r\n"))
+        #expect(try pipeline.render(report, as: .json, templates: templates).contains(#""stale" : true"#))
+        #expect(try pipeline.render(report, as: .markdown, templates: templates).contains("| OLD/USDT (stale) |"))
+        #expect(try pipeline.render(report, as: .html, templates: templates).contains(#"OLD/USDT <span class="stale""#))
+    }
+
+    @Test("every market stale: the exchange appears halted")
+    func allStale() throws {
+        let report = try Self.build(
+            tickers: [Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", at: Self.at)],
+            rates: try Fixtures.rates, origin: .network, fetchedAt: Self.utc("2022-11-22T03:00:00Z"))
+        #expect(report.freshness.halt == .allStale)
+        #expect(report.notices.map(\.kind) == [.exchangeHalted])
+    }
+
+    @Test("every volume zero, as after WazirX paused trading in July 2024: halted")
+    func noVolume() throws {
+        let report = try Self.build(
+            tickers: [
+                Fixtures.ticker("btcinr", base: "btc", quote: "inr", last: "5000000", volume: "0", at: Self.at),
+                Fixtures.ticker("ethinr", base: "eth", quote: "inr", last: "250000", volume: "0.0", at: Self.at),
+            ],
+            rates: try Fixtures.rates)
+        #expect(report.freshness.halt == .noVolume)
+        #expect(report.notices.map(\.text) == ["WazirX appears halted: no market traded anything in 24 h."])
+    }
+
+    @Test("files and the sample are judged against their newest ticker, not today")
+    func replayNotStale() throws {
+        let report = try Self.build(
+            tickers: [Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", at: Self.at)],
+            rates: try Fixtures.rates, origin: .file, fetchedAt: Self.utc("2026-11-21T07:00:00Z"))
+        #expect(report.freshness.staleMarkets == 0)
+        #expect(report.notices.isEmpty)
+    }
+}
