@@ -34,11 +34,25 @@ struct CrashSafetyTests {
         let referenceTail = try String(contentsOf: out.appendingPathComponent(Self.names[1]), encoding: .utf8).suffix(80)
 
         var leftoversSeen = 0
+        var killedWhileWriting = 0
         for round in 0..<24 {
             let process = try start(Self.arguments, in: folder.url)
-            // Spread the kills over a run's whole life, start to finish.
-            usleep(useconds_t(10_000 + (round * 37_000) % 600_000))
-            kill(process.processIdentifier, SIGKILL)
+            if round.isMultiple(of: 2) {
+                // Kill the moment a temporary report file appears: mid-write.
+                while process.isRunning {
+                    let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+                    if names.contains(where: { $0.hasSuffix(".tmp") }) {
+                        kill(process.processIdentifier, SIGKILL)
+                        killedWhileWriting += 1
+                        break
+                    }
+                    usleep(200)
+                }
+            } else {
+                // Spread the other kills over a run's whole life, start to finish.
+                usleep(useconds_t(10_000 + (round * 37_000) % 600_000))
+                kill(process.processIdentifier, SIGKILL)
+            }
             process.waitUntilExit()
 
             let entries = try FileManager.default.contentsOfDirectory(atPath: out.path)
@@ -53,6 +67,7 @@ struct CrashSafetyTests {
                 }
             }
         }
+        #expect(killedWhileWriting > 0, "no kill landed while the reports were being written")
         let last = try ExecutableTests.run(Self.arguments, in: folder.url)
         #expect(last.status == 0)
         let entries = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { !$0.hasPrefix(".cryptoreport.lock") }
