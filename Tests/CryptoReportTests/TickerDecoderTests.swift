@@ -66,7 +66,7 @@ struct TickerDecoderTests {
         #expect(result.tickers.first?.last == 2, "the first of two duplicate symbols is kept")
         #expect(result.diagnostics.count == 13)
         #expect(result.diagnostics.contains { $0.message == #"skipped ticker #2 (zeroinr): lastPrice "0" is not a positive number"# })
-        #expect(result.diagnostics.contains { $0.message == "skipped ticker #5: no symbol" })
+        #expect(result.diagnostics.contains { $0.message == "skipped ticker #5: no symbol, or not a plain string of up to 40 characters" })
         #expect(result.diagnostics.contains { $0.message == "skipped ticker #11: not a JSON object" })
         #expect(result.diagnostics.contains { $0.message.contains("the symbol appeared before") })
     }

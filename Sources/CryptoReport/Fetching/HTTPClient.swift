@@ -99,6 +99,12 @@ public struct URLSessionHTTPClient: HTTPClient {
 }
 
 /// Collects one data task's body, refusing it once it passes the size limit.
+///
+/// It never calls `URLSessionTask.cancel()`: in FoundationNetworking (Linux) a cancel that races
+/// the task's own completion crashes the process ("Trying to access a behaviour for a task that in
+/// not in the registry"). To give up on a task — time limit, size limit, Swift cancellation — the
+/// collector answers its caller at once and lets the abandoned transfer end by itself, on its idle
+/// timeout at the latest, ignoring everything it still delivers.
 private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     struct Outcome: Sendable {
         var response: HTTPURLResponse?
@@ -112,7 +118,6 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
     private let maximumBytes: Int
     private let lock = NSLock()
     private var outcome = Outcome()
-    private var task: URLSessionDataTask?
     private var continuation: CheckedContinuation<Outcome, Never>?
     private var isCancelled = false
 
@@ -122,65 +127,72 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
 
     func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<Outcome, Never>) {
         lock.lock()
-        self.task = task
         self.continuation = continuation
         let cancelled = isCancelled
         lock.unlock()
-        task.resume()
-        if cancelled { task.cancel() }
+        if cancelled {
+            finish { $0.error = URLError(.cancelled) }
+        } else {
+            task.resume()
+        }
     }
 
+    /// Swift task cancellation.
     func cancel() {
-        lock.lock()
-        isCancelled = true
-        let task = task
-        lock.unlock()
-        task?.cancel()
+        lock.withLock { isCancelled = true }
+        finish { $0.error = URLError(.cancelled) }
     }
 
-    /// Called when the time limit passes; a completed transfer ignores it.
+    /// The time limit passed; a completed transfer ignores it.
     func expire() {
+        finish { $0.expired = true }
+    }
+
+    /// Answers the caller once, with the outcome so far changed by `change`; later calls do nothing.
+    private func finish(_ change: (inout Outcome) -> Void) {
         lock.lock()
-        let pending = continuation != nil
-        if pending { outcome.expired = true }
-        let task = task
+        guard let continuation else {
+            lock.unlock()
+            return
+        }
+        self.continuation = nil
+        change(&outcome)
+        let result = outcome
+        outcome.body = Data()
         lock.unlock()
-        if pending { task?.cancel() }
+        continuation.resume(returning: result)
+    }
+
+    private var isAnswered: Bool {
+        lock.withLock { continuation == nil }
     }
 
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        lock.lock()
-        outcome.response = response as? HTTPURLResponse
         let declaredTooLarge = response.expectedContentLength > Int64(maximumBytes)
-        if declaredTooLarge { outcome.tooLarge = true }
-        lock.unlock()
-        completionHandler(declaredTooLarge ? .cancel : .allow)
+        lock.withLock { outcome.response = response as? HTTPURLResponse }
+        if declaredTooLarge { finish { $0.tooLarge = true } }
+        completionHandler(declaredTooLarge || isAnswered ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.lock()
+        guard continuation != nil else {
+            lock.unlock()
+            return
+        }
         outcome.body.append(data)
         let overflow = outcome.body.count > maximumBytes
-        if overflow {
-            outcome.tooLarge = true
-            outcome.body = Data()
-        }
         lock.unlock()
-        if overflow { dataTask.cancel() }
+        if overflow { finish { $0.tooLarge = true } }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        if outcome.response == nil { outcome.response = task.response as? HTTPURLResponse }
-        outcome.error = error
-        if outcome.error != nil && outcome.expired { outcome.error = nil }
-        let result = outcome
-        let continuation = continuation
-        self.continuation = nil
-        lock.unlock()
-        continuation?.resume(returning: result)
+        finish { outcome in
+            if outcome.response == nil { outcome.response = task.response as? HTTPURLResponse }
+            outcome.error = error
+        }
     }
 }

@@ -24,9 +24,15 @@ public enum DecimalText {
         guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
             !value.isNaN
         else { return nil }
+        return inRange(value) ? value : nil
+    }
+
+    /// Zero, or a magnitude from 1e-20 up to (not including) 1e20; never NaN. JSON numbers are
+    /// held to the same bounds as numbers sent as text.
+    public static func inRange(_ value: Decimal) -> Bool {
+        guard !value.isNaN else { return false }
         let magnitude = value < 0 ? -value : value
-        guard magnitude.isZero || (magnitude >= smallest && magnitude < largest) else { return nil }
-        return value
+        return magnitude.isZero || (magnitude >= smallest && magnitude < largest)
     }
 
     private static func isPlainDecimal(_ bytes: String.UTF8View) -> Bool {

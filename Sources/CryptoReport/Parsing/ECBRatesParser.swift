@@ -37,6 +37,11 @@ public struct ECBRatesParser: Sendable {
         if Self.localName(root).lowercased() == "html" {
             throw .htmlInsteadOfData(source: .rates, expected: Self.expected)
         }
+        // The ECB sends no DTD. One could still supply attribute defaults (a rate, a date) that
+        // are not in the document, or entities in an encoding the byte check above cannot see.
+        if document.pointee.intSubset != nil || document.pointee.extSubset != nil {
+            throw .malformed(source: .rates, expected: Self.expected, detail: "it declares a DTD, which the ECB never sends")
+        }
         let days = Self.collectDays(under: root)
         return days.sorted { $0.date > $1.date }
     }
@@ -89,7 +94,8 @@ public struct ECBRatesParser: Sendable {
         guard let error = xmlCtxtGetLastError(context), let message = error.pointee.message else {
             return "not well-formed XML"
         }
-        let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+        // libxml2's messages can run over two lines (the offending bytes on the second).
+        let text = String(cString: message).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         return "line \(error.pointee.line): \(text)"
     }
 
@@ -131,21 +137,34 @@ public struct ECBRatesParser: Sendable {
                 currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }),
                 let text = attribute("rate", of: current)
             else { continue }
+            // A repeated currency keeps its first rate, as a repeated ticker symbol does.
+            guard perEuro[currency] == nil, invalid[currency] == nil else { continue }
             if let rate = DecimalText.parse(text.trimmingCharacters(in: .whitespaces)), rate > 0 {
                 perEuro[currency] = rate
             } else {
-                invalid[currency] = text
+                invalid[currency] = TickerDecoder.oneLine(text, limit: 40)
             }
         }
         return ExchangeRates(date: time, perEuro: perEuro, invalid: invalid)
     }
 
-    private static func isISODate(_ text: String) -> Bool {
+    /// A real calendar date written YYYY-MM-DD: dates are compared as text, so `2022-13-45`
+    /// would otherwise sort after every real one.
+    static func isISODate(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        guard bytes.count == 10 else { return false }
-        return bytes.enumerated().allSatisfy { index, byte in
-            index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (0x30...0x39).contains(byte)
-        }
+        guard bytes.count == 10,
+            bytes.enumerated().allSatisfy({ index, byte in
+                index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (0x30...0x39).contains(byte)
+            })
+        else { return false }
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]), parts[2] >= 1 else { return false }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        guard let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: 1)),
+            let days = calendar.range(of: .day, in: .month, for: date)
+        else { return false }
+        return days.contains(parts[2])
     }
 
     private static func isCube(_ node: xmlNodePtr) -> Bool {

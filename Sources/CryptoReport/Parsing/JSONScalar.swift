@@ -31,14 +31,14 @@ enum JSONScalar: Decodable, Sendable {
         case let .number(value): "\(value)"
         case let .bool(flag): "\(flag)"
         case .null: "null"
-        case .structured: "an array or object"
+        case .structured: "an array, an object or an out-of-range number"
         }
     }
 
     var decimal: Decimal? {
         switch self {
         case let .string(text): DecimalText.parse(text)
-        case let .number(value): value.isNaN ? nil : value
+        case let .number(value): DecimalText.inRange(value) ? value : nil
         default: nil
         }
     }

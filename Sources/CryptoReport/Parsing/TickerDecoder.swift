@@ -42,6 +42,7 @@ public struct TickerDecoder: Sendable {
     // MARK: - Body
 
     private static let expected = "a JSON array of tickers"
+    static let maximumIdentifierLength = 40
 
     private func decodeRows(_ data: Data) throws(DataError) -> [RawTickerRow] {
         guard let first = data.first(where: { !Self.isWhitespace($0) }) else { throw .empty(source: .tickers) }
@@ -57,7 +58,9 @@ public struct TickerDecoder: Sendable {
             return try decoder.decode([RawTickerRow].self, from: data)
         } catch {
             if let apiError = try? decoder.decode(APIErrorBody.self, from: data), let message = apiError.message {
-                throw .apiError(source: .tickers, code: apiError.code, message: message)
+                throw .apiError(
+                    source: .tickers, code: apiError.code.map { Self.oneLine($0, limit: 20) },
+                    message: Self.oneLine(message, limit: 200))
             }
             throw .malformed(source: .tickers, expected: Self.expected, detail: Self.describe(error, first: first))
         }
@@ -76,6 +79,17 @@ public struct TickerDecoder: Sendable {
         default:
             return "the JSON cannot be read"
         }
+    }
+
+    /// Text from the server, made safe for a one-line message: control characters become spaces,
+    /// runs of blanks one space, and the length is capped.
+    static func oneLine(_ text: String, limit: Int) -> String {
+        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map {
+            $0.properties.generalCategory == .control ? " " : $0
+        }))
+        let words = cleaned.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        if words.isEmpty { return "(no message)" }
+        return words.count > limit ? String(words.prefix(limit)) + "…" : words
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -98,17 +112,23 @@ public struct TickerDecoder: Sendable {
         guard let fields = row.fields else {
             return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(position): not a JSON object")))
         }
+        // Identifiers end up in file rows, table cells and log lines: a control character could
+        // forge a log line, and no real symbol is long.
         func identifier(_ key: String) -> String? {
-            guard let text = fields[key]?.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty
+            guard let text = fields[key]?.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
+                text.count <= Self.maximumIdentifierLength,
+                !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
             else { return nil }
             return text
         }
         guard let symbol = identifier("symbol") else {
-            return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(position): no symbol")))
+            return .failure(
+                Problem(diagnostic: Diagnostic(.tickers, "skipped \(position): no symbol, or not a plain string of up to \(Self.maximumIdentifierLength) characters")))
         }
         let name = "\(position) (\(symbol))"
         guard let base = identifier("baseAsset"), let quote = identifier("quoteAsset") else {
-            return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): no baseAsset or quoteAsset")))
+            return .failure(
+                Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): no usable baseAsset or quoteAsset")))
         }
         guard let lastField = fields["lastPrice"] else {
             return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): no lastPrice")))
