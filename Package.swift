@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // libxml2 through pkg-config; the shim header hides its ICU declarations from Swift.
@@ -26,6 +27,7 @@ let package = Package(
                 "CLibXML2",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(
@@ -38,7 +40,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CryptoReportTests",
-            dependencies: ["CryptoReport"],
+            dependencies: ["CryptoReport", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures", "Golden"]
         ),
     ]

@@ -84,6 +84,12 @@ struct CryptoReportCommand: AsyncParsableCommand {
     @Option(name: .customLong("lock-timeout"), help: "Seconds to wait for another run writing into the same folder.")
     var lockTimeout: Double = 60
 
+    @Option(help: "History database (default: history.sqlite in the output folder).")
+    var history: String?
+
+    @Flag(name: .customLong("no-history"), help: "Neither record this run nor show trends.")
+    var noHistory = false
+
     @Option(help: "Folder with your own report.md.mustache / report.html.mustache.")
     var templates: String?
 
@@ -169,6 +175,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
         request.offline = offline
         request.allowStale = allowStale
         request.lockTimeout = lockTimeout
+        request.history = noHistory ? .disabled : history.map { .path($0) } ?? .automatic
         do {
             for value in maxAges { try request.maxAge.apply(value) }
             return try request.validated()

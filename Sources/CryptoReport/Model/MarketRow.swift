@@ -25,4 +25,6 @@ public struct MarketRow: Sendable, Equatable {
     public var updatedAt: Date?
     /// The ticker is over an hour older than its fetch (see `Freshness`).
     public var isStale = false
+    /// From the history store; `nil` when the run keeps no history.
+    public var trend: Trend?
 }

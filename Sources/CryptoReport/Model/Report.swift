@@ -39,6 +39,8 @@ public struct Report: Sendable, Equatable {
     public var freshness: Freshness
     /// Shown above the figures in every format: cached sources, late rates, a halted exchange.
     public var notices: [Notice]
+    /// Rows carry trends from the history store.
+    public var hasHistory = false
 
     /// The UTC day the data describes: the newest ticker's, else the day the report was made.
     public var dataDate: String {

@@ -50,7 +50,11 @@ public struct ReportPipeline: Sendable {
             folder.removeLeftovers()
             writer = folder
         }
-        let report = try await makeReport(request)
+        var (report, snapshot) = try await prepare(request)
+        let history = openHistory(request)
+        if let history {
+            report = withTrends(report, from: history)
+        }
         for diagnostic in report.diagnostics {
             logger.warning("\(diagnostic.description)")
         }
@@ -67,12 +71,55 @@ public struct ReportPipeline: Sendable {
             (name: "cryptoreport-\(report.dataDate)-\(report.currency).\(format.fileExtension)", contents: text)
         }
         let written = try writer.write(files)
+        record(snapshot, in: history)
         withExtendedLifetime(lock) {}
         return Outcome(report: report, written: written, standardOutput: nil)
     }
 
+    // MARK: - History
+
+    /// A history that cannot be opened costs the trends, not the report: a warning, then on.
+    func openHistory(_ request: ReportRequest) -> HistoryStore? {
+        guard let path = request.historyPath else { return nil }
+        do {
+            return try HistoryStore(path: path)
+        } catch {
+            logger.warning("\(error.errorDescription ?? "history unavailable") The report has no trends.")
+            return nil
+        }
+    }
+
+    func withTrends(_ report: Report, from history: HistoryStore) -> Report {
+        var report = report
+        do {
+            let trends = try TrendCalculator(store: history).trends(
+                for: report.rows, currency: report.currency, at: report.summary.newestTickerAt ?? report.generatedAt)
+            for index in report.rows.indices {
+                report.rows[index].trend = trends[report.rows[index].symbol.lowercased()]
+            }
+            report.hasHistory = true
+        } catch {
+            logger.warning("\(error.errorDescription ?? "history unreadable") The report has no trends.")
+        }
+        return report
+    }
+
+    func record(_ snapshot: Snapshot, in history: HistoryStore?) {
+        guard let history else { return }
+        do {
+            try history.record(snapshot)
+        } catch {
+            logger.warning("\(error.errorDescription ?? "history not updated")")
+        }
+    }
+
     /// Fetches both sources concurrently and builds the report.
     public func makeReport(_ request: ReportRequest) async throws -> Report {
+        try await prepare(request).report
+    }
+
+    /// The report, and the raw snapshot a history records.
+    public func prepare(_ request: ReportRequest) async throws -> (report: Report, snapshot: Snapshot) {
         let generatedAt = clock.now()
         let loader = SourceLoader(
             http: http, files: files, clock: clock, sleeper: sleeper, logger: logger, timeout: request.timeout,
@@ -96,9 +143,16 @@ public struct ReportPipeline: Sendable {
         async let tickers = acquirer.acquire(tickerLocation, source: .tickers) { try TickerDecoder().decode($0) }
         async let rates = acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseLatest($0) }
         let (tickerResult, ratesResult) = try await (tickers, rates)
-        return try ReportBuilder(request: request, generatedAt: generatedAt).build(
+        let report = try ReportBuilder(request: request, generatedAt: generatedAt).build(
             tickers: tickerResult.payload, decoded: tickerResult.value, rates: ratesResult.payload,
             exchangeRates: ratesResult.value)
+        let snapshot = Snapshot(
+            sourceTime: report.summary.newestTickerAt ?? tickerResult.payload.fetchedAt,
+            fetchedAt: tickerResult.payload.fetchedAt, kind: .report,
+            tickersStatus: report.sources[0].status, tickersLocation: report.sources[0].location,
+            ratesStatus: report.sources[1].status, ratesLocation: report.sources[1].location,
+            tickers: tickerResult.value.tickers, rates: ratesResult.value)
+        return (report, snapshot)
     }
 
     public func render(_ report: Report, as format: ReportFormat, templates: TemplateRenderer) throws -> String {

@@ -42,6 +42,29 @@ public struct ReportRequest: Sendable, Equatable, Codable {
     public var allowStale = false
     /// Seconds to wait for another run writing into the same folder.
     public var lockTimeout: Double = 60
+    /// Where runs are recorded and trends read from.
+    public var history: HistorySetting = .automatic
+
+    public enum HistorySetting: Sendable, Equatable, Codable {
+        /// `history.sqlite` in the output folder; none when writing to standard output.
+        case automatic
+        case path(String)
+        case disabled
+    }
+
+    /// The history database this request uses, if any.
+    public var historyPath: String? {
+        switch history {
+        case .disabled: nil
+        case let .path(path): path
+        case .automatic:
+            if case let .directory(folder) = destination {
+                URL(fileURLWithPath: folder).appendingPathComponent("history.sqlite").path
+            } else {
+                nil
+            }
+        }
+    }
 
     public init() {}
 

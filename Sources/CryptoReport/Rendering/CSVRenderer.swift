@@ -9,7 +9,7 @@ public struct CSVRenderer: Sendable {
     ]
 
     /// Columns after the documented ones, in order.
-    public static let extraColumns = ["stale"]
+    public static let extraColumns = ["stale", "change_prev_pct", "change_7d_pct", "change_30d_pct"]
 
     public init() {}
 
@@ -26,6 +26,8 @@ public struct CSVRenderer: Sendable {
                 PlainNumber.format(row.volumeValue), PlainNumber.format(row.fxRate),
                 row.updatedAt.map(ReportDates.iso8601) ?? "",
                 row.isStale ? "true" : "false",
+                PlainNumber.format(row.trend?.sincePrevious), PlainNumber.format(row.trend?.change7d),
+                PlainNumber.format(row.trend?.change30d),
             ]
             lines.append(cells.joined(separator: ","))
         }

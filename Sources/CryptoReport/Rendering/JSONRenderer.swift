@@ -64,6 +64,28 @@ public struct JSONRenderer: Sendable {
         }
     }
 
+    struct TrendItem: Encodable {
+        var sincePrevious: String?
+        var change7d: String?
+        var change30d: String?
+        /// Daily prices, oldest first, ending with this report's.
+        var series: [String]
+        enum CodingKeys: String, CodingKey {
+            case series
+            case sincePrevious = "change_prev_pct"
+            case change7d = "change_7d_pct"
+            case change30d = "change_30d_pct"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(sincePrevious, forKey: .sincePrevious)
+            try container.encode(change7d, forKey: .change7d)
+            try container.encode(change30d, forKey: .change30d)
+            try container.encode(series, forKey: .series)
+        }
+    }
+
     struct NoticeItem: Encodable {
         var kind: String
         var text: String
@@ -187,6 +209,7 @@ public struct JSONRenderer: Sendable {
     struct Market: Encodable {
         var values: [(String, String?)]
         var stale: Bool
+        var trend: TrendItem?
 
         init(_ row: MarketRow) {
             values = [
@@ -200,6 +223,11 @@ public struct JSONRenderer: Sendable {
                 ("fx_rate", JSONRenderer.number(row.fxRate)), ("updated_at", row.updatedAt.map(ReportDates.iso8601)),
             ]
             stale = row.isStale
+            trend = row.trend.map {
+                TrendItem(
+                    sincePrevious: JSONRenderer.number($0.sincePrevious), change7d: JSONRenderer.number($0.change7d),
+                    change30d: JSONRenderer.number($0.change30d), series: $0.series.map(\.description))
+            }
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -209,6 +237,7 @@ public struct JSONRenderer: Sendable {
                 try container.encode(value, forKey: AnyCodingKey(stringValue: key))
             }
             try container.encode(stale, forKey: AnyCodingKey(stringValue: "stale"))
+            if let trend { try container.encode(trend, forKey: AnyCodingKey(stringValue: "trend")) }
         }
     }
 }

@@ -29,6 +29,21 @@ struct ReportViewModel {
         var change, changeClass, arrow: String
         var spread, spreadPct, volume, volumeValue, fxRate, updatedAt: String
         var stale: Bool
+        var sincePrevious, change7d, change30d: String
+        var change7dClass, change30dClass: String
+        /// `▁▂▄█`, for Markdown.
+        var sparkline: String
+        /// Inline SVG markup, numbers only: insert with `{{{sparklineSVG}}}`.
+        var sparklineSVG: String
+    }
+
+    struct Chart {
+        var pair: String
+        var price: String
+        var change30d: String
+        var changeClass: String
+        /// Inline SVG markup: insert with `{{{svg}}}`.
+        var svg: String
     }
 
     var title: String
@@ -57,6 +72,9 @@ struct ReportViewModel {
     var hasNotices: Bool
     var tickersStatus: String
     var ratesStatus: String
+    var hasHistory: Bool
+    var charts: [Chart]
+    var hasCharts: Bool
 
     init(_ report: Report) {
         let locale = Locale(identifier: report.localeIdentifier)
@@ -124,6 +142,18 @@ struct ReportViewModel {
         }
         tickersStatus = status(.tickers)
         ratesStatus = status(.rates)
+        hasHistory = report.hasHistory
+        // The larger charts: the five markets with the most volume that have a few days of history.
+        charts = summary.topVolume.compactMap { mover in
+            guard let market = report.rows.first(where: { $0.symbol == mover.symbol }), let trend = market.trend,
+                trend.series.count > 2, let low = trend.series.min(), let high = trend.series.max()
+            else { return nil }
+            return Chart(
+                pair: "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())", price: numbers.money(market.price),
+                change30d: numbers.percent(trend.change30d), changeClass: Self.changeClass(trend.change30d),
+                svg: Sparkline.svg(trend.series, width: 320, height: 110, labels: (numbers.money(low), numbers.money(high))))
+        }
+        hasCharts = !charts.isEmpty
     }
 
     private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter) -> Row {
@@ -137,7 +167,11 @@ struct ReportViewModel {
             spread: numbers.money(market.spread), spreadPct: numbers.spreadPercent(market.spreadPercent),
             volume: numbers.quantity(market.volume), volumeValue: numbers.money(market.volumeValue),
             fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(ReportDates.minute) ?? "",
-            stale: market.isStale)
+            stale: market.isStale, sincePrevious: numbers.percent(market.trend?.sincePrevious),
+            change7d: numbers.percent(market.trend?.change7d), change30d: numbers.percent(market.trend?.change30d),
+            change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),
+            sparkline: Sparkline.unicode(market.trend?.series ?? []),
+            sparklineSVG: Sparkline.svg(market.trend?.series ?? []))
     }
 
     static func changeClass(_ change: Decimal?) -> String {

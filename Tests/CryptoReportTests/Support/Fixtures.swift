@@ -74,9 +74,9 @@ final class TemporaryFolder: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
-    /// Visible entries; the output folder's `.cryptoreport.lock` is not a report.
+    /// Visible report files; the output folder's `.cryptoreport.lock` and `history.sqlite` are not reports.
     func contents(_ subfolder: String? = nil) -> [String] {
         let folder = subfolder.map { url.appendingPathComponent($0) } ?? url
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") && !$0.hasPrefix("history.sqlite") }.sorted()
     }
 }

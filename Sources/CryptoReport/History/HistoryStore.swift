@@ -1,0 +1,266 @@
+import Foundation
+import GRDB
+
+/// The snapshots of past runs, in an SQLite database (GRDB).
+///
+/// Prices are stored as the decimal text the API sent, never as floating point. Each snapshot is
+/// written in one transaction, and recording the same snapshot (same newest-ticker time) twice
+/// stores it once. The schema is versioned by GRDB's migrator.
+public struct HistoryStore: Sendable {
+    public let path: String
+    let database: DatabaseQueue
+
+    public init(path: String) throws(HistoryError) {
+        self.path = path
+        do {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.migrator.migrate(database)
+        } catch {
+            throw .cannotOpen(path: path, reason: Self.describe(error))
+        }
+    }
+
+    /// An in-memory store, for tests.
+    public init() throws(HistoryError) {
+        path = ":memory:"
+        do {
+            database = try DatabaseQueue()
+            try Self.migrator.migrate(database)
+        } catch {
+            throw .cannotOpen(path: path, reason: Self.describe(error))
+        }
+    }
+
+    // MARK: - Schema
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE run (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        source_time INTEGER NOT NULL UNIQUE,
+                        fetched_at INTEGER NOT NULL,
+                        rates_date TEXT NOT NULL,
+                        tickers_status TEXT NOT NULL,
+                        tickers_location TEXT NOT NULL,
+                        rates_status TEXT NOT NULL,
+                        rates_location TEXT NOT NULL
+                    );
+                    CREATE TABLE market (
+                        run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+                        symbol TEXT NOT NULL,
+                        base_asset TEXT NOT NULL,
+                        quote_asset TEXT NOT NULL,
+                        last TEXT NOT NULL,
+                        open TEXT, high TEXT, low TEXT, bid TEXT, ask TEXT, volume TEXT,
+                        at INTEGER,
+                        PRIMARY KEY (run_id, symbol)
+                    );
+                    CREATE TABLE rate (
+                        date TEXT NOT NULL,
+                        currency TEXT NOT NULL,
+                        per_euro TEXT NOT NULL,
+                        PRIMARY KEY (date, currency)
+                    );
+                    """)
+        }
+        // v2: backfilled days are told apart from report runs, and a backfill can resume.
+        migrator.registerMigration("v2") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE run ADD COLUMN kind TEXT NOT NULL DEFAULT 'report';
+                    CREATE INDEX market_symbol ON market(symbol);
+                    CREATE TABLE backfill_progress (
+                        symbol TEXT PRIMARY KEY,
+                        days INTEGER NOT NULL,
+                        completed_at INTEGER NOT NULL
+                    );
+                    """)
+        }
+        return migrator
+    }
+
+    // MARK: - Writing
+
+    /// Records a snapshot; returns false when the same snapshot was already stored.
+    @discardableResult
+    public func record(_ snapshot: Snapshot) throws(HistoryError) -> Bool {
+        try write { db in try Self.insert(snapshot, into: db) }
+    }
+
+    static func insert(_ snapshot: Snapshot, into db: Database) throws -> Bool {
+        let sourceTime = milliseconds(snapshot.sourceTime)
+        if try Int64.fetchOne(db, sql: "SELECT id FROM run WHERE source_time = ?", arguments: [sourceTime]) != nil {
+            return false
+        }
+        try insertRates(snapshot.rates, into: db)
+        try db.execute(
+            sql: """
+                INSERT INTO run (source_time, fetched_at, rates_date, tickers_status, tickers_location,
+                                 rates_status, rates_location, kind)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                sourceTime, milliseconds(snapshot.fetchedAt), snapshot.rates.date, snapshot.tickersStatus,
+                snapshot.tickersLocation, snapshot.ratesStatus, snapshot.ratesLocation, snapshot.kind.rawValue,
+            ])
+        let runID = db.lastInsertedRowID
+        let statement = try db.makeStatement(
+            sql: """
+                INSERT OR IGNORE INTO market (run_id, symbol, base_asset, quote_asset, last, open, high, low, bid, ask, volume, at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        for ticker in snapshot.tickers {
+            try statement.execute(arguments: [
+                runID, ticker.symbol, ticker.baseAsset, ticker.quoteAsset, ticker.last.description,
+                ticker.open?.description, ticker.high?.description, ticker.low?.description, ticker.bid?.description,
+                ticker.ask?.description, ticker.volume?.description, ticker.updatedAt.map(milliseconds),
+            ])
+        }
+        return true
+    }
+
+    static func insertRates(_ rates: ExchangeRates, into db: Database) throws {
+        let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO rate (date, currency, per_euro) VALUES (?, ?, ?)")
+        for (currency, rate) in rates.perEuro.sorted(by: { $0.key < $1.key }) {
+            try statement.execute(arguments: [rates.date, currency, rate.description])
+        }
+    }
+
+    /// Stores ECB rates of days that may have no run (a backfill's 90-day file).
+    public func recordRates(_ days: [ExchangeRates]) throws(HistoryError) {
+        try write { db in
+            for day in days { try Self.insertRates(day, into: db) }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Runs whose source time lies in `range`, oldest first.
+    public func runs(in range: ClosedRange<Date>) throws(HistoryError) -> [RunSummary] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, source_time, kind, rates_date FROM run WHERE source_time BETWEEN ? AND ? ORDER BY source_time",
+                arguments: [Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]
+            ).map { row in
+                RunSummary(
+                    id: row["id"], sourceTime: Self.date(row["source_time"]),
+                    kind: Snapshot.Kind(rawValue: row["kind"]) ?? .report, ratesDate: row["rates_date"])
+            }
+        }
+    }
+
+    /// The run's markets and the ECB rates of its day (or the nearest earlier day stored).
+    public func snapshot(of run: RunSummary) throws(HistoryError) -> (tickers: [Ticker], rates: ExchangeRates?) {
+        try read { db in
+            let tickers = try Row.fetchAll(db, sql: "SELECT * FROM market WHERE run_id = ? ORDER BY rowid", arguments: [run.id])
+                .compactMap(Self.ticker)
+            return (tickers, try Self.rates(onOrBefore: run.ratesDate, in: db))
+        }
+    }
+
+    /// The newest stored ECB rates dated `date` or earlier.
+    public func rates(onOrBefore date: String) throws(HistoryError) -> ExchangeRates? {
+        try read { db in try Self.rates(onOrBefore: date, in: db) }
+    }
+
+    static func rates(onOrBefore date: String, in db: Database) throws -> ExchangeRates? {
+        guard let day = try String.fetchOne(db, sql: "SELECT MAX(date) FROM rate WHERE date <= ?", arguments: [date]) else {
+            return nil
+        }
+        var perEuro: [String: Decimal] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT currency, per_euro FROM rate WHERE date = ?", arguments: [day]) {
+            if let value = DecimalText.parse(row["per_euro"]), value > 0 { perEuro[row["currency"]] = value }
+        }
+        return ExchangeRates(date: day, perEuro: perEuro)
+    }
+
+    static func ticker(_ row: Row) -> Ticker? {
+        func number(_ column: String) -> Decimal? { (row[column] as String?).flatMap(DecimalText.parse) }
+        guard let last = number("last") else { return nil }
+        return Ticker(
+            symbol: row["symbol"], baseAsset: row["base_asset"], quoteAsset: row["quote_asset"], open: number("open"),
+            low: number("low"), high: number("high"), last: last, volume: number("volume"), bid: number("bid"),
+            ask: number("ask"), updatedAt: (row["at"] as Int64?).map(date))
+    }
+
+    // MARK: - Backfill progress
+
+    public func backfilled(_ symbol: String, days: Int) throws(HistoryError) -> Bool {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT days FROM backfill_progress WHERE symbol = ?", arguments: [symbol]).map { $0 >= days }
+                ?? false
+        }
+    }
+
+    /// Stores one symbol's backfilled days and marks it done, in one transaction.
+    public func recordBackfill(symbol: String, days: Int, snapshots: [Snapshot], at time: Date) throws(HistoryError) {
+        try write { db in
+            for snapshot in snapshots { try Self.mergeBackfill(snapshot, into: db) }
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO backfill_progress (symbol, days, completed_at) VALUES (?, ?, ?)",
+                arguments: [symbol, days, Self.milliseconds(time)])
+        }
+    }
+
+    /// A backfilled day gathers the markets of every symbol backfilled for it into one run.
+    static func mergeBackfill(_ snapshot: Snapshot, into db: Database) throws {
+        let sourceTime = milliseconds(snapshot.sourceTime)
+        if try Int64.fetchOne(db, sql: "SELECT id FROM run WHERE source_time = ?", arguments: [sourceTime]) == nil {
+            var empty = snapshot
+            empty.tickers = []
+            _ = try insert(empty, into: db)
+        }
+        guard let runID = try Int64.fetchOne(db, sql: "SELECT id FROM run WHERE source_time = ?", arguments: [sourceTime]) else { return }
+        for ticker in snapshot.tickers {
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO market (run_id, symbol, base_asset, quote_asset, last, open, high, low, volume, at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    runID, ticker.symbol, ticker.baseAsset, ticker.quoteAsset, ticker.last.description, ticker.open?.description,
+                    ticker.high?.description, ticker.low?.description, ticker.volume?.description, ticker.updatedAt.map(milliseconds),
+                ])
+        }
+    }
+
+    // MARK: - Plumbing
+
+    func read<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw .failed(path: path, reason: Self.describe(error))
+        }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
+        do {
+            return try database.write(body)
+        } catch {
+            throw .failed(path: path, reason: Self.describe(error))
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        }
+        return "\(error.localizedDescription)"
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

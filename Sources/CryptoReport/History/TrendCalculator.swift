@@ -1,0 +1,70 @@
+import Foundation
+
+/// Computes each market's trend from the history store, converting every past day with that
+/// day's own ECB rates, so a SEK trend is in the SEK of each day.
+public struct TrendCalculator: Sendable {
+    public var store: HistoryStore
+
+    public init(store: HistoryStore) {
+        self.store = store
+    }
+
+    static let day: TimeInterval = 86400
+
+    /// Trends keyed by lower-cased market symbol, for the given current rows (in `currency`),
+    /// whose data is of `now`. Runs at or after `now` are ignored, so the current run never
+    /// counts as its own history.
+    public func trends(for rows: [MarketRow], currency: String, at now: Date) throws(HistoryError) -> [String: Trend] {
+        let runs = try store.runs(in: now.addingTimeInterval(-31 * Self.day)...now.addingTimeInterval(-0.001))
+        let previous = runs.last { $0.kind == .report }
+        let week = Self.latest(in: runs, from: now.addingTimeInterval(-8 * Self.day), to: now.addingTimeInterval(-7 * Self.day))
+        let month = Self.latest(in: runs, from: now.addingTimeInterval(-31 * Self.day), to: now.addingTimeInterval(-30 * Self.day))
+        var daily: [String: RunSummary] = [:]
+        for run in runs where run.sourceTime > now.addingTimeInterval(-30 * Self.day) {
+            daily[ReportDates.day(run.sourceTime)] = run  // oldest first, so the day's last run wins
+        }
+        let today = ReportDates.day(now)
+        let days = daily.keys.filter { $0 != today }.sorted()
+
+        var prices: [Int64: [String: Decimal]] = [:]
+        for run in Set(([previous, week, month].compactMap { $0 } + days.compactMap { daily[$0] }).map(\.id)) {
+            guard let summary = runs.first(where: { $0.id == run }) else { continue }
+            prices[run] = try self.prices(of: summary, currency: currency)
+        }
+        func price(_ run: RunSummary?, _ symbol: String) -> Decimal? {
+            run.flatMap { prices[$0.id]?[symbol] }
+        }
+        var trends: [String: Trend] = [:]
+        for row in rows {
+            let symbol = row.symbol.lowercased()
+            let series = days.compactMap { price(daily[$0], symbol) } + [row.price]
+            trends[symbol] = Trend(
+                sincePrevious: Trend.percent(from: price(previous, symbol), to: row.price),
+                change7d: Trend.percent(from: price(week, symbol), to: row.price),
+                change30d: Trend.percent(from: price(month, symbol), to: row.price),
+                series: series)
+        }
+        return trends
+    }
+
+    static func latest(in runs: [RunSummary], from start: Date, to end: Date) -> RunSummary? {
+        runs.last { $0.sourceTime >= start && $0.sourceTime <= end }
+    }
+
+    /// Last prices of a stored run in `currency`, keyed by lower-cased symbol; empty when the
+    /// run's day has no usable rates for that currency.
+    func prices(of run: RunSummary, currency: String) throws(HistoryError) -> [String: Decimal] {
+        let snapshot = try store.snapshot(of: run)
+        guard let rates = snapshot.rates,
+            let converter = try? CurrencyConverter(rates: rates, target: currency),
+            let quoteRates = try? converter.quoteRates(for: snapshot.tickers)
+        else { return [:] }
+        var prices: [String: Decimal] = [:]
+        for ticker in snapshot.tickers {
+            if let rate = quoteRates.rates[ticker.quoteAsset.lowercased()] {
+                prices[ticker.symbol.lowercased()] = ticker.last * rate.rate
+            }
+        }
+        return prices
+    }
+}

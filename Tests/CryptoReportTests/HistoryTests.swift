@@ -1,0 +1,174 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import CryptoReport
+
+@Suite("History store and trends")
+struct HistoryTests {
+    static let day: TimeInterval = 86400
+    static let captured = Date(timeIntervalSince1970: 1_669_078_293)  // newest ticker of the capture
+
+    /// The real capture moved `daysAgo` days back, every price times `factor`, with ECB rates of
+    /// that earlier day (the real rates times `rateFactor`).
+    static func snapshot(daysAgo: Int, factor: Decimal, rateFactor: Decimal = 1, kind: Snapshot.Kind = .report) throws -> Snapshot {
+        let tickers = try TickerDecoder().decode(try Fixtures.tickers).tickers.map { ticker -> Ticker in
+            var moved = ticker
+            moved.last = ticker.last * factor
+            moved.open = ticker.open.map { $0 * factor }
+            moved.updatedAt = ticker.updatedAt?.addingTimeInterval(-Double(daysAgo) * day)
+            return moved
+        }
+        var rates = try ECBRatesParser().parseLatest(try Fixtures.rates)
+        rates.perEuro = rates.perEuro.mapValues { $0 * rateFactor }
+        rates.date = ReportDates.day(captured.addingTimeInterval(-Double(daysAgo + 1) * day))
+        let time = captured.addingTimeInterval(-Double(daysAgo) * day)
+        return Snapshot(sourceTime: time, fetchedAt: time, kind: kind, tickers: tickers, rates: rates)
+    }
+
+    /// Equal to 30 significant digits: the ECB cross rate divides, so the last of 38 digits may differ.
+    static func close(_ a: Decimal?, _ b: Decimal) -> Bool {
+        guard let a else { return false }
+        let difference = a - b
+        let magnitude = b < 0 ? -b : b
+        return (difference < 0 ? -difference : difference) <= magnitude * Fixtures.decimal("1e-30")
+    }
+
+    static func currentReport(currency: String = "SEK") async throws -> Report {
+        var request = ReportRequest()
+        request.currency = currency
+        request.sample = true
+        request.selection = Selection(symbols: ["btc", "eth"])
+        return try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
+    }
+
+    @Test("recording the same snapshot twice stores it once")
+    func idempotent() throws {
+        let store = try HistoryStore()
+        let snapshot = try Self.snapshot(daysAgo: 1, factor: 1)
+        #expect(try store.record(snapshot))
+        #expect(try store.record(snapshot) == false)
+        let runs = try store.runs(in: Date(timeIntervalSince1970: 0)...Date())
+        #expect(runs.count == 1)
+        let stored = try store.snapshot(of: runs[0])
+        #expect(stored.tickers == snapshot.tickers, "raw values come back exactly")
+        #expect(stored.rates == snapshot.rates)
+    }
+
+    @Test("trends against hand-computed figures, each day converted at its own rates")
+    func trendFigures() async throws {
+        let store = try HistoryStore()
+        // 30 days ago: prices 0.8×, SEK 10% cheaper per EUR than today (rates ×0.9 for SEK only is
+        // not needed: scaling every rate alike leaves cross rates unchanged), so use plain rates.
+        try store.record(try Self.snapshot(daysAgo: 30, factor: Fixtures.decimal("0.8")))
+        try store.record(try Self.snapshot(daysAgo: 7, factor: Fixtures.decimal("0.9")))
+        try store.record(try Self.snapshot(daysAgo: 1, factor: Fixtures.decimal("1.25")))
+        let report = try await Self.currentReport()
+        let trends = try TrendCalculator(store: store).trends(for: report.rows, currency: "SEK", at: Self.captured)
+        let btc = try #require(report.rows.first { $0.symbol == "btcusdt" })
+        let trend = try #require(trends["btcusdt"])
+        // Same ECB cross rates every day, so the % changes are those of the USDT prices.
+        #expect(trend.sincePrevious == (1 - Fixtures.decimal("1.25")) / Fixtures.decimal("1.25") * 100)
+        #expect(trend.change7d == (1 - Fixtures.decimal("0.9")) / Fixtures.decimal("0.9") * 100)
+        #expect(trend.change30d == (1 - Fixtures.decimal("0.8")) / Fixtures.decimal("0.8") * 100)
+        // The series covers the last 30 days (the day exactly 30 days back is the 30-day basis,
+        // not a point): 7 days ago, yesterday, today.
+        #expect(trend.series.count == 3)
+        #expect(trend.series.last == btc.price)
+        #expect(Self.close(trend.series.first, btc.price * Fixtures.decimal("0.9")))
+    }
+
+    @Test("a past day's SEK price uses that day's SEK rate")
+    func ownDayRates() async throws {
+        let store = try HistoryStore()
+        // Same USDT prices a day ago, but SEK then cost 10% more per USD: a SEK trend must show it.
+        var past = try Self.snapshot(daysAgo: 1, factor: 1)
+        past.rates.perEuro["SEK"] = (past.rates.perEuro["SEK"] ?? 0) * Fixtures.decimal("1.1")
+        try store.record(past)
+        let report = try await Self.currentReport()
+        let trends = try TrendCalculator(store: store).trends(for: report.rows, currency: "SEK", at: Self.captured)
+        let change = try #require(trends["btcusdt"]?.sincePrevious)
+        #expect(Self.close(change, (1 - Fixtures.decimal("1.1")) / Fixtures.decimal("1.1") * 100))
+        let usdTrends = try TrendCalculator(store: store).trends(for: try await Self.currentReport(currency: "USD").rows, currency: "USD", at: Self.captured)
+        #expect(usdTrends["btcusdt"]?.sincePrevious == 0)
+    }
+
+    @Test("no history, no figures; 7 and 30 days only where history reaches")
+    func emptyWhereUncovered() async throws {
+        let store = try HistoryStore()
+        let report = try await Self.currentReport()
+        let none = try TrendCalculator(store: store).trends(for: report.rows, currency: "SEK", at: Self.captured)
+        #expect(none["btcusdt"] == Trend(series: [report.rows.first { $0.symbol == "btcusdt" }?.price ?? 0]))
+        try store.record(try Self.snapshot(daysAgo: 3, factor: 1))
+        let some = try TrendCalculator(store: store).trends(for: report.rows, currency: "SEK", at: Self.captured)
+        #expect(some["btcusdt"]?.sincePrevious == 0)
+        #expect(some["btcusdt"]?.change7d == nil)
+        #expect(some["btcusdt"]?.change30d == nil)
+    }
+
+    @Test("migrations: from an empty file and from the v1 schema, keeping the data")
+    func migrations() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("old.sqlite").path
+        let old = try DatabaseQueue(path: path)
+        try HistoryStore.migrator.migrate(old, upTo: "v1")
+        try old.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO run (source_time, fetched_at, rates_date, tickers_status, tickers_location, rates_status, rates_location)
+                    VALUES (1669078293000, 1669078293000, '2022-11-21', 'live', 'x', 'live', 'y');
+                    INSERT INTO market (run_id, symbol, base_asset, quote_asset, last) VALUES (1, 'btcusdt', 'btc', 'usdt', '15988');
+                    INSERT INTO rate (date, currency, per_euro) VALUES ('2022-11-21', 'USD', '1.0246');
+                    """)
+        }
+        try old.close()
+        let store = try HistoryStore(path: path)
+        let runs = try store.runs(in: Date(timeIntervalSince1970: 0)...Date())
+        #expect(runs.map(\.kind) == [.report])
+        #expect(try store.snapshot(of: runs[0]).tickers.map(\.last) == [15988])
+        #expect(try store.backfilled("btcusdt", days: 1) == false)
+
+        let fresh = try HistoryStore(path: folder.url.appendingPathComponent("new.sqlite").path)
+        #expect(try fresh.runs(in: Date(timeIntervalSince1970: 0)...Date()).isEmpty)
+    }
+
+    @Test("sparklines", arguments: [
+        (["1", "2", "3", "4", "5", "6", "7", "8"], "▁▂▃▄▅▆▇█"), (["5", "5", "5"], "▄▄▄"), (["3"], ""), (["2", "1", "2"], "█▁█"),
+    ])
+    func unicodeSparkline(values: [String], expected: String) {
+        #expect(Sparkline.unicode(values.map(Fixtures.decimal)) == expected)
+    }
+
+    @Test("SVG sparkline golden")
+    func svgSparkline() {
+        let svg = Sparkline.svg(["1", "3", "2"].map(Fixtures.decimal), width: 100, height: 24)
+        #expect(svg == #"<svg class="spark up" viewBox="0 0 100 24" width="100" height="24" role="img" aria-label="3-day price trend"><polyline fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round" points="2.0,22.0 50.0,2.0 98.0,12.0"/></svg>"#)
+    }
+
+    @Test("a run records its snapshot; the next run shows the trend in every format")
+    func endToEnd() async throws {
+        let folder = try TemporaryFolder()
+        var request = ReportRequest()
+        request.currency = "SEK"
+        request.destination = .directory(folder.url.path)
+        request.tickersLocation = Fixtures.tickersURL.path
+        request.ratesLocation = Fixtures.ratesURL.path
+        let store = try HistoryStore(path: folder.url.appendingPathComponent("history.sqlite").path)
+        try store.record(try Self.snapshot(daysAgo: 7, factor: Fixtures.decimal("0.5")))
+        let outcome = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).run(request)
+        #expect(outcome.report.hasHistory)
+        let btc = try #require(outcome.report.rows.first { $0.symbol == "btcusdt" })
+        #expect(btc.trend?.change7d == 100)
+        let csv = try String(contentsOf: folder.url.appendingPathComponent("cryptoreport-2022-11-22-SEK.csv"), encoding: .utf8)
+        #expect(csv.contains("2022-11-22T00:51:32Z,false,100,100,\r\n"))
+        let markdown = try String(contentsOf: folder.url.appendingPathComponent("cryptoreport-2022-11-22-SEK.md"), encoding: .utf8)
+        #expect(markdown.contains("| 30-day trend |"))
+        #expect(markdown.contains("▁█"))
+        let html = try String(contentsOf: folder.url.appendingPathComponent("cryptoreport-2022-11-22-SEK.html"), encoding: .utf8)
+        #expect(html.contains(#"<svg class="spark up""#))
+        #expect(try store.runs(in: Date(timeIntervalSince1970: 0)...Date()).count == 2, "this run was recorded")
+        // Integrity after the write.
+        let check = try DatabaseQueue(path: folder.url.appendingPathComponent("history.sqlite").path)
+        #expect(try await check.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+    }
+}
