@@ -171,4 +171,25 @@ struct HistoryTests {
         let check = try DatabaseQueue(path: folder.url.appendingPathComponent("history.sqlite").path)
         #expect(try await check.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
     }
+
+    @Test("history export: one asset's series, each point at its own day's rates")
+    func export() throws {
+        let store = try HistoryStore()
+        var older = try Self.snapshot(daysAgo: 2, factor: Fixtures.decimal("0.5"))
+        older.rates.perEuro["SEK"] = Fixtures.decimal("11")
+        try store.record(older)
+        try store.record(try Self.snapshot(daysAgo: 1, factor: 1))
+        let exporter = HistoryExporter(store: store)
+        let points = try exporter.series(symbol: "btc", currency: "SEK", days: 90, now: Self.captured)
+        #expect(points.map(\.row.symbol) == ["btcusdt", "btcusdt"])
+        // btcusdt last 15988 USDT; SEK per USD = ECB SEK / ECB USD of that day.
+        #expect(points[0].row.price == Fixtures.decimal("15988") * Fixtures.decimal("0.5") * (Fixtures.decimal("11") / Fixtures.decimal("1.0246")))
+        #expect(points[1].row.price == Fixtures.decimal("15988") * (Fixtures.decimal("10.9873") / Fixtures.decimal("1.0246")))
+        let csv = exporter.csv(points)
+        #expect(csv.hasPrefix("time,symbol,currency,price,open,high,low,change_pct,volume,volume_value,fx_rate,rates_date,kind\r\n"))
+        #expect(csv.contains(",btcusdt,SEK,85822.760101503,"))
+        #expect(try exporter.series(symbol: "btcinr", currency: "SEK", days: 90, now: Self.captured).map(\.row.symbol) == ["btcinr", "btcinr"])
+        #expect(exporter.json(points, symbol: "btc", currency: "SEK").contains(#""rates_date" : "2022-11-19""#))
+        #expect(exporter.markdown(points, symbol: "btc", currency: "SEK", locale: Locale(identifier: "sv_SE")).contains("Trend: ▁█"))
+    }
 }

@@ -1,0 +1,170 @@
+import ArgumentParser
+import CryptoReport
+import Foundation
+import Logging
+
+struct ReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Daily crypto price reports from WazirX tickers and ECB exchange rates.",
+        discussion: """
+            Fetches every WazirX 24h ticker and the ECB reference rates, converts every market into \
+            one currency and writes CSV, Markdown, HTML and JSON reports.
+
+            Exit codes: 0 success, 64 usage error, 65 bad data from a source, 66 input file \
+            missing or unreadable, 69 source unreachable or HTTP error, 70 internal error, \
+            73 output cannot be written, 75 another run holds the output folder.
+            """)
+
+    @Option(help: "Report currency: USD, EUR or any currency in the ECB file.")
+    var currency = "USD"
+
+    @Option(help: "Locale for numbers in Markdown and HTML (default: the currency's own, e.g. sv_SE for SEK).")
+    var locale: String?
+
+    @Option(
+        name: .customLong("format"),
+        help: "csv, markdown (md), html, json or all; repeat or separate with commas. (default: all)")
+    var formats: [String] = []
+
+    @Option(help: "Folder for the reports, or - for standard output (one format only).")
+    var output = "Output"
+
+    @Option(help: "primary (one market per asset) or all.")
+    var markets = "primary"
+
+    @Option(help: "Only these base assets or market symbols, comma-separated (e.g. btc,eth,wrxinr).")
+    var symbols: String?
+
+    @Option(help: "Order by change, volume, spread, name or price.")
+    var sort = "volume"
+
+    @Option(help: "Show only the first N markets.")
+    var top: Int?
+
+    @Option(name: .customLong("tickers-url"), help: "Where to read the tickers: http(s) URL, file:// URL or path.")
+    var tickersURL: String?
+
+    @Option(name: .customLong("ecb-url"), help: "Where to read the ECB rates: http(s) URL, file:// URL or path.")
+    var ecbURL: String?
+
+    @Flag(help: "Use the built-in real snapshot (WazirX 2022-11-22, ECB 2022-11-21); no network.")
+    var sample = false
+
+    @Option(help: "Seconds each fetch may take.")
+    var timeout: Double = 15
+
+    @Option(help: "Retries after a failed fetch (connection errors, timeouts, HTTP 5xx, 429, 418).")
+    var retries = 3
+
+    @Option(help: "Seconds the whole fetch phase may take, retries included.")
+    var deadline: Double = 120
+
+    @Option(name: .customLong("max-bytes"), help: "Largest payload accepted, in bytes; refused while downloading.")
+    var maxBytes = 50_000_000
+
+    @Option(name: .customLong("cache-dir"), help: "Cache folder (default: $XDG_CACHE_HOME/cryptoreport or ~/.cache/cryptoreport).")
+    var cacheDirectory: String?
+
+    @Option(
+        name: .customLong("max-age"),
+        help: "Oldest usable cache or ECB rates: 12h for both, or tickers=24h / rates=5d (the defaults). Repeatable.")
+    var maxAges: [String] = []
+
+    @Flag(help: "Fail instead of falling back to a cached payload.")
+    var strict = false
+
+    @Flag(help: "Make no request: use only cached payloads.")
+    var offline = false
+
+    @Flag(name: .customLong("allow-stale"), help: "Accept ECB rates older than --max-age.")
+    var allowStale = false
+
+    @Option(name: .customLong("lock-timeout"), help: "Seconds to wait for another run writing into the same folder.")
+    var lockTimeout: Double = 60
+
+    @Option(help: "History database (default: history.sqlite in the output folder).")
+    var history: String?
+
+    @Flag(name: .customLong("no-history"), help: "Neither record this run nor show trends.")
+    var noHistory = false
+
+    @Option(help: "Folder with your own report.md.mustache / report.html.mustache.")
+    var templates: String?
+
+    @Flag(name: .shortAndLong, help: "Print nothing on success.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Log what happens to standard error.")
+    var verbose = false
+
+    func validate() throws {
+        if sample && (tickersURL != nil || ecbURL != nil) {
+            throw ValidationError("--sample reads the built-in snapshot; leave out --tickers-url and --ecb-url.")
+        }
+        _ = try makeRequest()
+    }
+
+    func run() async throws {
+        let request = try makeRequest()
+        let pipeline = ReportPipeline(logger: makeLogger())
+        do {
+            let outcome = try await pipeline.run(request)
+            if let text = outcome.standardOutput {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            } else if !quiet {
+                print(outcome.written.map(\.relativePath).joined(separator: "\n"))
+            }
+        } catch {
+            throw CryptoReportCommand.fail(error)
+        }
+    }
+
+    private func makeRequest() throws -> ReportRequest {
+        var request = ReportRequest()
+        request.currency = currency
+        request.locale = locale
+        if !formats.isEmpty {
+            request.formats = try formats.flatMap { $0.split(separator: ",") }.flatMap { name in
+                guard let parsed = ReportFormat.parse(String(name).trimmingCharacters(in: .whitespaces)) else {
+                    throw ValidationError("--format: \"\(name)\" is not a format; use csv, markdown, html, json or all.")
+                }
+                return parsed
+            }
+        }
+        request.destination = output == "-" ? .standardOutput : .directory(output)
+        guard let marketChoice = Selection.Markets(rawValue: markets.lowercased()) else {
+            throw ValidationError("--markets: \"\(markets)\" is not valid; use primary or all.")
+        }
+        guard let sortKey = Selection.SortKey(rawValue: sort.lowercased()) else {
+            throw ValidationError("--sort: \"\(sort)\" is not valid; use change, volume, spread, name or price.")
+        }
+        let symbolList = (symbols ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        request.selection = Selection(markets: marketChoice, symbols: symbolList, sort: sortKey, top: top)
+        request.tickersLocation = tickersURL
+        request.ratesLocation = ecbURL
+        request.sample = sample
+        request.timeout = timeout
+        request.templatesDirectory = templates
+        request.retry.retries = retries
+        request.deadline = deadline
+        request.maximumBytes = maxBytes
+        request.cacheDirectory = cacheDirectory
+        request.strict = strict
+        request.offline = offline
+        request.allowStale = allowStale
+        request.lockTimeout = lockTimeout
+        request.history = noHistory ? .disabled : history.map { .path($0) } ?? .automatic
+        do {
+            for value in maxAges { try request.maxAge.apply(value) }
+            return try request.validated()
+        } catch {
+            throw ValidationError(error.errorDescription ?? "invalid request")
+        }
+    }
+
+    private func makeLogger() -> Logger {
+        CryptoReportCommand.logger(verbose: verbose, quiet: quiet)
+    }
+}
