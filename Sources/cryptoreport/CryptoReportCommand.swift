@@ -14,7 +14,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
             or HTTP error, 70 internal error, 73 output cannot be written, 75 another run holds \
             the output folder.
             """,
-        subcommands: [ReportCommand.self, HistoryCommand.self],
+        subcommands: [ReportCommand.self, HistoryCommand.self, BackfillCommand.self],
         defaultSubcommand: ReportCommand.self)
 
     /// Every failure, bad flags included, ends as one line on stderr and a documented exit code;

@@ -48,7 +48,7 @@ public struct ECBRatesParser: Sendable {
 
     // MARK: - libxml2
 
-    private static let initialise: Void = {
+    static let initialise: Void = {
         xmlInitParser()
         cryptoreport_xmlSilenceErrors()
     }()

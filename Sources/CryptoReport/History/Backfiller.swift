@@ -1,0 +1,107 @@
+import Foundation
+import Logging
+
+/// `cryptoreport backfill`: fills the history with daily klines of the primary markets and the
+/// ECB 90-day rates, one request per second, resuming where an interrupted backfill stopped.
+public struct Backfiller: Sendable {
+    public struct Options: Sendable {
+        public var days = 30
+        /// Base of the WazirX API; tickers and klines are below it.
+        public var apiBase = "https://api.wazirx.com"
+        public var ratesHistoryURL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml"
+        /// Base assets or market symbols; empty: every primary market.
+        public var symbols: [String] = []
+        public var timeout: TimeInterval = 15
+        public var retry = RetryPolicy()
+
+        public init() {}
+    }
+
+    public struct Outcome: Sendable, Equatable {
+        public var markets: Int
+        public var fetched: Int
+        /// Already backfilled by an earlier, interrupted run.
+        public var skipped: Int
+        public var rateDays: Int
+    }
+
+    public var store: HistoryStore
+    public var http: any HTTPClient
+    public var clock: any ReportClock
+    public var sleeper: any Sleeper
+    public var logger: Logger
+    /// Called after each market with (done, total, symbol).
+    public var progress: @Sendable (Int, Int, String) -> Void
+
+    public init(
+        store: HistoryStore, http: any HTTPClient = URLSessionHTTPClient(), clock: any ReportClock = SystemClock(),
+        sleeper: any Sleeper = TaskSleeper(), logger: Logger = Logger(label: "cryptoreport"),
+        progress: @escaping @Sendable (Int, Int, String) -> Void = { _, _, _ in }
+    ) {
+        self.store = store
+        self.http = http
+        self.clock = clock
+        self.sleeper = sleeper
+        self.logger = logger
+        self.progress = progress
+    }
+
+    public func run(_ options: Options) async throws -> Outcome {
+        let loader = SourceLoader(
+            http: http, clock: clock, sleeper: sleeper, logger: logger, timeout: options.timeout, retry: options.retry,
+            deadlineSeconds: 24 * 3600)
+        let base = options.apiBase.hasSuffix("/") ? String(options.apiBase.dropLast()) : options.apiBase
+        let ratesPayload = try await loader.load(try SourceLocation(parsing: options.ratesHistoryURL, source: .rates), source: .rates)
+        let rateDays = try ECBHistoryReader().read(ratesPayload.data)
+        try store.recordRates(rateDays)
+
+        let tickersPayload = try await loader.load(
+            try SourceLocation(parsing: base + "/sapi/v1/tickers/24hr", source: .tickers), source: .tickers)
+        let tickers = try TickerDecoder().decode(tickersPayload.data).tickers
+        let markets = Self.primaryMarkets(tickers, symbols: options.symbols)
+
+        var fetched = 0
+        var skipped = 0
+        for (index, ticker) in markets.enumerated() {
+            let symbol = ticker.symbol.lowercased()
+            if try store.backfilled(symbol, days: options.days) {
+                skipped += 1
+                progress(index + 1, markets.count, symbol)
+                continue
+            }
+            // WazirX allows one request per second, counted across all our requests.
+            try await sleeper.sleep(seconds: RetryPolicy.minimumInterval(for: .tickers))
+            let url = "\(base)/sapi/v1/klines?symbol=\(symbol)&interval=1d&limit=\(options.days)"
+            let payload = try await loader.load(try SourceLocation(parsing: url, source: .tickers), source: .tickers)
+            let klines = try KlinesDecoder().decode(payload.data, symbol: symbol)
+            let snapshots = klines.map { kline in Self.snapshot(ticker, kline: kline, rates: rateDays, location: url) }
+            try store.recordBackfill(symbol: symbol, days: options.days, snapshots: snapshots, at: clock.now())
+            fetched += 1
+            progress(index + 1, markets.count, symbol)
+        }
+        return Outcome(markets: markets.count, fetched: fetched, skipped: skipped, rateDays: rateDays.count)
+    }
+
+    /// One primary market per base asset, in symbol order so that a resumed run walks the same list.
+    static func primaryMarkets(_ tickers: [Ticker], symbols: [String]) -> [Ticker] {
+        let rows = tickers.map {
+            MarketRow(symbol: $0.symbol, baseAsset: $0.baseAsset, quoteAsset: $0.quoteAsset, currency: "", price: $0.last, fxRate: 1)
+        }
+        let selected = Set(MarketSelector(Selection(markets: .primary, symbols: symbols)).select(rows).map { $0.symbol.lowercased() })
+        return tickers.filter { selected.contains($0.symbol.lowercased()) }.sorted { $0.symbol.lowercased() < $1.symbol.lowercased() }
+    }
+
+    /// A backfilled day: the kline's close as the last price, stamped at the end of its UTC day,
+    /// with the newest ECB rates published on or before that day.
+    static func snapshot(_ ticker: Ticker, kline: Kline, rates: [ExchangeRates], location: String) -> Snapshot {
+        let end = kline.openTime.addingTimeInterval(86400 - 0.001)
+        let day = ReportDates.day(kline.openTime)
+        let dayRates = rates.first { $0.date <= day } ?? rates.last ?? ExchangeRates(date: day, perEuro: [:])
+        let market = Ticker(
+            symbol: ticker.symbol, baseAsset: ticker.baseAsset, quoteAsset: ticker.quoteAsset, open: kline.open, low: kline.low,
+            high: kline.high, last: kline.close, volume: kline.volume, updatedAt: end)
+        return Snapshot(
+            sourceTime: end, fetchedAt: end, kind: .backfill, tickersStatus: "backfill", tickersLocation: location,
+            ratesStatus: "backfill", ratesLocation: "ECB 90-day history", tickers: [market], rates: dayRates)
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import CryptoReport
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `cryptoreport backfill --days 30`
+struct BackfillCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backfill",
+        abstract: "Fill the history with daily klines of the primary markets and the ECB 90-day rates.",
+        discussion: "Keeps to one request per second to WazirX; run it again to resume where it stopped.")
+
+    @Option(help: "Days of klines per market (1 to 1000).")
+    var days = 30
+
+    @Option(help: "History database.")
+    var history = "Output/history.sqlite"
+
+    @Option(help: "Only these base assets or market symbols, comma-separated.")
+    var symbols: String?
+
+    @Option(name: .customLong("api-url"), help: "Base URL of the WazirX API.")
+    var apiURL = "https://api.wazirx.com"
+
+    @Option(name: .customLong("ecb-history-url"), help: "The ECB 90-day history file.")
+    var ecbHistoryURL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml"
+
+    @Option(help: "Seconds each request may take.")
+    var timeout: Double = 15
+
+    @Option(help: "Retries after a failed request.")
+    var retries = 3
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        guard (1...1000).contains(days) else { throw ValidationError("--days: \(days) is not valid; use 1 to 1000.") }
+    }
+
+    func run() async throws {
+        var options = Backfiller.Options()
+        options.days = days
+        options.apiBase = apiURL
+        options.ratesHistoryURL = ecbHistoryURL
+        options.symbols = (symbols ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty }
+        options.timeout = timeout
+        options.retry.retries = retries
+        let quiet = quiet
+        let terminal = isatty(2) == 1
+        do {
+            let store = try HistoryStore(path: history)
+            let backfiller = Backfiller(
+                store: store, logger: CryptoReportCommand.logger(verbose: false, quiet: quiet),
+                progress: { done, total, symbol in
+                    guard !quiet else { return }
+                    FileHandle.standardError.write(Data(BackfillProgress.line(done: done, total: total, symbol: symbol, terminal: terminal).utf8))
+                })
+            let outcome = try await backfiller.run(options)
+            if !quiet {
+                print(
+                    "backfilled \(outcome.fetched) markets (\(outcome.skipped) already done) of \(outcome.markets), \(outcome.rateDays) days of ECB rates, into \(history)"
+                )
+            }
+        } catch {
+            if terminal && !quiet { FileHandle.standardError.write(Data("\n".utf8)) }
+            throw CryptoReportCommand.fail(error)
+        }
+    }
+}
