@@ -16,8 +16,8 @@ struct ReportCommand: AsyncParsableCommand {
             73 output cannot be written, 75 another run holds the output folder.
             """)
 
-    @Option(help: "Report currency: USD, EUR or any currency in the ECB file.")
-    var currency = "USD"
+    @Option(help: "Report currency: USD, EUR or any currency in the ECB file. (default: USD)")
+    var currency: String?
 
     @Option(help: "Locale for numbers in Markdown and HTML (default: the currency's own, e.g. sv_SE for SEK).")
     var locale: String?
@@ -27,17 +27,17 @@ struct ReportCommand: AsyncParsableCommand {
         help: "csv, markdown (md), html, json or all; repeat or separate with commas. (default: all)")
     var formats: [String] = []
 
-    @Option(help: "Folder for the reports, or - for standard output (one format only).")
-    var output = "Output"
+    @Option(help: "Folder for the reports, or - for standard output (one format only). (default: Output)")
+    var output: String?
 
-    @Option(help: "primary (one market per asset) or all.")
-    var markets = "primary"
+    @Option(help: "primary (one market per asset) or all. (default: primary)")
+    var markets: String?
 
     @Option(help: "Only these base assets or market symbols, comma-separated (e.g. btc,eth,wrxinr).")
     var symbols: String?
 
-    @Option(help: "Order by change, volume, spread, name or price.")
-    var sort = "volume"
+    @Option(help: "Order by change, volume, spread, name or price. (default: volume)")
+    var sort: String?
 
     @Option(help: "Show only the first N markets.")
     var top: Int?
@@ -89,6 +89,15 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-history"), help: "Neither record this run nor show trends.")
     var noHistory = false
 
+    @Option(help: "Configuration file (default: $XDG_CONFIG_HOME/cryptoreport/config.toml or ~/.config/cryptoreport/config.toml).")
+    var config: String?
+
+    @Flag(name: .customLong("no-config"), help: "Ignore the configuration file.")
+    var noConfig = false
+
+    @Flag(name: .customLong("fail-on-alert"), help: "Exit with 10 when an alert fires (the reports are still written).")
+    var failOnAlert = false
+
     @Option(help: "Folder with your own report.md.mustache / report.html.mustache.")
     var templates: String?
 
@@ -115,33 +124,47 @@ struct ReportCommand: AsyncParsableCommand {
             } else if !quiet {
                 print(outcome.written.map(\.relativePath).joined(separator: "\n"))
             }
+            // Alerts reach standard error even with --quiet, so that cron mails them.
+            for alert in outcome.report.alerts {
+                FileHandle.standardError.write(Data("cryptoreport: alert: \(alert.message)\n".utf8))
+            }
+            if request.failOnAlert && !outcome.report.alerts.isEmpty {
+                throw AlertsFired(count: outcome.report.alerts.count)
+            }
         } catch {
             throw CryptoReportCommand.fail(error)
         }
     }
 
+    /// Built-in defaults, then the configuration file, then the flags: each overrides the one before.
     private func makeRequest() throws -> ReportRequest {
         var request = ReportRequest()
-        request.currency = currency
-        request.locale = locale
-        if !formats.isEmpty {
-            request.formats = try formats.flatMap { $0.split(separator: ",") }.flatMap { name in
-                guard let parsed = ReportFormat.parse(String(name).trimmingCharacters(in: .whitespaces)) else {
-                    throw ValidationError("--format: \"\(name)\" is not a format; use csv, markdown, html, json or all.")
-                }
-                return parsed
+        do {
+            if let file = try loadConfig() { try file.apply(to: &request) }
+        } catch let error as ConfigError {
+            throw ValidationError(error.errorDescription ?? "bad configuration file")
+        }
+        if let currency { request.currency = currency }
+        if let locale { request.locale = locale }
+        if !formats.isEmpty { request.formats = try ReportRequest.parseFormats(formats) }
+        if let output { request.destination = output == "-" ? .standardOutput : .directory(output) }
+        if let markets {
+            guard let choice = Selection.Markets(rawValue: markets.lowercased()) else {
+                throw ValidationError("--markets: \"\(markets)\" is not valid; use primary or all.")
             }
+            request.selection.markets = choice
         }
-        request.destination = output == "-" ? .standardOutput : .directory(output)
-        guard let marketChoice = Selection.Markets(rawValue: markets.lowercased()) else {
-            throw ValidationError("--markets: \"\(markets)\" is not valid; use primary or all.")
+        if let sort {
+            guard let key = Selection.SortKey(rawValue: sort.lowercased()) else {
+                throw ValidationError("--sort: \"\(sort)\" is not valid; use change, volume, spread, name or price.")
+            }
+            request.selection.sort = key
         }
-        guard let sortKey = Selection.SortKey(rawValue: sort.lowercased()) else {
-            throw ValidationError("--sort: \"\(sort)\" is not valid; use change, volume, spread, name or price.")
+        if let symbols {
+            request.selection.symbols = symbols.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                .filter { !$0.isEmpty }
         }
-        let symbolList = (symbols ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-        request.selection = Selection(markets: marketChoice, symbols: symbolList, sort: sortKey, top: top)
+        if let top { request.selection.top = top }
         request.tickersLocation = tickersURL
         request.ratesLocation = ecbURL
         request.sample = sample
@@ -155,13 +178,26 @@ struct ReportCommand: AsyncParsableCommand {
         request.offline = offline
         request.allowStale = allowStale
         request.lockTimeout = lockTimeout
-        request.history = noHistory ? .disabled : history.map { .path($0) } ?? .automatic
+        if noHistory {
+            request.history = .disabled
+        } else if let history {
+            request.history = .path(history)
+        }
+        if failOnAlert { request.failOnAlert = true }
         do {
             for value in maxAges { try request.maxAge.apply(value) }
             return try request.validated()
         } catch {
             throw ValidationError(error.errorDescription ?? "invalid request")
         }
+    }
+
+    /// `--config PATH` must exist; the default file is optional.
+    private func loadConfig() throws -> ConfigFile? {
+        if noConfig { return nil }
+        if let config { return try ConfigFile.load(path: config) }
+        let path = ConfigFile.defaultPath(environment: ProcessInfo.processInfo.environment)
+        return FileManager.default.fileExists(atPath: path) ? try ConfigFile.load(path: path) : nil
     }
 
     private func makeLogger() -> Logger {

@@ -59,7 +59,7 @@ struct CacheTests {
         #expect(report.freshness.staleMarkets == 0)
         let templates = try TemplateRenderer()
         let pipeline = ReportPipeline()
-        #expect(try pipeline.render(report, as: .markdown, templates: templates).contains("> **⚠ Tickers from cache, fetched 2022-11-22 01:00 UTC"))
+        #expect(try pipeline.render(report, as: .markdown, templates: templates).contains("> - ⚠ **Tickers from cache, fetched 2022-11-22 01:00 UTC"))
         #expect(try pipeline.render(report, as: .html, templates: templates).contains("<li>Tickers from cache, fetched 2022-11-22 01:00 UTC — live fetch failed"))
         let json = try pipeline.render(report, as: .json, templates: templates)
         #expect(json.contains(#""status" : "cached""#))

@@ -25,13 +25,16 @@ struct ExecutableTests {
     }
 
     /// Runs the binary with its cache inside `directory`, never the user's.
-    static func run(_ arguments: [String], in directory: URL) throws -> Run {
+    static func run(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = directory.appendingPathComponent("cache").path
+        // No user's configuration file leaks into a test.
+        environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let out = Pipe()
         let err = Pipe()

@@ -41,6 +41,8 @@ public struct Report: Sendable, Equatable {
     public var notices: [Notice]
     /// Rows carry trends from the history store.
     public var hasHistory = false
+    /// Alert rules that fired in this run.
+    public var alerts: [FiredAlert] = []
 
     /// The UTC day the data describes: the newest ticker's, else the day the report was made.
     public var dataDate: String {

@@ -1,6 +1,8 @@
 /// Process exit codes, sysexits-style, documented in the README.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
+    /// Reports written, and an alert fired with `--fail-on-alert`.
+    case alertFired = 10
     /// A bad flag, an unknown format or currency.
     case usage = 64
     /// A source answered, but with something that is not usable data.

@@ -55,9 +55,17 @@ public struct ReportPipeline: Sendable {
         if let history {
             report = withTrends(report, from: history)
         }
+        let alerts = AlertEvaluator().evaluate(
+            request.alerts.compactMap { try? AlertRule(parsing: $0) }, report: report, tickers: snapshot.tickers,
+            rates: snapshot.rates)
+        report.alerts = alerts.fired
         for diagnostic in report.diagnostics {
             logger.warning("\(diagnostic.description)")
         }
+        for note in alerts.notes {
+            logger.warning("\(note)")
+        }
+
         for notice in report.notices where notice.kind != .cachedSource {
             logger.warning("\(notice.text)")
         }
@@ -65,10 +73,14 @@ public struct ReportPipeline: Sendable {
             (format, try render(report, as: format, templates: templates))
         }
         guard let writer else {
+            record(snapshot, in: history)
             return Outcome(report: report, written: [], standardOutput: rendered.first?.1)
         }
-        let files = rendered.map { format, text in
+        var files = rendered.map { format, text in
             (name: "cryptoreport-\(report.dataDate)-\(report.currency).\(format.fileExtension)", contents: text)
+        }
+        if !report.alerts.isEmpty {
+            files.append((name: "cryptoreport-\(report.dataDate)-\(report.currency)-alerts.csv", contents: CSVRenderer().alerts(report)))
         }
         let written = try writer.write(files)
         record(snapshot, in: history)

@@ -44,6 +44,10 @@ public struct ReportRequest: Sendable, Equatable, Codable {
     public var lockTimeout: Double = 60
     /// Where runs are recorded and trends read from.
     public var history: HistorySetting = .automatic
+    /// Alert rules, as written in the configuration file.
+    public var alerts: [String] = []
+    /// Exit with 10 when an alert fires (after writing the reports).
+    public var failOnAlert = false
 
     public enum HistorySetting: Sendable, Equatable, Codable {
         /// `history.sqlite` in the output folder; none when writing to standard output.
@@ -67,6 +71,19 @@ public struct ReportRequest: Sendable, Equatable, Codable {
     }
 
     public init() {}
+
+    /// `--format` values, repeated or comma-separated: `csv,html`, `all`.
+    public static func parseFormats(_ values: [String]) throws(UsageError) -> [ReportFormat] {
+        var formats: [ReportFormat] = []
+        for name in values.flatMap({ $0.split(separator: ",") }) {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard let parsed = ReportFormat.parse(trimmed) else {
+                throw .invalid(option: "--format", value: trimmed, expected: "csv, markdown, html, json or all")
+            }
+            formats += parsed
+        }
+        return formats
+    }
 
     /// The locale numbers are shown in.
     public var effectiveLocale: String {
@@ -111,6 +128,13 @@ public struct ReportRequest: Sendable, Equatable, Codable {
         }
         if strict && offline {
             throw .invalid(option: "--strict", value: "--offline", expected: "one of the two: --offline always reads the cache")
+        }
+        for rule in alerts {
+            do {
+                _ = try AlertRule(parsing: rule)
+            } catch {
+                throw .invalid(option: "alert", value: rule, expected: "a rule like \"btc above 60000 SEK\" or \"any move 10 %\"")
+            }
         }
         if let top = selection.top, top < 1 {
             throw .invalid(option: "--top", value: String(top), expected: "a positive whole number")

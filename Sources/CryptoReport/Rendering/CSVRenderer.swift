@@ -34,6 +34,17 @@ public struct CSVRenderer: Sendable {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
+    /// The `…-alerts.csv` file: one row per fired alert.
+    public func alerts(_ report: Report) -> String {
+        var lines = ["rule,symbol,value,unit,message"]
+        for alert in report.alerts {
+            lines.append(
+                [Self.text(alert.rule), Self.text(alert.symbol), PlainNumber.format(alert.value), Self.text(alert.unit), Self.text(alert.message)]
+                    .joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
     /// A text cell: quoted when it holds a comma, quote or line break (RFC 4180), and defused when
     /// it starts like a spreadsheet formula (OWASP: prefix a single quote).
     public static func text(_ value: String) -> String {

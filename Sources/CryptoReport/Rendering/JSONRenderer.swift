@@ -25,9 +25,10 @@ public struct JSONRenderer: Sendable {
         var warnings: [String]
         var notices: [NoticeItem]
         var freshness: FreshnessItem
+        var alerts: [AlertItem]
 
         enum CodingKeys: String, CodingKey {
-            case report, sources, summary, markets, warnings, notices, freshness
+            case report, sources, summary, markets, warnings, notices, freshness, alerts
             case ratesUsed = "rates_used"
         }
 
@@ -57,6 +58,9 @@ public struct JSONRenderer: Sendable {
             markets = report.rows.map(Market.init)
             warnings = report.diagnostics.map(\.description)
             notices = report.notices.map { NoticeItem(kind: $0.kind.rawValue, text: $0.text) }
+            alerts = report.alerts.map {
+                AlertItem(rule: $0.rule, symbol: $0.symbol, value: $0.value.description, unit: $0.unit, message: $0.message)
+            }
             let f = report.freshness
             freshness = FreshnessItem(
                 tickerReference: ReportDates.iso8601(f.tickerReference), expectedRatesDate: f.expectedRatesDate,
@@ -84,6 +88,10 @@ public struct JSONRenderer: Sendable {
             try container.encode(change30d, forKey: .change30d)
             try container.encode(series, forKey: .series)
         }
+    }
+
+    struct AlertItem: Encodable {
+        var rule, symbol, value, unit, message: String
     }
 
     struct NoticeItem: Encodable {

@@ -73,6 +73,8 @@ struct ReportViewModel {
     var tickersStatus: String
     var ratesStatus: String
     var hasHistory: Bool
+    var alerts: [Text]
+    var hasAlerts: Bool
     var charts: [Chart]
     var hasCharts: Bool
 
@@ -143,6 +145,8 @@ struct ReportViewModel {
         tickersStatus = status(.tickers)
         ratesStatus = status(.rates)
         hasHistory = report.hasHistory
+        alerts = report.alerts.map { Text(text: $0.message) }
+        hasAlerts = !alerts.isEmpty
         // The larger charts: the five markets with the most volume that have a few days of history.
         charts = summary.topVolume.compactMap { mover in
             guard let market = report.rows.first(where: { $0.symbol == mover.symbol }), let trend = market.trend,

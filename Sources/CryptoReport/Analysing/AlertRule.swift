@@ -1,0 +1,57 @@
+import Foundation
+
+/// One alert rule from the configuration file:
+/// `btc above 60000 SEK`, `eth below 1500 USD`, `any move 10 %`, `sol move 5 % since last report`.
+public struct AlertRule: Sendable, Equatable, CustomStringConvertible {
+    public enum Condition: Sendable, Equatable {
+        case above(Decimal, currency: String)
+        case below(Decimal, currency: String)
+        /// The 24 h change beyond ± this many percent.
+        case move(Decimal)
+        /// The change since the previous recorded report beyond ± this many percent.
+        case moveSinceLastReport(Decimal)
+    }
+
+    /// A base asset or market symbol, lower case; `nil` for `any`.
+    public var asset: String?
+    public var condition: Condition
+    public var description: String
+
+    public struct ParseError: Error {
+        public var message: String
+    }
+
+    public init(parsing text: String) throws(ParseError) {
+        description = text.trimmingCharacters(in: .whitespaces)
+        // "10%" and "10 %" alike.
+        let words = description.lowercased().replacingOccurrences(of: "%", with: " % ")
+            .split(separator: " ").map(String.init)
+        let usage = "alert \"\(description)\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\""
+        guard words.count >= 3 else { throw ParseError(message: usage) }
+        asset = words[0] == "any" ? nil : words[0]
+        guard let number = DecimalText.parse(words[2]), number > 0 else { throw ParseError(message: usage) }
+        switch (words[1], Array(words.dropFirst(3))) {
+        case ("above", let rest) where rest.count == 1 && asset != nil:
+            condition = .above(number, currency: rest[0].uppercased())
+        case ("below", let rest) where rest.count == 1 && asset != nil:
+            condition = .below(number, currency: rest[0].uppercased())
+        case ("move", ["%"]):
+            condition = .move(number)
+        case ("move", ["%", "since", "last", "report"]):
+            condition = .moveSinceLastReport(number)
+        default:
+            throw ParseError(message: usage)
+        }
+    }
+}
+
+/// An alert that fired in this run.
+public struct FiredAlert: Sendable, Equatable {
+    public var rule: String
+    public var symbol: String
+    /// The figure that crossed the line: a price, or a change in percent.
+    public var value: Decimal
+    /// In what: a currency code, or `%`.
+    public var unit: String
+    public var message: String
+}

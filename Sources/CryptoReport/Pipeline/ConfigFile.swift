@@ -1,0 +1,248 @@
+import Foundation
+
+/// The configuration file: defaults for the report flags and the alert rules.
+///
+/// The format is a small, strict subset of TOML: `key = value` lines, `#` comments, values that
+/// are a "string", a whole number, `true`/`false`, or an array of strings (which may span lines).
+/// Anything else is an error naming the line, so a typo never silently changes a report.
+public struct ConfigFile: Sendable, Equatable {
+    public var currency: String?
+    public var locale: String?
+    public var formats: [String]?
+    public var output: String?
+    public var symbols: [String]?
+    public var markets: String?
+    public var sort: String?
+    public var top: Int?
+    public var history: String?
+    public var failOnAlert: Bool?
+    public var alerts: [AlertRule] = []
+
+    public init() {}
+
+    static let keys = [
+        "currency", "locale", "formats", "output", "symbols", "markets", "sort", "top", "history", "fail_on_alert", "alerts",
+    ]
+
+    /// `$XDG_CONFIG_HOME/cryptoreport/config.toml`, else `~/.config/cryptoreport/config.toml`.
+    public static func defaultPath(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            return xdg + "/cryptoreport/config.toml"
+        }
+        return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config/cryptoreport/config.toml"
+    }
+
+    public static func load(path: String) throws(ConfigError) -> ConfigFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unreadable(path: path)
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw .invalid(path: path, line: 1, message: "not UTF-8 text") }
+        return try parse(text, path: path)
+    }
+
+    public static func parse(_ text: String, path: String) throws(ConfigError) -> ConfigFile {
+        var config = ConfigFile()
+        var seen = Set<String>()
+        let lines = text.components(separatedBy: "\n")
+        var index = 0
+        while index < lines.count {
+            let number = index + 1
+            var line = stripComment(lines[index]).trimmingCharacters(in: .whitespaces)
+            index += 1
+            if line.isEmpty { continue }
+            if line.hasPrefix("[") {
+                throw .invalid(path: path, line: number, message: "sections are not used; put every key at the top level")
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw .invalid(path: path, line: number, message: "expected key = value")
+            }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            guard keys.contains(key) else {
+                throw .invalid(path: path, line: number, message: "unknown key \"\(key)\"; known: \(keys.joined(separator: ", "))")
+            }
+            guard seen.insert(key).inserted else { throw .invalid(path: path, line: number, message: "\"\(key)\" is set twice") }
+            // An array may continue over the following lines until its closing bracket.
+            if line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces).hasPrefix("[") {
+                while !closesArray(line), index < lines.count {
+                    line += " " + stripComment(lines[index]).trimmingCharacters(in: .whitespaces)
+                    index += 1
+                }
+            }
+            let value = try Value.parse(String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces), path: path, line: number)
+            try config.set(key, value, path: path, line: number)
+        }
+        return config
+    }
+
+    private mutating func set(_ key: String, _ value: Value, path: String, line: Int) throws(ConfigError) {
+        func string() throws(ConfigError) -> String {
+            guard case let .string(text) = value else { throw .invalid(path: path, line: line, message: "\(key) must be a \"string\"") }
+            return text
+        }
+        func strings() throws(ConfigError) -> [String] {
+            guard case let .strings(list) = value else {
+                throw .invalid(path: path, line: line, message: "\(key) must be an array of strings, like [\"a\", \"b\"]")
+            }
+            return list
+        }
+        switch key {
+        case "currency": currency = try string()
+        case "locale": locale = try string()
+        case "formats": formats = try strings()
+        case "output": output = try string()
+        case "symbols": symbols = try strings()
+        case "markets": markets = try string()
+        case "sort": sort = try string()
+        case "history": history = try string()
+        case "top":
+            guard case let .integer(number) = value, number > 0 else {
+                throw .invalid(path: path, line: line, message: "top must be a positive whole number")
+            }
+            top = number
+        case "fail_on_alert":
+            guard case let .boolean(flag) = value else { throw .invalid(path: path, line: line, message: "fail_on_alert must be true or false") }
+            failOnAlert = flag
+        default:
+            for rule in try strings() {
+                do {
+                    alerts.append(try AlertRule(parsing: rule))
+                } catch {
+                    throw .invalid(path: path, line: line, message: error.message)
+                }
+            }
+        }
+    }
+
+    enum Value: Equatable {
+        case string(String)
+        case strings([String])
+        case integer(Int)
+        case boolean(Bool)
+
+        static func parse(_ text: String, path: String, line: Int) throws(ConfigError) -> Value {
+            if text == "true" { return .boolean(true) }
+            if text == "false" { return .boolean(false) }
+            if let number = Int(text) { return .integer(number) }
+            if text.hasPrefix("\"") {
+                var rest = Substring(text)
+                let value = try quoted(&rest, path: path, line: line)
+                guard rest.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw .invalid(path: path, line: line, message: "unexpected text after the string")
+                }
+                return .string(value)
+            }
+            if text.hasPrefix("[") {
+                var rest = Substring(text.dropFirst())
+                var items: [String] = []
+                while true {
+                    rest = rest.drop { $0 == " " || $0 == "\t" }
+                    if rest.hasPrefix("]") { break }
+                    guard rest.hasPrefix("\"") else {
+                        throw .invalid(path: path, line: line, message: "an array holds \"strings\" separated by commas, closed by ]")
+                    }
+                    items.append(try quoted(&rest, path: path, line: line))
+                    rest = rest.drop { $0 == " " || $0 == "\t" }
+                    if rest.hasPrefix(",") { rest = rest.dropFirst() }
+                }
+                guard rest.dropFirst().trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw .invalid(path: path, line: line, message: "unexpected text after the array")
+                }
+                return .strings(items)
+            }
+            throw .invalid(path: path, line: line, message: "a value is a \"string\", a number, true, false or [\"an\", \"array\"]")
+        }
+
+        static func quoted(_ text: inout Substring, path: String, line: Int) throws(ConfigError) -> String {
+            text = text.dropFirst()
+            var value = ""
+            while let character = text.first {
+                text = text.dropFirst()
+                switch character {
+                case "\"": return value
+                case "\\":
+                    guard let escaped = text.first else { break }
+                    text = text.dropFirst()
+                    switch escaped {
+                    case "n": value.append("\n")
+                    case "t": value.append("\t")
+                    case "\"", "\\": value.append(escaped)
+                    default: throw .invalid(path: path, line: line, message: "unknown escape \\\(escaped)")
+                    }
+                default: value.append(character)
+                }
+            }
+            throw .invalid(path: path, line: line, message: "a string is not closed")
+        }
+    }
+
+    static func stripComment(_ line: String) -> String {
+        var inString = false
+        var previous: Character = " "
+        for (offset, character) in line.enumerated() {
+            if character == "\"" && previous != "\\" { inString.toggle() }
+            if character == "#" && !inString { return String(line.prefix(offset)) }
+            previous = character
+        }
+        return line
+    }
+
+    static func closesArray(_ line: String) -> Bool {
+        var inString = false
+        var previous: Character = " "
+        var depth = 0
+        for character in line {
+            if character == "\"" && previous != "\\" { inString.toggle() }
+            if !inString && character == "[" { depth += 1 }
+            if !inString && character == "]" { depth -= 1 }
+            previous = character
+        }
+        return depth <= 0
+    }
+}
+
+/// A configuration file that cannot be used.
+public enum ConfigError: LocalizedError, ExitStatusProviding, Equatable {
+    case unreadable(path: String)
+    case invalid(path: String, line: Int, message: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .unreadable(path): "Config: cannot read \(path)."
+        case let .invalid(path, line, message): "Config: \(path), line \(line): \(message)."
+        }
+    }
+
+    public var exitStatus: ExitStatus { .usage }
+}
+
+extension ConfigFile {
+    /// Puts the file's settings into `request`, over the built-in defaults; flags come after.
+    public func apply(to request: inout ReportRequest) throws(ConfigError) {
+        if let currency { request.currency = currency }
+        if let locale { request.locale = locale }
+        if let formats {
+            guard let parsed = try? ReportRequest.parseFormats(formats) else {
+                throw .invalid(path: "config", line: 0, message: "formats: use csv, markdown, html, json or all")
+            }
+            request.formats = parsed
+        }
+        if let output { request.destination = output == "-" ? .standardOutput : .directory(output) }
+        if let symbols { request.selection.symbols = symbols.map { $0.lowercased() } }
+        if let markets {
+            guard let choice = Selection.Markets(rawValue: markets.lowercased()) else {
+                throw .invalid(path: "config", line: 0, message: "markets: use primary or all")
+            }
+            request.selection.markets = choice
+        }
+        if let sort {
+            guard let key = Selection.SortKey(rawValue: sort.lowercased()) else {
+                throw .invalid(path: "config", line: 0, message: "sort: use change, volume, spread, name or price")
+            }
+            request.selection.sort = key
+        }
+        if let top { request.selection.top = top }
+        if let history { request.history = .path(history) }
+        if let failOnAlert { request.failOnAlert = failOnAlert }
+        request.alerts = alerts.map(\.description)
+    }
+}

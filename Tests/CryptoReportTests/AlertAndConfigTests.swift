@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+@Suite("Configuration file and alerts")
+struct AlertAndConfigTests {
+    @Test("rules parse, and nonsense is refused")
+    func rules() throws {
+        #expect(try AlertRule(parsing: "btc above 60000 SEK").condition == .above(60000, currency: "SEK"))
+        #expect(try AlertRule(parsing: "eth below 1500 usd").condition == .below(1500, currency: "USD"))
+        #expect(try AlertRule(parsing: "any move 10 %").condition == .move(10))
+        #expect(try AlertRule(parsing: "any move 10%").asset == nil)
+        #expect(try AlertRule(parsing: "sol move 5 % since last report").condition == .moveSinceLastReport(5))
+        for bad in ["btc", "btc above SEK", "any above 5 USD", "btc sideways 5 %", "btc move -5 %", "btc above 1 SEK now"] {
+            #expect(throws: AlertRule.ParseError.self) { try AlertRule(parsing: bad) }
+        }
+    }
+
+    static func report(history: Bool = false) async throws -> (Report, [Ticker], ExchangeRates) {
+        var request = ReportRequest()
+        request.currency = "USD"
+        request.sample = true
+        let (report, snapshot) = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).prepare(request)
+        return (report, snapshot.tickers, snapshot.rates)
+    }
+
+    @Test("above/below in any ECB currency, moves over 24 h; each fires only when crossed")
+    func firing() async throws {
+        let (report, tickers, rates) = try await Self.report()
+        let rules = try ["btc above 170000 SEK", "btc above 172000 SEK", "eth below 1200 USD", "eth below 1000 USD", "any move 25 %", "shib move 2 %"]
+            .map { try AlertRule(parsing: $0) }
+        let result = AlertEvaluator().evaluate(rules, report: report, tickers: tickers, rates: rates)
+        // BTC/USDT 15988 USDT = 171 447.35 SEK; ETH/USDT 1118.49 USD; SRM +28.6 %; SHIB −2.8 %.
+        #expect(result.fired.map(\.rule) == ["btc above 170000 SEK", "eth below 1200 USD", "any move 25 %", "shib move 2 %"])
+        #expect(result.fired[0].message == "btc above 170000 SEK: BTC/USDT is at 171\u{00A0}447,35\u{00A0}kr")
+        #expect(result.fired[2].symbol == "srmusdt")
+        #expect(result.notes.isEmpty)
+    }
+
+    @Test("since-last-report rules need history; without it they say so")
+    func sinceLastReport() async throws {
+        var (report, tickers, rates) = try await Self.report()
+        let rule = try AlertRule(parsing: "btc move 5 % since last report")
+        #expect(AlertEvaluator().evaluate([rule], report: report, tickers: tickers, rates: rates).notes.count == 1)
+        report.hasHistory = true
+        let index = try #require(report.rows.firstIndex { $0.symbol == "btcusdt" })
+        report.rows[index].trend = Trend(sincePrevious: Fixtures.decimal("-6"))
+        let result = AlertEvaluator().evaluate([rule], report: report, tickers: tickers, rates: rates)
+        #expect(result.fired.map(\.symbol) == ["btcusdt"])
+        report.rows[index].trend = Trend(sincePrevious: Fixtures.decimal("4.9"))
+        #expect(AlertEvaluator().evaluate([rule], report: report, tickers: tickers, rates: rates).fired.isEmpty)
+    }
+
+    @Test("the file: every key, comments, multi-line arrays")
+    func parseFile() throws {
+        let text = """
+            # cryptoreport settings
+            currency = "SEK"   # kronor
+            locale = "sv_SE"
+            formats = ["html", "csv"]
+            output = "/srv/reports"
+            symbols = ["btc", "eth"]
+            markets = "all"
+            sort = "change"
+            top = 25
+            fail_on_alert = true
+            alerts = [
+              "btc above 60000 SEK",  # a comment inside
+              "any move 10 %",
+            ]
+            """
+        let config = try ConfigFile.parse(text, path: "c.toml")
+        #expect(config.currency == "SEK" && config.top == 25 && config.failOnAlert == true)
+        #expect(config.formats == ["html", "csv"])
+        #expect(config.alerts.map(\.description) == ["btc above 60000 SEK", "any move 10 %"])
+    }
+
+    @Test(
+        "a bad file is a clear error naming the line",
+        arguments: [
+            ("currency = SEK", "Config: c.toml, line 1: a value is a \"string\", a number, true, false or [\"an\", \"array\"]."),
+            ("\n\ncolour = \"red\"", "Config: c.toml, line 3: unknown key \"colour\"; known: currency, locale, formats, output, symbols, markets, sort, top, history, fail_on_alert, alerts."),
+            ("top = 0", "Config: c.toml, line 1: top must be a positive whole number."),
+            ("[report]", "Config: c.toml, line 1: sections are not used; put every key at the top level."),
+            ("alerts = [\"btc sideways\"]", "Config: c.toml, line 1: alert \"btc sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
+            ("currency = \"SEK\"\ncurrency = \"USD\"", "Config: c.toml, line 2: \"currency\" is set twice."),
+            ("output = \"x", "Config: c.toml, line 1: a string is not closed."),
+        ])
+    func badFile(text: String, message: String) {
+        #expect {
+            try ConfigFile.parse(text, path: "c.toml")
+        } throws: { error in
+            (error as? ConfigError)?.errorDescription == message && (error as? ConfigError)?.exitStatus == .usage
+        }
+    }
+
+    @Test("precedence: flags over the file, the file over the defaults")
+    func precedence() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.url.appendingPathComponent("config.toml")
+        try Data("currency = \"SEK\"\nformats = [\"csv\"]\nsort = \"name\"\nalerts = [\"btc above 1 SEK\"]\n".utf8).write(to: file)
+        let fromFile = try ExecutableTests.run(["--sample", "--config", file.path, "--output", "a"], in: folder.url)
+        #expect(fromFile.status == 0)
+        #expect(fromFile.stdout == "a/cryptoreport-2022-11-22-SEK.csv\na/cryptoreport-2022-11-22-SEK-alerts.csv\n")
+        #expect(fromFile.stderr == "cryptoreport: alert: btc above 1 SEK: BTC/USDT is at 171\u{00A0}447,35\u{00A0}kr\n")
+        let flags = try ExecutableTests.run(["--sample", "--config", file.path, "--currency", "EUR", "--format", "json", "--output", "b", "--fail-on-alert"], in: folder.url)
+        #expect(flags.status == 10)
+        #expect(flags.stdout.hasPrefix("b/cryptoreport-2022-11-22-EUR.json\n"))
+        #expect(flags.stderr.hasSuffix("cryptoreport: 1 alert fired (--fail-on-alert); the reports were written.\n"))
+        // The default file, found through XDG_CONFIG_HOME, is used; --no-config ignores it.
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("xdg/cryptoreport"), withIntermediateDirectories: true)
+        try Data("currency = \"NOK\"\nformats = [\"csv\"]\n".utf8).write(to: folder.url.appendingPathComponent("xdg/cryptoreport/config.toml"))
+        let xdg = try ExecutableTests.run(["--sample", "--output", "c"], in: folder.url, environment: ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("xdg").path])
+        #expect(xdg.stdout == "c/cryptoreport-2022-11-22-NOK.csv\n")
+        let ignored = try ExecutableTests.run(["--sample", "--no-config", "--format", "csv", "--output", "d"], in: folder.url, environment: ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("xdg").path])
+        #expect(ignored.stdout == "d/cryptoreport-2022-11-22-USD.csv\n")
+    }
+}
