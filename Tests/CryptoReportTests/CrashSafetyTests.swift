@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import CryptoReport
@@ -72,6 +73,11 @@ struct CrashSafetyTests {
         #expect(last.status == 0)
         let entries = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { !$0.hasPrefix(".cryptoreport.lock") && !$0.hasPrefix("history.sqlite") }
         #expect(entries.sorted() == Self.names.sorted(), "leftover temporary files are removed (\(leftoversSeen) seen after kills)")
+        // The history survived every kill: consistent, and the snapshot stored once.
+        let history = try DatabaseQueue(path: out.appendingPathComponent("history.sqlite").path)
+        #expect(try history.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        #expect(try history.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM run") } == 1)
+        #expect(try history.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM market") } == 450)
     }
 
     @Test("a second run waits for the first, bounded by --lock-timeout")
