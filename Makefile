@@ -6,7 +6,7 @@ FORMAT   ?= all
 OUTPUT   ?= Output
 BIN      := .build/release/cryptoreport
 
-.PHONY: build demo test report install embed clean
+.PHONY: build demo test report install embed clean fuzz fuzz-smoke
 
 ## Release binary at .build/release/cryptoreport.
 build:
@@ -36,3 +36,11 @@ embed:
 
 clean:
 	rm -rf .build
+
+## libFuzzer on the ticker decoder and the ECB parser, 1,000,000 runs each (Scripts/fuzz.sh; outputs in .build-fuzz/).
+fuzz:
+	RUNS=$${RUNS:-1000000} MAX_TIME=$${MAX_TIME:-0} Scripts/fuzz.sh
+
+## A short bounded fuzz pass for CI: 20,000 runs or 45 s per harness, whichever comes first.
+fuzz-smoke:
+	RUNS=20000 MAX_TIME=45 Scripts/fuzz.sh

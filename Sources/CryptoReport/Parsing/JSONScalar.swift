@@ -27,12 +27,23 @@ enum JSONScalar: Decodable, Sendable {
     /// How a message quotes the value.
     var quoted: String {
         switch self {
-        case let .string(text): "\"\(text.count > 40 ? String(text.prefix(40)) + "…" : text)\""
+        case let .string(text): "\"\(Self.printable(text, limit: 40))\""
         case let .number(value): "\(value)"
         case let .bool(flag): "\(flag)"
         case .null: "null"
         case .structured: "an array, an object or an out-of-range number"
         }
+    }
+
+    /// The server's text as a warning may show it: warnings are one line each, and a line feed in
+    /// a field (`"at":"abc\nWazirX tickers: …"`, found by the fuzzer) would split one or forge
+    /// another. Control characters become spaces; unlike `TickerDecoder.oneLine`, blanks are kept
+    /// as sent, since a stray space is often what is wrong with the value.
+    static func printable(_ text: String, limit: Int) -> String {
+        let visible = String(String.UnicodeScalarView(text.unicodeScalars.map {
+            $0.properties.generalCategory == .control ? " " : $0
+        }))
+        return visible.count > limit ? String(visible.prefix(limit)) + "…" : visible
     }
 
     var decimal: Decimal? {
