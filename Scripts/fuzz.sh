@@ -2,7 +2,7 @@
 # Builds the libFuzzer harnesses in Fuzz/ and runs each one.
 #
 #   Scripts/fuzz.sh                          # both harnesses, 1,000,000 runs each (make fuzz)
-#   RUNS=20000 MAX_TIME=45 Scripts/fuzz.sh   # a bounded pass (make fuzz-smoke, CI)
+#   RUNS=100000 MAX_TIME=40 Scripts/fuzz.sh  # a bounded pass (make fuzz-smoke, CI)
 #   Scripts/fuzz.sh ecb                      # one harness: tickers or ecb
 #
 # Environment:
