@@ -52,13 +52,3 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     if length == Int.min { print(length) }
     return 0
 }
-
-/// `precondition` loses its message in an optimised build; a finding should say what broke.
-private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
-}
-
-/// No line feed or carriage return: what would split a log line or a table cell.
-private func isOneLine(_ text: String) -> Bool {
-    !text.unicodeScalars.contains { $0 == "\n" || $0 == "\r" }
-}

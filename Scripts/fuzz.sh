@@ -34,7 +34,7 @@ LIB=Sources/CryptoReport
 # The library files each harness needs: its parser and what the parser refers to. Both parsers
 # share DataError, DecimalText and TickerDecoder's message helpers; keep these lists in step with
 # the parsers' dependencies (the compiler names any file missing here).
-COMMON=("$LIB/Parsing/DataError.swift" "$LIB/Parsing/DecimalText.swift" "$LIB/Parsing/TickerDecoder.swift"
+COMMON=(Fuzz/FuzzSupport.swift "$LIB/Parsing/DataError.swift" "$LIB/Parsing/DecimalText.swift" "$LIB/Parsing/TickerDecoder.swift"
     "$LIB/Parsing/JSONScalar.swift" "$LIB/Model/DataSource.swift" "$LIB/Model/Ticker.swift"
     "$LIB/Model/Diagnostic.swift" "$LIB/Pipeline/ExitStatus.swift")
 

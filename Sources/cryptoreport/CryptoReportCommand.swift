@@ -8,14 +8,16 @@ struct CryptoReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cryptoreport",
         abstract: "Daily crypto price reports from WazirX tickers and ECB exchange rates.",
-        discussion: """
-            Exit codes: 0 success, 10 an alert fired with --fail-on-alert, 64 usage error, \
-            65 bad data from a source, 66 input file missing or unreadable, 69 source unreachable \
-            or HTTP error, 70 internal error, 73 output cannot be written, 75 another run holds \
-            the output folder.
-            """,
+        discussion: exitCodes,
         subcommands: [ReportCommand.self, HistoryCommand.self, BackfillCommand.self],
         defaultSubcommand: ReportCommand.self)
+
+    static let exitCodes = """
+        Exit codes: 0 success, 10 an alert fired with --fail-on-alert, 64 usage error, \
+        65 bad data from a source, 66 input file missing or unreadable, 69 source unreachable \
+        or HTTP error, 70 internal error, 73 output cannot be written, 75 another run holds \
+        the output folder.
+        """
 
     /// Every failure, bad flags included, ends as one line on stderr and a documented exit code;
     /// `--help` still prints the full help.

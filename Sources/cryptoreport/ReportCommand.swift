@@ -11,9 +11,7 @@ struct ReportCommand: AsyncParsableCommand {
             Fetches every WazirX 24h ticker and the ECB reference rates, converts every market into \
             one currency and writes CSV, Markdown, HTML and JSON reports.
 
-            Exit codes: 0 success, 64 usage error, 65 bad data from a source, 66 input file \
-            missing or unreadable, 69 source unreachable or HTTP error, 70 internal error, \
-            73 output cannot be written, 75 another run holds the output folder.
+            \(CryptoReportCommand.exitCodes)
             """)
 
     @Option(help: "Report currency: USD, EUR or any currency in the ECB file. (default: USD)")

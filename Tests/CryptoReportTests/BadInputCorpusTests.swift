@@ -99,7 +99,7 @@ struct BadInputCorpusTests {
 
     @Test("a DOCTYPE naming an external DTD on 127.0.0.1 is refused and makes no connection")
     func externalDTDIsNeverFetched() throws {
-        let listener = try ConnectionCounter()
+        let listener = try LoopbackServer(routes: [:])
         defer { listener.stop() }
         let xml = """
             <?xml version="1.0"?>
@@ -237,57 +237,6 @@ private enum CorpusRunner {
             lines.append("\(path)\t\(outcome.outcome)\t\(outcome.detail)\t\(String(format: "%.1f ms", milliseconds))")
         }
         try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
-    }
-}
-
-/// A listening socket on 127.0.0.1 that counts the connections made to it and closes each at once,
-/// so that a parser which did try to fetch from it fails fast instead of waiting for an answer.
-private final class ConnectionCounter: @unchecked Sendable {
-    let port: UInt16
-    private let listener: Int32
-    private let lock = NSLock()
-    private var count = 0
-
-    init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 4) == 0 else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        listener = fd
-        Thread.detachNewThread { [self] in
-            while true {
-                let client = accept(fd, nil, nil)
-                if client < 0 { return }
-                lock.withLock { count += 1 }
-                close(client)
-            }
-        }
-    }
-
-    var connections: Int {
-        // A connection already queued but not yet accepted counts too.
-        var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        let pending = poll(&descriptor, 1, 0) > 0 ? 1 : 0
-        return lock.withLock { count } + pending
-    }
-
-    func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 }
 

@@ -27,9 +27,8 @@ public struct TrendCalculator: Sendable {
         let days = daily.keys.filter { $0 != today }.sorted()
 
         var prices: [Int64: [String: Decimal]] = [:]
-        for run in Set(([previous, week, month].compactMap { $0 } + days.compactMap { daily[$0] }).map(\.id)) {
-            guard let summary = runs.first(where: { $0.id == run }) else { continue }
-            prices[run] = try self.prices(of: summary, currency: currency)
+        for run in [previous, week, month].compactMap({ $0 }) + days.compactMap({ daily[$0] }) where prices[run.id] == nil {
+            prices[run.id] = try self.prices(of: run, currency: currency)
         }
         func price(_ run: RunSummary?, _ symbol: String) -> Decimal? {
             run.flatMap { prices[$0.id]?[symbol] }

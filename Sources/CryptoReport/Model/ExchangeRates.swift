@@ -16,6 +16,22 @@ public struct ExchangeRates: Sendable, Equatable {
         self.invalid = invalid
     }
 
+    /// Adds one rate as the ECB writes it (`<Cube currency='SEK' rate='10.9873'/>`). A code that is
+    /// not three ASCII letters is ignored; a repeated currency keeps its first rate, as a repeated
+    /// ticker symbol does; a rate that is not a positive decimal is kept aside in `invalid`, on one
+    /// line and cut short, for the error that needs it.
+    mutating func record(currency code: String, rate text: String) {
+        let currency = code.trimmingCharacters(in: .whitespaces).uppercased()
+        guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }),
+            perEuro[currency] == nil, invalid[currency] == nil
+        else { return }
+        if let rate = DecimalText.parse(text.trimmingCharacters(in: .whitespaces)), rate > 0 {
+            perEuro[currency] = rate
+        } else {
+            invalid[currency] = TickerDecoder.oneLine(text, limit: 40)
+        }
+    }
+
     /// Every currency a report can be converted into, EUR included, sorted.
     public var currencies: [String] {
         (Array(perEuro.keys) + ["EUR"]).sorted()

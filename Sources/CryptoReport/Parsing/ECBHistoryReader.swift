@@ -16,11 +16,9 @@ public struct ECBHistoryReader: Sendable {
 
     /// Every day in the document, newest first.
     public func read(_ data: Data) throws(DataError) -> [ExchangeRates] {
-        guard data.contains(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { throw .empty(source: .rates) }
-        guard data.count <= maximumBytes else {
-            throw .malformed(source: .rates, expected: Self.expected, detail: "larger than \(maximumBytes) bytes")
-        }
-        if data.range(of: Data("<!ENTITY".utf8)) != nil || data.range(of: Data("<!DOCTYPE".utf8)) != nil {
+        try ECBRatesParser.checkBeforeParsing(data, maximumBytes: maximumBytes, expected: Self.expected)
+        // The tree parser sees a DTD after parsing; a streaming reader would meet it only midway.
+        if data.range(of: Data("<!DOCTYPE".utf8)) != nil {
             throw .malformed(source: .rates, expected: Self.expected, detail: "it declares a DTD, which the ECB never sends")
         }
         _ = ECBRatesParser.initialise
@@ -56,15 +54,8 @@ public struct ECBHistoryReader: Sendable {
             if let time = attribute("time", reader), ECBRatesParser.isISODate(time) {
                 current = ExchangeRates(date: time, perEuro: [:])
                 currentDepth = depth
-            } else if current != nil, let currency = attribute("currency", reader)?.uppercased(),
-                currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }),
-                let text = attribute("rate", reader), current?.perEuro[currency] == nil
-            {
-                if let rate = DecimalText.parse(text.trimmingCharacters(in: .whitespaces)), rate > 0 {
-                    current?.perEuro[currency] = rate
-                } else {
-                    current?.invalid[currency] = TickerDecoder.oneLine(text, limit: 40)
-                }
+            } else if current != nil, let currency = attribute("currency", reader), let text = attribute("rate", reader) {
+                current?.record(currency: currency, rate: text)
             }
         }
         if let day = current { days.append(day) }

@@ -53,20 +53,21 @@ public struct ECBRatesParser: Sendable {
         cryptoreport_xmlSilenceErrors()
     }()
 
-    private static func checkBeforeParsing(_ data: Data, maximumBytes: Int) throws(DataError) {
+    /// The checks on the raw bytes that both ECB readers make before libxml2 sees a document.
+    static func checkBeforeParsing(_ data: Data, maximumBytes: Int, expected: String = expected) throws(DataError) {
         guard let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else {
             throw .empty(source: .rates)
         }
         guard data.count <= maximumBytes else {
-            throw .malformed(source: .rates, expected: Self.expected, detail: "larger than \(maximumBytes) bytes")
+            throw .malformed(source: .rates, expected: expected, detail: "larger than \(maximumBytes) bytes")
         }
         guard first == UInt8(ascii: "<") || first == 0xEF || first == 0xFE || first == 0xFF else {
-            throw .malformed(source: .rates, expected: Self.expected, detail: "the body does not start with XML markup")
+            throw .malformed(source: .rates, expected: expected, detail: "the body does not start with XML markup")
         }
         // The ECB never declares entities; a document that does is refused outright, whatever
         // libxml2's own entity limits would make of it.
         if data.range(of: Data("<!ENTITY".utf8)) != nil {
-            throw .malformed(source: .rates, expected: Self.expected, detail: "it declares XML entities, which the ECB never sends")
+            throw .malformed(source: .rates, expected: expected, detail: "it declares XML entities, which the ECB never sends")
         }
     }
 
@@ -127,25 +128,16 @@ public struct ECBRatesParser: Sendable {
     }
 
     private static func day(time: String, node: xmlNodePtr) -> ExchangeRates {
-        var perEuro: [String: Decimal] = [:]
-        var invalid: [String: String] = [:]
+        var day = ExchangeRates(date: time, perEuro: [:])
         var child = node.pointee.children
         while let current = child {
             child = current.pointee.next
             guard current.pointee.type == XML_ELEMENT_NODE, isCube(current),
-                let currency = attribute("currency", of: current)?.trimmingCharacters(in: .whitespaces).uppercased(),
-                currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }),
-                let text = attribute("rate", of: current)
+                let currency = attribute("currency", of: current), let text = attribute("rate", of: current)
             else { continue }
-            // A repeated currency keeps its first rate, as a repeated ticker symbol does.
-            guard perEuro[currency] == nil, invalid[currency] == nil else { continue }
-            if let rate = DecimalText.parse(text.trimmingCharacters(in: .whitespaces)), rate > 0 {
-                perEuro[currency] = rate
-            } else {
-                invalid[currency] = TickerDecoder.oneLine(text, limit: 40)
-            }
+            day.record(currency: currency, rate: text)
         }
-        return ExchangeRates(date: time, perEuro: perEuro, invalid: invalid)
+        return day
     }
 
     /// A real calendar date written YYYY-MM-DD: dates are compared as text, so `2022-13-45`

@@ -36,6 +36,7 @@ final class LoopbackServer: @unchecked Sendable {
     private var sequences: [String: [Response]]
     private let state = NSLock()
     private var log: [(path: String, at: ContinuousClock.Instant)] = []
+    private var accepted = 0
     private let stopped = NSLock()
     private var isStopped = false
 
@@ -87,10 +88,18 @@ final class LoopbackServer: @unchecked Sendable {
         return log
     }
 
+    /// Connections made so far, answered or not; one queued but not yet accepted counts too.
+    var connections: Int {
+        var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        let pending = poll(&descriptor, 1, 0) > 0 ? 1 : 0
+        return state.withLock { accepted } + pending
+    }
+
     private func acceptLoop() {
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 { return }
+            state.withLock { accepted += 1 }
             Thread.detachNewThread { [self] in serve(client) }
         }
     }
