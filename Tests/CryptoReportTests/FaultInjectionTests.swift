@@ -109,6 +109,23 @@ struct FaultInjectionTests {
         #expect(Self.seconds(ContinuousClock.now - started) < 10)
     }
 
+    @Test("a source that fails for good stops the other one's retries at once", arguments: [0.0, 30.0])
+    func firstFailureCancelsTheOther(tickersDelay: Double) async throws {
+        let busy = Response(status: 503, body: Data("busy".utf8), delay: tickersDelay)
+        let server = try LoopbackServer(routes: [
+            "/tickers": busy, "/rates": Response(status: 404, body: Data("gone".utf8), contentType: "text/plain"),
+        ])
+        defer { server.stop() }
+        var request = Self.request(server)
+        request.timeout = 20
+        let started = ContinuousClock.now
+        await #expect(throws: FetchError.httpStatus(source: .rates, location: server.url("/rates"), status: 404)) {
+            try await ReportPipeline().makeReport(request)
+        }
+        #expect(Self.seconds(ContinuousClock.now - started) < 5, "not after the tickers' retries or time limit")
+        #expect(server.requests.filter { $0.path == "/tickers" }.count == 1, "no ticker retry once the run has failed")
+    }
+
     @Test(
         "a payload over --max-bytes is refused while downloading",
         arguments: [LoopbackServer.Response.Behaviour.normal, .chunked])

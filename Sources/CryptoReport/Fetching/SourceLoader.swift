@@ -122,6 +122,9 @@ public struct SourceLoader: Sendable {
                 guard error.isRetryable else { throw error }
                 lastError = error
             }
+            // The run gave up on this source (the other one failed): no retry, and no warning
+            // announcing one.
+            try Task.checkCancellation()
             guard attempt < attempts, let failure = lastError else { break }
             // Counted from the answer, not the request, so two requests are always at least the
             // source's minimum interval apart.

@@ -152,9 +152,9 @@ public struct ReportPipeline: Sendable {
                 parsing: request.ratesLocation ?? SourceLocation.defaultRatesURL, source: .rates)
         }
         logger.debug("fetching \(tickerLocation.description) and \(ratesLocation.description)")
-        async let tickers = acquirer.acquire(tickerLocation, source: .tickers) { try TickerDecoder().decode($0) }
-        async let rates = acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseLatest($0) }
-        let (tickerResult, ratesResult) = try await (tickers, rates)
+        let (tickerResult, ratesResult) = try await bothOrFirstFailure(
+            { try await acquirer.acquire(tickerLocation, source: .tickers) { try TickerDecoder().decode($0) } },
+            { try await acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseLatest($0) } })
         let report = try ReportBuilder(request: request, generatedAt: generatedAt).build(
             tickers: tickerResult.payload, decoded: tickerResult.value, rates: ratesResult.payload,
             exchangeRates: ratesResult.value)

@@ -39,6 +39,8 @@ final class LoopbackServer: @unchecked Sendable {
     private var accepted = 0
     private let stopped = NSLock()
     private var isStopped = false
+    /// Signalled when the accept loop has returned, and so no longer uses the listener's descriptor.
+    private let acceptLoopEnded = DispatchSemaphore(value: 0)
 
     init(routes: [String: Response], sequences: [String: [Response]] = [:]) throws {
         self.routes = routes
@@ -75,7 +77,12 @@ final class LoopbackServer: @unchecked Sendable {
         defer { stopped.unlock() }
         guard !isStopped else { return }
         isStopped = true
+        // Close only once the accept loop has stopped: the next server's socket() may be given the
+        // same descriptor number, and an accept() still looping here would then take that server's
+        // connections and answer them with this server's routes (seen in CI: a trickle test
+        // answered at once with the previous test's HTML page).
         shutdown(listener, Int32(SHUT_RDWR))
+        acceptLoopEnded.wait()
         close(listener)
     }
 
@@ -90,15 +97,20 @@ final class LoopbackServer: @unchecked Sendable {
 
     /// Connections made so far, answered or not; one queued but not yet accepted counts too.
     var connections: Int {
+        guard stopped.withLock({ !isStopped }) else { return state.withLock { accepted } }
         var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         let pending = poll(&descriptor, 1, 0) > 0 ? 1 : 0
         return state.withLock { accepted } + pending
     }
 
     private func acceptLoop() {
+        defer { acceptLoopEnded.signal() }
         while true {
             let client = accept(listener, nil, nil)
-            if client < 0 { return }
+            if client < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
             state.withLock { accepted += 1 }
             Thread.detachNewThread { [self] in serve(client) }
         }
