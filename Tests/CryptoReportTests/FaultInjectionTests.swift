@@ -123,7 +123,8 @@ struct FaultInjectionTests {
             try await ReportPipeline().makeReport(request)
         }
         #expect(Self.seconds(ContinuousClock.now - started) < 5, "not after the tickers' retries or time limit")
-        #expect(server.requests.filter { $0.path == "/tickers" }.count == 1, "no ticker retry once the run has failed")
+        // The rates may fail before the ticker request even reaches the server.
+        #expect(server.requests.filter { $0.path == "/tickers" }.count <= 1, "no ticker retry once the run has failed")
     }
 
     @Test(
