@@ -97,6 +97,29 @@ struct BadInputCorpusTests {
         #expect(try rates("namespace-prefixed").perEuro.count == 3)
     }
 
+    /// Backfill reads the 90-day file with libxml2's streaming reader, not the tree: it must make
+    /// of every hostile or broken document what the tree parser makes of it, whatever the encoding.
+    @Test(
+        "the streaming history reader accepts exactly what the tree parser accepts, with the same rates",
+        arguments: BadInputCorpusRow.all.filter { $0.path.hasPrefix("rates/") })
+    func historyReaderAgrees(_ row: BadInputCorpusRow) throws {
+        let data = try Data(contentsOf: BadInputCorpusRow.folder.appendingPathComponent(row.path))
+        // A document without a dated Cube: the tree parser gives no days, which a run refuses.
+        let tree = Result { () throws(DataError) in try ECBRatesParser().parseDays(data) }
+            .flatMap { $0.isEmpty ? .failure(.noRates(detail: "no day")) : .success($0) }
+        let stream = Result { () throws(DataError) in try ECBHistoryReader().read(data) }
+        switch (tree, stream) {
+        case let (.success(expected), .success(actual)):
+            #expect(actual == expected)
+        case (.failure, .failure(let error)):
+            #expect(!(error.errorDescription ?? "").contains("\n"), "an error is one line")
+        case let (.success(days), .failure(error)):
+            Issue.record("the tree parser read \(days.count) day(s); the reader refused: \(error.errorDescription ?? "")")
+        case let (.failure(error), .success(days)):
+            Issue.record("the tree parser refused (\(error.errorDescription ?? "")); the reader read \(days)")
+        }
+    }
+
     @Test("a DOCTYPE naming an external DTD on 127.0.0.1 is refused and makes no connection")
     func externalDTDIsNeverFetched() throws {
         let listener = try LoopbackServer(routes: [:])

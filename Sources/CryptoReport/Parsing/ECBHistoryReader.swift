@@ -17,10 +17,10 @@ public struct ECBHistoryReader: Sendable {
     /// Every day in the document, newest first.
     public func read(_ data: Data) throws(DataError) -> [ExchangeRates] {
         try ECBRatesParser.checkBeforeParsing(data, maximumBytes: maximumBytes, expected: Self.expected)
-        // The tree parser sees a DTD after parsing; a streaming reader would meet it only midway.
-        if data.range(of: Data("<!DOCTYPE".utf8)) != nil {
-            throw .malformed(source: .rates, expected: Self.expected, detail: "it declares a DTD, which the ECB never sends")
-        }
+        // A DTD is refused before parsing when it is spelt in ASCII, and otherwise (UTF-16) as its
+        // node comes by, before the first element: either way before an entity or attribute default
+        // it declares can reach a rate.
+        if data.range(of: Data("<!DOCTYPE".utf8)) != nil { throw Self.declaresDTD }
         _ = ECBRatesParser.initialise
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         let outcome = data.withUnsafeBytes { raw -> Result<[ExchangeRates], DataError> in
@@ -45,12 +45,17 @@ public struct ECBHistoryReader: Sendable {
             guard status == 1 else {
                 return .failure(.malformed(source: .rates, expected: expected, detail: "not well-formed XML"))
             }
+            let type = xmlTextReaderNodeType(reader)
+            if type == Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue) { return .failure(declaresDTD) }
             let depth = xmlTextReaderDepth(reader)
+            if depth == 0, type == Int32(XML_READER_TYPE_ELEMENT.rawValue), localName(reader).lowercased() == "html" {
+                return .failure(.htmlInsteadOfData(source: .rates, expected: expected))
+            }
             if let day = current, depth <= currentDepth {
                 days.append(day)
                 current = nil
             }
-            guard xmlTextReaderNodeType(reader) == 1, isCube(reader) else { continue }
+            guard type == Int32(XML_READER_TYPE_ELEMENT.rawValue), isCube(reader) else { continue }
             if let time = attribute("time", reader), ECBRatesParser.isISODate(time) {
                 current = ExchangeRates(date: time, perEuro: [:])
                 currentDepth = depth
@@ -62,11 +67,16 @@ public struct ECBHistoryReader: Sendable {
         return .success(days)
     }
 
+    private static let declaresDTD = DataError.malformed(
+        source: .rates, expected: expected, detail: "it declares a DTD, which the ECB never sends")
+
     private static func isCube(_ reader: xmlTextReaderPtr) -> Bool {
-        guard let name = xmlTextReaderConstLocalName(reader), String(cString: name) == "Cube",
-            let uri = xmlTextReaderConstNamespaceUri(reader)
-        else { return false }
+        guard localName(reader) == "Cube", let uri = xmlTextReaderConstNamespaceUri(reader) else { return false }
         return String(cString: uri) == ECBRatesParser.namespace
+    }
+
+    private static func localName(_ reader: xmlTextReaderPtr) -> String {
+        xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
     }
 
     private static func attribute(_ name: String, _ reader: xmlTextReaderPtr) -> String? {
