@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses in Fuzz/ and runs each one.
 #
-#   Scripts/fuzz.sh                          # both harnesses, 1,000,000 runs each (make fuzz)
+#   Scripts/fuzz.sh                          # every harness, 1,000,000 runs each (make fuzz)
 #   RUNS=100000 MAX_TIME=40 Scripts/fuzz.sh  # a bounded pass (make fuzz-smoke, CI)
-#   Scripts/fuzz.sh ecb                      # one harness: tickers or ecb
+#   Scripts/fuzz.sh ecb                      # one harness: tickers, ecb, history or klines
+#
+# tickers and ecb are the daily report's two parsers; history (the streaming ECB reader, checked
+# against the tree parser) and klines are backfill's.
 #
 # Environment:
 #   RUNS       executions per harness (default 1000000)
@@ -64,11 +67,19 @@ build_tickers() {
     build tickers Fuzz/TickerDecoderFuzz.swift "${COMMON[@]}"
 }
 
-build_ecb() {
+build_klines() {
+    build klines Fuzz/KlinesDecoderFuzz.swift "${COMMON[@]}" "$LIB/Parsing/KlinesDecoder.swift"
+}
+
+# An XML harness: its entry file, then any more library files, compiled with the ECB tree parser
+# and linked against libxml2.
+build_xml() {
+    local name=$1 harness=$2
+    shift 2
     local cflags=() libs=() flag
     for flag in $XML_CFLAGS; do cflags+=(-Xcc "$flag"); done
     for flag in $XML_LIBS; do libs+=("$flag"); done
-    build ecb Fuzz/ECBRatesParserFuzz.swift "${COMMON[@]}" \
+    build "$name" "$harness" "${COMMON[@]}" "$@" \
         "$LIB/Parsing/ECBRatesParser.swift" "$LIB/Model/ExchangeRates.swift" \
         "$LIB/Converting/ConversionError.swift" \
         -I Sources/CLibXML2 "${cflags[@]}" "${libs[@]}"
@@ -114,7 +125,9 @@ run() {
 }
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(tickers ecb)
+[ ${#targets[@]} -gt 0 ] || targets=(tickers ecb history klines)
+
+ECB_SAMPLES=(Samples/eurofxref-daily-2022-11-21.xml Tests/CryptoReportTests/Fixtures/eurofxref-hist-90d-2025-02-25.xml)
 
 mkdir -p "$OUT"
 failed=0
@@ -126,12 +139,23 @@ for name in "${targets[@]}"; do
         run tickers Fuzz/json.dict || failed=1
         ;;
     ecb)
-        build_ecb
-        seed ecb rates Samples/eurofxref-daily-2022-11-21.xml Tests/CryptoReportTests/Fixtures/eurofxref-hist-90d-2025-02-25.xml
+        build_xml ecb Fuzz/ECBRatesParserFuzz.swift
+        seed ecb rates "${ECB_SAMPLES[@]}"
         run ecb Fuzz/xml.dict || failed=1
         ;;
+    history)
+        build_xml history Fuzz/ECBHistoryReaderFuzz.swift "$LIB/Parsing/ECBHistoryReader.swift"
+        # The same seeds as ecb: both readers must make the same of every one.
+        seed history rates "${ECB_SAMPLES[@]}" Fuzz/seeds/ecb/*
+        run history Fuzz/xml.dict || failed=1
+        ;;
+    klines)
+        build_klines
+        seed klines klines Fuzz/seeds/klines/*
+        run klines Fuzz/json.dict || failed=1
+        ;;
     *)
-        echo "unknown harness '$name' (tickers or ecb)" >&2
+        echo "unknown harness '$name' (tickers, ecb, history or klines)" >&2
         exit 64
         ;;
     esac

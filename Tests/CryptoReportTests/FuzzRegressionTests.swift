@@ -25,6 +25,7 @@ struct FuzzRegressionTests {
     func foldersAreNotEmpty() {
         #expect(Self.files("tickers").count >= 2)
         #expect(Self.files("ecb").count >= 1)
+        #expect(Self.files("history").count >= 1)
     }
 
     @Test("ticker inputs decode or are refused, and keep the decoder's promises", arguments: files("tickers"))
@@ -72,6 +73,22 @@ struct FuzzRegressionTests {
         } catch {
             #expect(Self.isOneLine(error.errorDescription ?? ""), "\(error)")
         }
+    }
+
+    @Test("history inputs: the streaming reader and the tree parser agree", arguments: files("history") + files("ecb"))
+    func history(_ path: String) throws {
+        let disagreement = ECBReaders.disagreement(on: try Self.data(path))
+        #expect(disagreement == nil, "\(disagreement ?? "")")
+    }
+
+    /// The `history` harness's first finding: a date given twice came out in a different order
+    /// from the two readers. Both now keep the day that comes first in the document.
+    @Test("a date given twice keeps the first day, in both readers")
+    func repeatedDate() throws {
+        let data = try Self.data("history/repeated-date.xml")
+        let tree = try ECBRatesParser().parseDays(data)
+        #expect(tree == [ExchangeRates(date: "2025-02-24", perEuro: [:])])
+        #expect(try ECBHistoryReader().read(data) == tree)
     }
 
     /// The first finding: a line feed in a field's value reached a warning, which then ran over two

@@ -2,7 +2,9 @@ import CLibXML2
 import Foundation
 
 /// Reads an ECB history file (`eurofxref-hist-90d.xml`: one `Cube time=…` per day) with
-/// libxml2's streaming reader, so a long history never becomes a tree in memory.
+/// libxml2's streaming reader, so a long history never becomes a tree in memory: one day's
+/// subtree at a time is expanded and judged by `ECBRatesParser.dayElement`, so both readers keep
+/// exactly the same days and rates (the fuzz harness `history` checks it).
 ///
 /// Same guards as `ECBRatesParser`: no network, no entities, no DTD, bounded size.
 public struct ECBHistoryReader: Sendable {
@@ -22,48 +24,44 @@ public struct ECBHistoryReader: Sendable {
         // it declares can reach a rate.
         if data.range(of: Data("<!DOCTYPE".utf8)) != nil { throw Self.declaresDTD }
         _ = ECBRatesParser.initialise
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         let outcome = data.withUnsafeBytes { raw -> Result<[ExchangeRates], DataError> in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self),
-                let reader = xmlReaderForMemory(base, Int32(raw.count), "eurofxref-hist.xml", nil, options)
+                let reader = xmlReaderForMemory(base, Int32(raw.count), "eurofxref-hist.xml", nil, ECBRatesParser.options)
             else { return .failure(.malformed(source: .rates, expected: Self.expected, detail: "libxml2 could not start a reader")) }
             defer { xmlFreeTextReader(reader) }
             return Self.days(from: reader)
         }
         let days = try outcome.get()
         guard !days.isEmpty else { throw .noRates(detail: "the history has no Cube element with a time attribute") }
-        return days.sorted { $0.date > $1.date }
+        return ECBRatesParser.newestFirst(days)
     }
 
     private static func days(from reader: xmlTextReaderPtr) -> Result<[ExchangeRates], DataError> {
         var days: [ExchangeRates] = []
-        var current: ExchangeRates?
-        var currentDepth: Int32 = -1
-        while true {
-            let status = xmlTextReaderRead(reader)
-            if status == 0 { break }
-            guard status == 1 else {
-                return .failure(.malformed(source: .rates, expected: expected, detail: "not well-formed XML"))
-            }
+        var status = xmlTextReaderRead(reader)
+        while status == 1 {
             let type = xmlTextReaderNodeType(reader)
             if type == Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue) { return .failure(declaresDTD) }
-            let depth = xmlTextReaderDepth(reader)
-            if depth == 0, type == Int32(XML_READER_TYPE_ELEMENT.rawValue), localName(reader).lowercased() == "html" {
+            guard type == Int32(XML_READER_TYPE_ELEMENT.rawValue) else {
+                status = xmlTextReaderRead(reader)
+                continue
+            }
+            if xmlTextReaderDepth(reader) == 0, localName(reader).lowercased() == "html" {
                 return .failure(.htmlInsteadOfData(source: .rates, expected: expected))
             }
-            if let day = current, depth <= currentDepth {
-                days.append(day)
-                current = nil
+            // Only a Cube with a time is worth expanding; anything else is walked into.
+            guard isCube(reader), hasAttribute("time", reader) else {
+                status = xmlTextReaderRead(reader)
+                continue
             }
-            guard type == Int32(XML_READER_TYPE_ELEMENT.rawValue), isCube(reader) else { continue }
-            if let time = attribute("time", reader), ECBRatesParser.isISODate(time) {
-                current = ExchangeRates(date: time, perEuro: [:])
-                currentDepth = depth
-            } else if current != nil, let currency = attribute("currency", reader), let text = attribute("rate", reader) {
-                current?.record(currency: currency, rate: text)
-            }
+            guard let node = xmlTextReaderExpand(reader) else { break }
+            if case let .day(day) = ECBRatesParser.dayElement(node) { days.append(day) }
+            // Past the day (or the undated Cube) and all it holds, as the tree walk does.
+            status = xmlTextReaderNext(reader)
         }
-        if let day = current { days.append(day) }
+        guard status == 0 else {
+            return .failure(.malformed(source: .rates, expected: expected, detail: "not well-formed XML"))
+        }
         return .success(days)
     }
 
@@ -75,13 +73,13 @@ public struct ECBHistoryReader: Sendable {
         return String(cString: uri) == ECBRatesParser.namespace
     }
 
-    private static func localName(_ reader: xmlTextReaderPtr) -> String {
-        xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
+    private static func hasAttribute(_ name: String, _ reader: xmlTextReaderPtr) -> Bool {
+        guard let value = xmlTextReaderGetAttribute(reader, name) else { return false }
+        cryptoreport_xmlFree(value)
+        return true
     }
 
-    private static func attribute(_ name: String, _ reader: xmlTextReaderPtr) -> String? {
-        guard let value = xmlTextReaderGetAttribute(reader, name) else { return nil }
-        defer { cryptoreport_xmlFree(value) }
-        return String(cString: value)
+    private static func localName(_ reader: xmlTextReaderPtr) -> String {
+        xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
     }
 }

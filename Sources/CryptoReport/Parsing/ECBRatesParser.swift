@@ -42,11 +42,15 @@ public struct ECBRatesParser: Sendable {
         if document.pointee.intSubset != nil || document.pointee.extSubset != nil {
             throw .malformed(source: .rates, expected: Self.expected, detail: "it declares a DTD, which the ECB never sends")
         }
-        let days = Self.collectDays(under: root)
-        return days.sorted { $0.date > $1.date }
+        return Self.collectDays(under: root)
     }
 
     // MARK: - libxml2
+
+    /// No network, no messages on stderr; and no entity substitution nor DTD loading, which are
+    /// off unless asked for (refused anyway, before and after parsing). Both ECB readers use these.
+    static let options = Int32(
+        XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
 
     static let initialise: Void = {
         xmlInitParser()
@@ -64,11 +68,26 @@ public struct ECBRatesParser: Sendable {
         guard first == UInt8(ascii: "<") || first == 0xEF || first == 0xFE || first == 0xFF else {
             throw .malformed(source: .rates, expected: expected, detail: "the body does not start with XML markup")
         }
+        // libxml2's tree parser takes a NUL as the end of the document and keeps what came before,
+        // while its streaming reader calls it an error: refuse it, as XML does in any encoding.
+        if containsNUL(data) {
+            throw .malformed(source: .rates, expected: expected, detail: "it contains a NUL character, which XML does not allow")
+        }
         // The ECB never declares entities; a document that does is refused outright, whatever
         // libxml2's own entity limits would make of it.
         if data.range(of: Data("<!ENTITY".utf8)) != nil {
             throw .malformed(source: .rates, expected: expected, detail: "it declares XML entities, which the ECB never sends")
         }
+    }
+
+    /// A U+0000 character: a zero byte in an 8-bit document, a zero code unit in UTF-16 (told by
+    /// its byte order mark, or by a zero in either of the first two bytes).
+    static func containsNUL(_ data: Data) -> Bool {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 2 else { return bytes.contains(0) }
+        let isUTF16 = (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) || bytes[0] == 0 || bytes[1] == 0
+        guard isUTF16 else { return bytes.contains(0) }
+        return stride(from: 0, to: bytes.count - 1, by: 2).contains { bytes[$0] == 0 && bytes[$0 + 1] == 0 }
     }
 
     private static func readDocument(_ data: Data) throws(DataError) -> xmlDocPtr {
@@ -77,12 +96,9 @@ public struct ECBRatesParser: Sendable {
             throw .malformed(source: .rates, expected: expected, detail: "libxml2 could not start a parser")
         }
         defer { xmlFreeParserCtxt(context) }
-        let options = Int32(
-            XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-                | XML_PARSE_NOCDATA.rawValue)
         let document = data.withUnsafeBytes { raw -> xmlDocPtr? in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
-            return xmlCtxtReadMemory(context, base, Int32(raw.count), "eurofxref.xml", nil, options)
+            return xmlCtxtReadMemory(context, base, Int32(raw.count), "eurofxref.xml", nil, Self.options)
         }
         guard let document else {
             if looksLikeHTML(data) { throw .htmlInsteadOfData(source: .rates, expected: expected) }
@@ -109,25 +125,46 @@ public struct ECBRatesParser: Sendable {
 
     private static func collectDays(under root: xmlNodePtr) -> [ExchangeRates] {
         var days: [ExchangeRates] = []
-        // Iterative walk: the depth of a hostile document must not decide our stack depth.
+        // Iterative walk in document order: the depth of a hostile document must not decide our
+        // stack depth, and a repeated date keeps the day that comes first.
         var stack: [xmlNodePtr] = [root]
         while let node = stack.popLast() {
             guard node.pointee.type == XML_ELEMENT_NODE else { continue }
-            if isCube(node), let time = attribute("time", of: node) {
-                // A day whose date is not YYYY-MM-DD cannot be dated honestly; leave it out.
-                if isISODate(time) { days.append(day(time: time, node: node)) }
+            switch dayElement(node) {
+            case let .day(day):
+                days.append(day)
                 continue
+            case .undated:
+                continue
+            case .notADay:
+                break
             }
+            var children: [xmlNodePtr] = []
             var child = node.pointee.children
             while let current = child {
-                stack.append(current)
+                children.append(current)
                 child = current.pointee.next
             }
+            stack.append(contentsOf: children.reversed())
         }
-        return days
+        return newestFirst(days)
     }
 
-    private static func day(time: String, node: xmlNodePtr) -> ExchangeRates {
+    /// What an element is to the rates: the streaming history reader asks the same question of
+    /// each subtree it expands, so that both readers keep exactly the same days.
+    enum DayElement {
+        /// A `Cube` with a `time` that is a date: that day's rates, its direct `Cube` children.
+        case day(ExchangeRates)
+        /// A `Cube` whose `time` is not a real date: it cannot be dated honestly, so it and
+        /// everything in it is left out.
+        case undated
+        /// Anything else: look inside.
+        case notADay
+    }
+
+    static func dayElement(_ node: xmlNodePtr) -> DayElement {
+        guard isCube(node), let time = attribute("time", of: node) else { return .notADay }
+        guard isISODate(time) else { return .undated }
         var day = ExchangeRates(date: time, perEuro: [:])
         var child = node.pointee.children
         while let current = child {
@@ -137,7 +174,14 @@ public struct ECBRatesParser: Sendable {
             else { continue }
             day.record(currency: currency, rate: text)
         }
-        return day
+        return .day(day)
+    }
+
+    /// Newest first; a date given twice keeps the day that came first in the document, as a
+    /// repeated currency keeps its first rate.
+    static func newestFirst(_ days: [ExchangeRates]) -> [ExchangeRates] {
+        var seen = Set<String>()
+        return days.filter { seen.insert($0.date).inserted }.sorted { $0.date > $1.date }
     }
 
     /// A real calendar date written YYYY-MM-DD: dates are compared as text, so `2022-13-45`
@@ -159,7 +203,7 @@ public struct ECBRatesParser: Sendable {
         return days.contains(parts[2])
     }
 
-    private static func isCube(_ node: xmlNodePtr) -> Bool {
+    static func isCube(_ node: xmlNodePtr) -> Bool {
         guard localName(node) == "Cube", let href = node.pointee.ns?.pointee.href else { return false }
         return String(cString: href) == namespace
     }
