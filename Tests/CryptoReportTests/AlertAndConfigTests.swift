@@ -95,6 +95,20 @@ struct AlertAndConfigTests {
         }
     }
 
+    @Test("the alerts file of an earlier run goes when the same report fires no alert")
+    func alertsFileDoesNotOutliveItsAlerts() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.url.appendingPathComponent("config.toml")
+        try Data("formats = [\"csv\"]\nalerts = [\"btc above 1 USD\"]\n".utf8).write(to: file)
+        let fired = try ExecutableTests.run(["--sample", "--config", file.path, "--output", "out"], in: folder.url)
+        #expect(folder.contents("out") == ["cryptoreport-2022-11-22-USD-alerts.csv", "cryptoreport-2022-11-22-USD.csv"], "\(fired.stderr)")
+        try Data("formats = [\"csv\"]\nalerts = [\"btc above 99999999 USD\"]\n".utf8).write(to: file)
+        let quiet = try ExecutableTests.run(["--sample", "--config", file.path, "--output", "out"], in: folder.url)
+        #expect(quiet.status == 0)
+        #expect(quiet.stdout == "out/cryptoreport-2022-11-22-USD.csv\n")
+        #expect(folder.contents("out") == ["cryptoreport-2022-11-22-USD.csv"])
+    }
+
     @Test("precedence: flags over the file, the file over the defaults")
     func precedence() throws {
         let folder = try TemporaryFolder()

@@ -9,8 +9,9 @@ import Foundation
 /// Writes rendered reports into a folder, all or nothing.
 ///
 /// Every report first goes to a hidden temporary file in the same folder and is synced to disk;
-/// only when all of them are written are they renamed over their final names. A reader never sees
-/// half a report, and a run that fails part-way replaces nothing.
+/// only when all of them are written, and every name is free or a file, are they renamed over
+/// their final names, and a rename that fails puts back what the earlier ones replaced. A reader
+/// never sees half a report, and a run that fails part-way replaces nothing.
 public struct ReportWriter: Sendable {
     public var directory: URL
 
@@ -46,9 +47,14 @@ public struct ReportWriter: Sendable {
         name.hasPrefix(".cryptoreport-") && name.hasSuffix(".tmp")
     }
 
-    /// Writes `files` (file name → contents) and returns their paths in the given order.
+    /// Writes `files` (file name → contents), removes the `obsolete` names (a report of this run
+    /// that no longer applies, such as an alerts file when none fired), and returns the written
+    /// paths in the given order.
+    ///
+    /// All or nothing: every file is staged and every name checked before the first rename, and
+    /// a rename that still fails puts back every file already replaced or removed.
     @discardableResult
-    public func write(_ files: [(name: String, contents: String)]) throws(OutputError) -> [URL] {
+    public func write(_ files: [(name: String, contents: String)], removing obsolete: [String] = []) throws(OutputError) -> [URL] {
         try prepare()
         var staged: [(temporary: URL, final: URL)] = []
         do throws(OutputError) {
@@ -57,16 +63,71 @@ public struct ReportWriter: Sendable {
                 let temporary = try stage(Data(file.contents.utf8), for: final)
                 staged.append((temporary, final))
             }
-            for item in staged {
-                guard rename(item.temporary.path, item.final.path) == 0 else {
-                    throw OutputError.writeFailed(path: item.final.path, reason: String(cString: strerror(errno)))
-                }
-            }
+            // A folder in the way of one report must fail the run before any report is replaced.
+            for item in staged { try Self.checkReplaceable(item.final) }
+            try commit(staged, removing: obsolete.map { directory.appendingPathComponent($0) })
         } catch {
             for item in staged { unlink(item.temporary.path) }
             throw error
         }
         return staged.map(\.final)
+    }
+
+    /// Renames the staged files over their names and moves the obsolete ones aside, keeping a hard
+    /// link to every file it replaces until all renames have succeeded, to put them back if one
+    /// fails. Backups carry the temporary-file pattern, so a run killed here leaves nothing that
+    /// the next run does not clear.
+    private func commit(_ staged: [(temporary: URL, final: URL)], removing obsolete: [URL]) throws(OutputError) {
+        var undo: [(final: URL, backup: URL?)] = []
+        func rollBack() {
+            for step in undo.reversed() {
+                if let backup = step.backup { rename(backup.path, step.final.path) } else { unlink(step.final.path) }
+            }
+        }
+        for final in obsolete where Self.isRegularFile(final) {
+            let backup = backupURL(for: final)
+            guard rename(final.path, backup.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                rollBack()
+                throw .writeFailed(path: final.path, reason: "cannot remove the outdated file: \(reason)")
+            }
+            undo.append((final, backup))
+        }
+        for item in staged {
+            var backup: URL?
+            if Self.isRegularFile(item.final) {
+                let candidate = backupURL(for: item.final)
+                // Without hard links (some network or FAT file systems) the old file cannot be
+                // kept aside; the rename below still replaces it atomically.
+                if link(item.final.path, candidate.path) == 0 { backup = candidate }
+            }
+            guard rename(item.temporary.path, item.final.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                if let backup { unlink(backup.path) }
+                rollBack()
+                throw .writeFailed(path: item.final.path, reason: reason)
+            }
+            undo.append((item.final, backup))
+        }
+        for step in undo { if let backup = step.backup { unlink(backup.path) } }
+    }
+
+    private func backupURL(for final: URL) -> URL {
+        directory.appendingPathComponent(".\(final.lastPathComponent).\(UUID().uuidString.prefix(8)).old.tmp")
+    }
+
+    /// A name a report can be renamed over: free, or a file (not a folder).
+    static func checkReplaceable(_ final: URL) throws(OutputError) {
+        var info = stat()
+        guard lstat(final.path, &info) == 0 else { return }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw .writeFailed(path: final.path, reason: "a folder of that name is in the way")
+        }
+    }
+
+    private static func isRegularFile(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     private func stage(_ data: Data, for final: URL) throws(OutputError) -> URL {

@@ -79,10 +79,12 @@ public struct ReportPipeline: Sendable {
         var files = rendered.map { format, text in
             (name: "cryptoreport-\(report.dataDate)-\(report.currency).\(format.fileExtension)", contents: text)
         }
+        // The alerts file of an earlier run of the same report must not outlive its alerts.
+        let alertsName = "cryptoreport-\(report.dataDate)-\(report.currency)-alerts.csv"
         if !report.alerts.isEmpty {
-            files.append((name: "cryptoreport-\(report.dataDate)-\(report.currency)-alerts.csv", contents: CSVRenderer().alerts(report)))
+            files.append((name: alertsName, contents: CSVRenderer().alerts(report)))
         }
-        let written = try writer.write(files)
+        let written = try writer.write(files, removing: report.alerts.isEmpty ? [alertsName] : [])
         record(snapshot, in: history)
         withExtendedLifetime(lock) {}
         return Outcome(report: report, written: written, standardOutput: nil)

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// The writer's promise: all reports of a run or none, and nothing half-written under a report's name.
+@Suite("Report writer: all or nothing")
+struct ReportWriterTests {
+    static func everything(in folder: TemporaryFolder) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) ?? []).sorted()
+    }
+
+    static func text(_ folder: TemporaryFolder, _ name: String) -> String? {
+        try? String(contentsOf: folder.url.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    @Test("replacing reports leaves only the new reports: no backup, no temporary file")
+    func replaces() throws {
+        let folder = try TemporaryFolder()
+        let writer = ReportWriter(directory: folder.url)
+        try writer.write([("a.csv", "old a"), ("b.md", "old b")])
+        let written = try writer.write([("a.csv", "new a"), ("b.md", "new b"), ("c.json", "new c")])
+        #expect(written.map(\.lastPathComponent) == ["a.csv", "b.md", "c.json"])
+        #expect(Self.everything(in: folder) == ["a.csv", "b.md", "c.json"])
+        #expect(Self.text(folder, "a.csv") == "new a" && Self.text(folder, "c.json") == "new c")
+    }
+
+    @Test("a folder in the way of one report fails the run before any report is replaced")
+    func folderInTheWay() throws {
+        let folder = try TemporaryFolder()
+        let writer = ReportWriter(directory: folder.url)
+        try writer.write([("a.csv", "old a"), ("b.md", "old b")])
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("c.json"), withIntermediateDirectories: false)
+        #expect(throws: OutputError.writeFailed(path: folder.url.appendingPathComponent("c.json").path, reason: "a folder of that name is in the way")) {
+            try writer.write([("a.csv", "new a"), ("b.md", "new b"), ("c.json", "new c")], removing: ["d-alerts.csv"])
+        }
+        #expect(Self.text(folder, "a.csv") == "old a")
+        #expect(Self.text(folder, "b.md") == "old b")
+        #expect(Self.everything(in: folder) == ["a.csv", "b.md", "c.json"])
+    }
+
+    @Test("an obsolete report goes with the write that replaces the others, and stays when it fails")
+    func obsolete() throws {
+        let folder = try TemporaryFolder()
+        let writer = ReportWriter(directory: folder.url)
+        try writer.write([("a.csv", "old a"), ("a-alerts.csv", "old alerts")])
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("b.md"), withIntermediateDirectories: false)
+        #expect(throws: OutputError.self) {
+            try writer.write([("a.csv", "new a"), ("b.md", "new b")], removing: ["a-alerts.csv"])
+        }
+        #expect(Self.text(folder, "a-alerts.csv") == "old alerts")
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("b.md"))
+        try writer.write([("a.csv", "new a")], removing: ["a-alerts.csv", "never-written.csv"])
+        #expect(Self.everything(in: folder) == ["a.csv"])
+    }
+
+    @Test("a rename that fails part-way puts back every report already replaced or removed")
+    func rollBack() throws {
+        let folder = try TemporaryFolder()
+        let writer = ReportWriter(directory: folder.url)
+        try writer.write([("a.csv", "old a"), ("a-alerts.csv", "old alerts")])
+        // A name in a folder that does not exist is staged and checked like any other and fails
+        // only at its rename, after a.csv was replaced and the alerts file moved aside.
+        #expect(throws: OutputError.writeFailed(path: folder.url.appendingPathComponent("missing/b.json").path, reason: "No such file or directory")) {
+            try writer.write([("a.csv", "new a"), ("missing/b.json", "new")], removing: ["a-alerts.csv"])
+        }
+        #expect(Self.text(folder, "a.csv") == "old a")
+        #expect(Self.text(folder, "a-alerts.csv") == "old alerts")
+        #expect(Self.everything(in: folder) == ["a-alerts.csv", "a.csv"])
+    }
+}
