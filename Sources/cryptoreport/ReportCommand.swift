@@ -138,7 +138,7 @@ struct ReportCommand: AsyncParsableCommand {
     private func makeRequest() throws -> ReportRequest {
         var request = ReportRequest()
         do {
-            if let file = try loadConfig() { try file.apply(to: &request) }
+            if let file = try loadConfig() { file.apply(to: &request) }
         } catch let error as ConfigError {
             throw ValidationError(error.errorDescription ?? "bad configuration file")
         }

@@ -86,6 +86,13 @@ struct AlertAndConfigTests {
             ("alerts = [\"btc sideways\"]", "Config: c.toml, line 1: alert \"btc sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
             ("currency = \"SEK\"\ncurrency = \"USD\"", "Config: c.toml, line 2: \"currency\" is set twice."),
             ("output = \"x", "Config: c.toml, line 1: a string is not closed."),
+            ("# mine\nmarkets = \"foo\"", "Config: c.toml, line 2: markets \"foo\" is not primary or all."),
+            ("sort = \"cheap\"", "Config: c.toml, line 1: sort \"cheap\" is not change, volume, spread, name or price."),
+            ("formats = [\"csv\", \"pdf\"]", "Config: c.toml, line 1: formats: \"pdf\" is not csv, markdown, html, json or all."),
+            ("formats = []", "Config: c.toml, line 1: formats must name at least one of csv, markdown, html, json or all."),
+            ("currency = \"dollar\"", "Config: c.toml, line 1: currency \"dollar\" is not a three-letter code such as USD or SEK."),
+            ("\nlocale = \"xx_YY\"", "Config: c.toml, line 2: locale \"xx_YY\" is not a locale identifier such as en_US or sv_SE."),
+            ("symbols = [\"btc\" \"eth\"]", "Config: c.toml, line 1: an array holds \"strings\" separated by commas, closed by ]."),
         ])
     func badFile(text: String, message: String) {
         #expect {
@@ -93,6 +100,12 @@ struct AlertAndConfigTests {
         } throws: { error in
             (error as? ConfigError)?.errorDescription == message && (error as? ConfigError)?.exitStatus == .usage
         }
+    }
+
+    @Test("a file saved with CRLF line ends reads like any other")
+    func crlf() throws {
+        let config = try ConfigFile.parse("currency = \"SEK\"\r\nformats = [\"csv\",\r\n  \"html\"]\r\n", path: "c.toml")
+        #expect(config.currency == "SEK" && config.formats == ["csv", "html"])
     }
 
     @Test("the alerts file of an earlier run goes when the same report fires no alert")

@@ -43,11 +43,13 @@ public struct ConfigFile: Sendable, Equatable {
     public static func parse(_ text: String, path: String) throws(ConfigError) -> ConfigFile {
         var config = ConfigFile()
         var seen = Set<String>()
-        let lines = text.components(separatedBy: "\n")
+        // Any line end: "\r\n" is one Character in Swift, which a split on "\n" would not see.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         var index = 0
         while index < lines.count {
             let number = index + 1
-            var line = stripComment(lines[index]).trimmingCharacters(in: .whitespaces)
+            // A file saved with CRLF line ends reads like any other.
+            var line = stripComment(lines[index]).trimmingCharacters(in: .whitespacesAndNewlines)
             index += 1
             if line.isEmpty { continue }
             if line.hasPrefix("[") {
@@ -64,7 +66,7 @@ public struct ConfigFile: Sendable, Equatable {
             // An array may continue over the following lines until its closing bracket.
             if line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces).hasPrefix("[") {
                 while !closesArray(line), index < lines.count {
-                    line += " " + stripComment(lines[index]).trimmingCharacters(in: .whitespaces)
+                    line += " " + stripComment(lines[index]).trimmingCharacters(in: .whitespacesAndNewlines)
                     index += 1
                 }
             }
@@ -85,14 +87,36 @@ public struct ConfigFile: Sendable, Equatable {
             }
             return list
         }
+        // Every value is checked here, where the line is known, so that `apply` cannot fail.
+        func check(_ valid: Bool, _ message: @autoclosure () -> String) throws(ConfigError) {
+            if !valid { throw .invalid(path: path, line: line, message: message()) }
+        }
         switch key {
-        case "currency": currency = try string()
-        case "locale": locale = try string()
-        case "formats": formats = try strings()
+        case "currency":
+            let code = try string()
+            try check(code.count == 3 && code.allSatisfy { $0.isASCII && $0.isLetter }, "currency \"\(code)\" is not a three-letter code such as USD or SEK")
+            currency = code
+        case "locale":
+            let identifier = try string()
+            try check(Locale.availableIdentifiers.contains(identifier.replacingOccurrences(of: "-", with: "_")), "locale \"\(identifier)\" is not a locale identifier such as en_US or sv_SE")
+            locale = identifier
+        case "formats":
+            let names = try strings()
+            try check(!names.isEmpty, "formats must name at least one of csv, markdown, html, json or all")
+            for name in names {
+                try check((try? ReportRequest.parseFormats([name])) != nil, "formats: \"\(name)\" is not csv, markdown, html, json or all")
+            }
+            formats = names
         case "output": output = try string()
         case "symbols": symbols = try strings()
-        case "markets": markets = try string()
-        case "sort": sort = try string()
+        case "markets":
+            let choice = try string()
+            try check(Selection.Markets(rawValue: choice.lowercased()) != nil, "markets \"\(choice)\" is not primary or all")
+            markets = choice
+        case "sort":
+            let choice = try string()
+            try check(Selection.SortKey(rawValue: choice.lowercased()) != nil, "sort \"\(choice)\" is not change, volume, spread, name or price")
+            sort = choice
         case "history": history = try string()
         case "top":
             guard case let .integer(number) = value, number > 0 else {
@@ -142,7 +166,11 @@ public struct ConfigFile: Sendable, Equatable {
                     }
                     items.append(try quoted(&rest, path: path, line: line))
                     rest = rest.drop { $0 == " " || $0 == "\t" }
-                    if rest.hasPrefix(",") { rest = rest.dropFirst() }
+                    if rest.hasPrefix(",") {
+                        rest = rest.dropFirst()
+                    } else if !rest.hasPrefix("]") {
+                        throw .invalid(path: path, line: line, message: "an array holds \"strings\" separated by commas, closed by ]")
+                    }
                 }
                 guard rest.dropFirst().trimmingCharacters(in: .whitespaces).isEmpty else {
                     throw .invalid(path: path, line: line, message: "unexpected text after the array")
@@ -217,29 +245,15 @@ public enum ConfigError: LocalizedError, ExitStatusProviding, Equatable {
 
 extension ConfigFile {
     /// Puts the file's settings into `request`, over the built-in defaults; flags come after.
-    public func apply(to request: inout ReportRequest) throws(ConfigError) {
+    /// Every value was checked when the file was read.
+    public func apply(to request: inout ReportRequest) {
         if let currency { request.currency = currency }
         if let locale { request.locale = locale }
-        if let formats {
-            guard let parsed = try? ReportRequest.parseFormats(formats) else {
-                throw .invalid(path: "config", line: 0, message: "formats: use csv, markdown, html, json or all")
-            }
-            request.formats = parsed
-        }
+        if let formats, let parsed = try? ReportRequest.parseFormats(formats) { request.formats = parsed }
         if let output { request.destination = output == "-" ? .standardOutput : .directory(output) }
         if let symbols { request.selection.symbols = symbols.map { $0.lowercased() } }
-        if let markets {
-            guard let choice = Selection.Markets(rawValue: markets.lowercased()) else {
-                throw .invalid(path: "config", line: 0, message: "markets: use primary or all")
-            }
-            request.selection.markets = choice
-        }
-        if let sort {
-            guard let key = Selection.SortKey(rawValue: sort.lowercased()) else {
-                throw .invalid(path: "config", line: 0, message: "sort: use change, volume, spread, name or price")
-            }
-            request.selection.sort = key
-        }
+        if let markets, let choice = Selection.Markets(rawValue: markets.lowercased()) { request.selection.markets = choice }
+        if let sort, let key = Selection.SortKey(rawValue: sort.lowercased()) { request.selection.sort = key }
         if let top { request.selection.top = top }
         if let history { request.history = .path(history) }
         if let failOnAlert { request.failOnAlert = failOnAlert }
