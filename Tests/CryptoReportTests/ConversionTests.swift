@@ -65,6 +65,52 @@ struct ConversionTests {
         #expect(analysed.diagnostics.map(\.message) == ["left out abcxyz: no xyzusdt or xyzinr market to price XYZ in USD"])
     }
 
+    @Test("a missing INR rate costs the markets that need it, with one warning per quote asset, not the report")
+    func missingINR() throws {
+        let rates = ExchangeRates(date: "2022-11-21", perEuro: ["USD": Fixtures.decimal("1.0246"), "SEK": Fixtures.decimal("10.9873")])
+        let result = try CurrencyConverter(rates: rates, target: "USD").quoteRates(for: Self.tickers)
+        #expect(result.rates.keys.sorted() == ["btc", "usdt"])
+        #expect(result.reasons == [
+            "inr": "the ECB rates of 2022-11-21 have no INR",
+            // wrx has no wrxusdt market, and wrxinr needs INR.
+            "wrx": "the ECB rates of 2022-11-21 have no INR",
+            "xyz": "no xyzusdt or xyzinr market to price XYZ in USD",
+        ])
+        let analysed = MarketAnalyser().analyse(Self.tickers, rates: result, currency: "USD")
+        #expect(analysed.rows.map(\.symbol) == ["btcusdt", "ethbtc"])
+        #expect(analysed.diagnostics.map(\.message) == [
+            "left out 2 markets quoted in INR (btcinr, wrxinr): the ECB rates of 2022-11-21 have no INR",
+            "left out dogewrx: the ECB rates of 2022-11-21 have no INR",
+            "left out abcxyz: no xyzusdt or xyzinr market to price XYZ in USD",
+        ])
+    }
+
+    @Test("when not one market can be priced, the run fails with the reason (exit 65), not an empty report")
+    func nothingConverts() throws {
+        let rates = ExchangeRates(date: "2022-11-21", perEuro: ["USD": Fixtures.decimal("1.0246")])
+        let inrOnly = Self.tickers.filter { $0.quoteAsset == "inr" }
+        let payload = FetchedPayload(source: .tickers, location: .file("t.json"), data: Data(), fetchedAt: Date(timeIntervalSince1970: 1_669_078_293))
+        let ratesPayload = FetchedPayload(source: .rates, location: .file("r.xml"), data: Data(), fetchedAt: payload.fetchedAt)
+        #expect {
+            try ReportBuilder(request: ReportRequest(), generatedAt: payload.fetchedAt).build(
+                tickers: payload, decoded: TickerDecoder.Result(tickers: inrOnly, received: 2, diagnostics: []),
+                rates: ratesPayload, exchangeRates: rates)
+        } throws: { error in
+            (error as? ConversionError) == .noMarketConverted(count: 2, currency: "USD", reasons: ["the ECB rates of 2022-11-21 have no INR"])
+                && (error as? ConversionError)?.exitStatus == .dataError
+                && (error as? ConversionError)?.errorDescription == "WazirX tickers: none of the 2 markets can be priced in USD: the ECB rates of 2022-11-21 have no INR."
+        }
+    }
+
+    @Test("without a USD rate, crypto quotes go through their inr market")
+    func missingUSD() throws {
+        let rates = ExchangeRates(date: "2022-11-21", perEuro: ["SEK": Fixtures.decimal("10.9873"), "INR": Fixtures.decimal("83.7375")])
+        let result = try CurrencyConverter(rates: rates, target: "SEK").quoteRates(for: Self.tickers)
+        #expect(result.reasons["usdt"] == "the ECB rates of 2022-11-21 have no USD")
+        #expect(result.rates["btc"]?.via == "btcinr")
+        #expect(result.rates["btc"]?.rate == 1_398_000 * (Fixtures.decimal("10.9873") / Fixtures.decimal("83.7375")))
+    }
+
     @Test("a currency the ECB file lacks is a usage error naming the choices")
     func unknownCurrency() {
         #expect {
@@ -76,9 +122,12 @@ struct ConversionTests {
         }
     }
 
-    @Test("a zero rate needed for the report is a data error")
-    func zeroRate() {
+    @Test("a zero rate needed for the report is a data error, for the report currency or another")
+    func zeroRate() throws {
         let rates = ExchangeRates(date: "2022-11-21", perEuro: ["USD": 1], invalid: ["INR": "0"])
+        #expect(throws: ConversionError.invalidRate(currency: "INR", text: "0", date: "2022-11-21")) {
+            try CurrencyConverter(rates: rates, target: "INR")
+        }
         #expect(throws: ConversionError.invalidRate(currency: "INR", text: "0", date: "2022-11-21")) {
             try CurrencyConverter(rates: rates, target: "USD").quoteRates(for: Self.tickers)
         }

@@ -16,9 +16,7 @@ public struct AlertEvaluator: Sendable {
             switch rule.condition {
             case let .above(limit, currency), let .below(limit, currency):
                 guard let asset = rule.asset else { continue }
-                guard let converter = try? CurrencyConverter(rates: rates, target: currency),
-                    let quoteRates = try? converter.quoteRates(for: tickers)
-                else {
+                guard let quoteRates = try? CurrencyConverter(rates: rates, target: currency).quoteRates(for: tickers) else {
                     result.notes.append("alert \"\(rule)\": the ECB rates of \(rates.date) have no \(currency)")
                     continue
                 }

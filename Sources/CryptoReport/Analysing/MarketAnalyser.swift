@@ -12,14 +12,22 @@ public struct MarketAnalyser: Sendable {
     public func analyse(_ tickers: [Ticker], rates: CurrencyConverter.Result, currency: String) -> Result {
         var rows: [MarketRow] = []
         rows.reserveCapacity(tickers.count)
-        var diagnostics: [Diagnostic] = []
+        var leftOut: [String: [String]] = [:]
         for ticker in tickers {
             guard let quoteRate = rates.rates[ticker.quoteAsset.lowercased()] else {
-                diagnostics.append(
-                    Diagnostic(.tickers, "left out \(ticker.symbol): no \(ticker.quoteAsset)usdt or \(ticker.quoteAsset)inr market to price \(ticker.quoteAsset.uppercased()) in \(currency)"))
+                leftOut[ticker.quoteAsset.lowercased(), default: []].append(ticker.symbol)
                 continue
             }
             rows.append(row(ticker, rate: quoteRate.rate, currency: currency))
+        }
+        // One warning per quote asset: a missing INR rate must not print two hundred lines.
+        let diagnostics = leftOut.keys.sorted().map { quote in
+            let symbols = leftOut[quote] ?? []
+            let reason = rates.reasons[quote] ?? "no rate for \(quote.uppercased())"
+            let what = symbols.count == 1
+                ? symbols[0]
+                : "\(symbols.count) markets quoted in \(quote.uppercased()) (\(symbols.prefix(3).joined(separator: ", "))\(symbols.count > 3 ? ", …" : ""))"
+            return Diagnostic(.tickers, "left out \(what): \(reason)")
         }
         return Result(rows: rows, diagnostics: diagnostics)
     }

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// - `inr`: the ECB cross rate INR → target.
 /// - `usdt`: USDT is taken at par with USD, so the ECB cross rate USD → target.
-/// - any other asset X: the last price of `Xusdt` × USD → target; if that market is missing,
-///   the last price of `Xinr` × INR → target; otherwise X cannot be converted.
+/// - any other asset X: the last price of `Xusdt` × USD → target; if that market is missing
+///   (or USD has no rate), the last price of `Xinr` × INR → target; otherwise X cannot be converted.
 public struct CurrencyConverter: Sendable {
     public var rates: ExchangeRates
     public var target: String
@@ -20,40 +20,61 @@ public struct CurrencyConverter: Sendable {
     public struct Result: Sendable {
         /// Keyed by lower-cased quote asset.
         public var rates: [String: QuoteRate]
-        /// Quote assets with no rate.
-        public var unconvertible: Set<String>
+        /// Quote assets with no rate, each with why, for the warning: `no xyzusdt or xyzinr market
+        /// to price XYZ in USD`, or the ECB rate it would need (`the ECB rates of … have no INR`).
+        public var reasons: [String: String] = [:]
+        public var unconvertible: Set<String> { Set(reasons.keys) }
     }
 
+    /// Only the report currency's own rate is required (checked by `init`): a USD or INR rate
+    /// missing from the file costs the markets that need it, with a warning, not the whole report.
+    /// A rate that is there but not a positive number is corrupt data and fails the run, as it
+    /// does for the report currency: never a silent default rate.
     public func quoteRates(for tickers: [Ticker]) throws(ConversionError) -> Result {
         var lastBySymbol: [String: Decimal] = [:]
         for ticker in tickers where lastBySymbol[ticker.symbol.lowercased()] == nil {
             lastBySymbol[ticker.symbol.lowercased()] = ticker.last
         }
-        var result = Result(rates: [:], unconvertible: [])
+        var result = Result(rates: [:])
         for quote in Set(tickers.map { $0.quoteAsset.lowercased() }).sorted() {
-            if let rate = try rate(for: quote, lastBySymbol: lastBySymbol) {
-                result.rates[quote] = rate
-            } else {
-                result.unconvertible.insert(quote)
+            switch try rate(for: quote, lastBySymbol: lastBySymbol) {
+            case let .success(rate): result.rates[quote] = rate
+            case let .failure(reason): result.reasons[quote] = reason.text
             }
         }
         return result
     }
 
-    private func rate(for quote: String, lastBySymbol: [String: Decimal]) throws(ConversionError) -> QuoteRate? {
+    struct Reason: Error {
+        var text: String
+    }
+
+    private func rate(for quote: String, lastBySymbol: [String: Decimal]) throws(ConversionError) -> Swift.Result<QuoteRate, Reason> {
         switch quote {
         case "inr":
-            return QuoteRate(quoteAsset: quote, rate: try rates.rate(from: "INR", to: target), via: "ECB")
+            return try fiat("INR").map { QuoteRate(quoteAsset: quote, rate: $0, via: "ECB") }
         case "usdt":
-            return QuoteRate(quoteAsset: quote, rate: try rates.rate(from: "USD", to: target), via: "ECB USD, USDT at par")
+            return try fiat("USD").map { QuoteRate(quoteAsset: quote, rate: $0, via: "ECB USD, USDT at par") }
         default:
-            if let last = lastBySymbol[quote + "usdt"] {
-                return QuoteRate(quoteAsset: quote, rate: last * (try rates.rate(from: "USD", to: target)), via: quote + "usdt")
+            var reason = Reason(text: "no \(quote)usdt or \(quote)inr market to price \(quote.uppercased()) in \(target)")
+            for (fiatCode, market) in [("USD", quote + "usdt"), ("INR", quote + "inr")] {
+                guard let last = lastBySymbol[market] else { continue }
+                switch try fiat(fiatCode) {
+                case let .success(rate): return .success(QuoteRate(quoteAsset: quote, rate: last * rate, via: market))
+                case let .failure(missing): reason = missing
+                }
             }
-            if let last = lastBySymbol[quote + "inr"] {
-                return QuoteRate(quoteAsset: quote, rate: last * (try rates.rate(from: "INR", to: target)), via: quote + "inr")
-            }
-            return nil
+            return .failure(reason)
+        }
+    }
+
+    /// The ECB cross rate from a fiat currency into the target, or why there is none.
+    private func fiat(_ code: String) throws(ConversionError) -> Swift.Result<Decimal, Reason> {
+        do throws(ConversionError) {
+            return .success(try rates.rate(from: code, to: target))
+        } catch {
+            guard case let .currencyNotInRates(currency, date, _) = error else { throw error }
+            return .failure(Reason(text: "the ECB rates of \(date) have no \(currency)"))
         }
     }
 }

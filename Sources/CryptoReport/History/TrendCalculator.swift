@@ -54,8 +54,7 @@ public struct TrendCalculator: Sendable {
     /// run's day has no usable rates for that currency.
     func prices(of run: RunSummary, currency: String) throws(HistoryError) -> [String: Decimal] {
         let snapshot = try store.snapshot(of: run)
-        guard let rates = snapshot.rates,
-            let converter = try? CurrencyConverter(rates: rates, target: currency),
+        guard let rates = snapshot.rates, let converter = try? CurrencyConverter(rates: rates, target: currency),
             let quoteRates = try? converter.quoteRates(for: snapshot.tickers)
         else { return [:] }
         var prices: [String: Decimal] = [:]

@@ -23,6 +23,10 @@ public struct ReportBuilder: Sendable {
         let converter = try CurrencyConverter(rates: exchangeRates, target: request.currency)
         let quoteRates = try converter.quoteRates(for: decoded.tickers)
         var analysed = MarketAnalyser().analyse(decoded.tickers, rates: quoteRates, currency: converter.target)
+        guard !analysed.rows.isEmpty else {
+            throw ConversionError.noMarketConverted(
+                count: decoded.tickers.count, currency: converter.target, reasons: Array(Set(quoteRates.reasons.values)).sorted())
+        }
 
         let newestTicker = decoded.tickers.compactMap(\.updatedAt).max()
         let reference = Self.tickerReference(tickers, newestTicker: newestTicker)
