@@ -16,11 +16,13 @@ struct BackfillCommand: AsyncParsableCommand {
     @Option(help: "Days of klines per market (1 to 1000).")
     var days = 30
 
-    @Option(help: "History database.")
-    var history = "Output/history.sqlite"
+    @Option(help: "History database (default: the configuration file's, else history.sqlite in its output folder, else Output/history.sqlite).")
+    var history: String?
 
-    @Option(help: "Only these base assets or market symbols, comma-separated.")
+    @Option(help: "Only these base assets or market symbols, comma-separated (default: the configuration file's symbols, else every primary market).")
     var symbols: String?
+
+    @OptionGroup var configFile: ConfigOptions
 
     @Option(name: .customLong("api-url"), help: "Base URL of the WazirX API.")
     var apiURL = "https://api.wazirx.com"
@@ -39,6 +41,7 @@ struct BackfillCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...1000).contains(days) else { throw ValidationError("--days: \(days) is not valid; use 1 to 1000.") }
+        _ = try configFile.request()
     }
 
     func run() async throws {
@@ -46,8 +49,12 @@ struct BackfillCommand: AsyncParsableCommand {
         options.days = days
         options.apiBase = apiURL
         options.ratesHistoryURL = ecbHistoryURL
-        options.symbols = (symbols ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            .filter { !$0.isEmpty }
+        // The same database and markets as the reports: flags, then the configuration file.
+        let request = try configFile.request()
+        let history = ConfigOptions.historyPath(flag: history, request: request)
+        options.symbols = symbols.map {
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        } ?? request.selection.symbols
         options.timeout = timeout
         options.retry.retries = retries
         let quiet = quiet

@@ -11,8 +11,8 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: "Base asset (its primary market) or market symbol, e.g. btc or btcinr.")
     var symbol: String
 
-    @Option(help: "Currency to show prices in.")
-    var currency = "USD"
+    @Option(help: "Currency to show prices in (default: the configuration file's, else USD).")
+    var currency: String?
 
     @Option(help: "csv, markdown (md) or json.")
     var format = "csv"
@@ -20,34 +20,62 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: "How many days back.")
     var days = 90
 
-    @Option(help: "History database (default: Output/history.sqlite).")
-    var history = "Output/history.sqlite"
+    @Option(help: "History database (default: the configuration file's, else history.sqlite in its output folder, else Output/history.sqlite).")
+    var history: String?
 
-    @Option(help: "Locale for Markdown numbers (default: the currency's own).")
+    @Option(help: "Locale for Markdown numbers (default: the configuration file's, else the currency's own).")
     var locale: String?
+
+    @OptionGroup var configFile: ConfigOptions
+
+    /// What to export, with the configuration file's settings under the flags.
+    struct Plan {
+        var path: String
+        var currency: String
+        var locale: String
+    }
 
     func validate() throws {
         guard (1...3650).contains(days) else { throw ValidationError("--days: \(days) is not valid; use 1 to 3650.") }
         guard ["csv", "markdown", "md", "json"].contains(format.lowercased()) else {
             throw ValidationError("--format: \"\(format)\" is not valid; use csv, markdown or json.")
         }
-        guard FileManager.default.fileExists(atPath: history) else {
-            throw ValidationError("--history: no history database at \(history); run a report first, or backfill.")
+        _ = try plan()
+    }
+
+    func plan() throws -> Plan {
+        var request = try configFile.request()
+        if let currency { request.currency = currency }
+        if let locale { request.locale = locale }
+        do {
+            request = try request.validated()
+        } catch {
+            throw ValidationError(error.errorDescription ?? "invalid request")
         }
+        let path = ConfigOptions.historyPath(flag: history, request: request)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ValidationError("--history: no history database at \(path); run a report first, or backfill.")
+        }
+        return Plan(path: path, currency: request.currency, locale: request.effectiveLocale)
     }
 
     func run() throws {
+        let plan = try plan()
         do {
-            let store = try HistoryStore(path: history)
-            let exporter = HistoryExporter(store: store)
-            let code = currency.uppercased()
-            let points = try exporter.series(symbol: symbol, currency: code, days: days, now: Date())
+            let points: [HistoryExporter.Point]
+            let exporter: HistoryExporter
+            do throws(HistoryError) {
+                exporter = HistoryExporter(store: try HistoryStore(path: plan.path))
+                points = try exporter.series(symbol: symbol, currency: plan.currency, days: days, now: Date())
+            } catch {
+                // Here the database is an input: one that cannot be read is not an output problem.
+                throw error.asInput
+            }
             let text: String
             switch format.lowercased() {
-            case "json": text = exporter.json(points, symbol: symbol.lowercased(), currency: code)
+            case "json": text = exporter.json(points, symbol: symbol.lowercased(), currency: plan.currency)
             case "markdown", "md":
-                let identifier = locale ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: code)
-                text = exporter.markdown(points, symbol: symbol, currency: code, locale: Locale(identifier: identifier))
+                text = exporter.markdown(points, symbol: symbol, currency: plan.currency, locale: Locale(identifier: plan.locale))
             default: text = exporter.csv(points)
             }
             FileHandle.standardOutput.write(Data(text.utf8))

@@ -87,11 +87,7 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-history"), help: "Neither record this run nor show trends.")
     var noHistory = false
 
-    @Option(help: "Configuration file (default: $XDG_CONFIG_HOME/cryptoreport/config.toml or ~/.config/cryptoreport/config.toml).")
-    var config: String?
-
-    @Flag(name: .customLong("no-config"), help: "Ignore the configuration file.")
-    var noConfig = false
+    @OptionGroup var configFile: ConfigOptions
 
     @Flag(name: .customLong("fail-on-alert"), help: "Exit with 10 when an alert fires (the reports are still written).")
     var failOnAlert = false
@@ -136,12 +132,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     /// Built-in defaults, then the configuration file, then the flags: each overrides the one before.
     private func makeRequest() throws -> ReportRequest {
-        var request = ReportRequest()
-        do {
-            if let file = try loadConfig() { file.apply(to: &request) }
-        } catch let error as ConfigError {
-            throw ValidationError(error.errorDescription ?? "bad configuration file")
-        }
+        var request = try configFile.request()
         if let currency { request.currency = currency }
         if let locale { request.locale = locale }
         if !formats.isEmpty { request.formats = try ReportRequest.parseFormats(formats) }
@@ -188,14 +179,6 @@ struct ReportCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.errorDescription ?? "invalid request")
         }
-    }
-
-    /// `--config PATH` must exist; the default file is optional.
-    private func loadConfig() throws -> ConfigFile? {
-        if noConfig { return nil }
-        if let config { return try ConfigFile.load(path: config) }
-        let path = ConfigFile.defaultPath(environment: ProcessInfo.processInfo.environment)
-        return FileManager.default.fileExists(atPath: path) ? try ConfigFile.load(path: path) : nil
     }
 
     private func makeLogger() -> Logger {

@@ -192,4 +192,47 @@ struct HistoryTests {
         #expect(exporter.json(points, symbol: "btc", currency: "SEK").contains(#""rates_date" : "2022-11-19""#))
         #expect(exporter.markdown(points, symbol: "btc", currency: "SEK", locale: Locale(identifier: "sv_SE")).contains("Trend: ▁█"))
     }
+
+    @Test("history export: a currency no run has, or a market no run holds, is a usage error; no run is an empty series")
+    func exportErrors() throws {
+        let store = try HistoryStore()
+        let exporter = HistoryExporter(store: store)
+        #expect(try exporter.series(symbol: "btc", currency: "XYZ", days: 90, now: Self.captured).isEmpty)
+        try store.record(try Self.snapshot(daysAgo: 1, factor: 1))
+        #expect {
+            try exporter.series(symbol: "btc", currency: "XYZ", days: 90, now: Self.captured)
+        } throws: { error in
+            guard case let .currencyNotRecorded(currency, available)? = error as? HistoryError else { return false }
+            return currency == "XYZ" && available.contains("SEK") && (error as? HistoryError)?.exitStatus == .usage
+        }
+        #expect(throws: HistoryError.noSeries(symbol: "nosuch", days: 90, runs: 1)) {
+            try exporter.series(symbol: "NoSuch", currency: "SEK", days: 90, now: Self.captured)
+        }
+        #expect(HistoryError.noSeries(symbol: "nosuch", days: 90, runs: 1).errorDescription == "History: no market matches \"nosuch\" in the 1 recorded run of the last 90 days.")
+        #expect(HistoryError.failed(path: "h", reason: "file is not a database").asInput.exitStatus == .noInput)
+    }
+
+    @Test("history and backfill find the database where the configuration file puts the reports")
+    func configFileOutput() throws {
+        let folder = try TemporaryFolder()
+        let config = folder.url.appendingPathComponent("config.toml")
+        try Data("output = \"reports\"\ncurrency = \"SEK\"\nformats = [\"csv\"]\n".utf8).write(to: config)
+        let report = try ExecutableTests.run(["--sample", "--config", config.path], in: folder.url)
+        #expect(report.stdout == "reports/cryptoreport-2022-11-22-SEK.csv\n", "\(report.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("reports/history.sqlite").path))
+        let export = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "3650", "--config", config.path], in: folder.url)
+        #expect(export.status == 0, "\(export.stderr)")
+        // One point, in the file's currency.
+        #expect(export.stdout.split(separator: "\r\n").count == 2)
+        #expect(export.stdout.contains(",btcusdt,SEK,"))
+        let unknown = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "3650", "--currency", "XYZ", "--config", config.path], in: folder.url)
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.hasPrefix("cryptoreport: History: no recorded ECB rates have XYZ; choose one of AUD,"))
+        let corrupt = folder.url.appendingPathComponent("corrupt.sqlite")
+        try Data(repeating: 0x41, count: 4096).write(to: corrupt)
+        let unreadable = try ExecutableTests.run(["history", "--symbol", "btc", "--history", corrupt.path, "--no-config"], in: folder.url)
+        #expect(unreadable.status == 66)
+        #expect(unreadable.stderr.hasPrefix("cryptoreport: History: cannot read \(corrupt.path):"), "\(unreadable.stderr)")
+        #expect(unreadable.stderr.split(separator: "\n").count == 1)
+    }
 }

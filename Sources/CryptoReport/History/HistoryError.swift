@@ -1,16 +1,41 @@
 import Foundation
 
-/// The history database could not be used.
+/// The history database could not be used, or holds nothing for what was asked.
 public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
     case cannotOpen(path: String, reason: String)
     case failed(path: String, reason: String)
+    /// The database read by `history`, which is its input: exit 66, not 73.
+    case unreadable(path: String, reason: String)
+    /// No recorded run in the window has ECB rates for the currency.
+    case currencyNotRecorded(currency: String, available: [String])
+    /// Runs were recorded in the window, but none holds the market.
+    case noSeries(symbol: String, days: Int, runs: Int)
 
     public var errorDescription: String? {
         switch self {
         case let .cannotOpen(path, reason): "History: cannot open \(path): \(reason)."
         case let .failed(path, reason): "History: \(path): \(reason)."
+        case let .unreadable(path, reason): "History: cannot read \(path): \(reason)."
+        case let .currencyNotRecorded(currency, available):
+            "History: no recorded ECB rates have \(currency); choose one of \(available.joined(separator: ", "))."
+        case let .noSeries(symbol, days, runs):
+            "History: no market matches \"\(symbol)\" in the \(runs) recorded run\(runs == 1 ? "" : "s") of the last \(days) days."
         }
     }
 
-    public var exitStatus: ExitStatus { .cannotCreateOutput }
+    /// The same failure, met while reading the database for an export.
+    public var asInput: HistoryError {
+        switch self {
+        case let .cannotOpen(path, reason), let .failed(path, reason): .unreadable(path: path, reason: reason)
+        default: self
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .cannotOpen, .failed: .cannotCreateOutput
+        case .unreadable: .noInput
+        case .currencyNotRecorded, .noSeries: .usage
+        }
+    }
 }

@@ -17,20 +17,33 @@ public struct HistoryExporter: Sendable {
 
     /// Every stored run of the last `days` days up to `now` that holds the market, oldest first.
     /// `symbol` is a base asset (its primary market in each run) or an exact market symbol.
+    /// No run in the window is an empty series; runs none of which has rates for `currency`, or
+    /// none of which holds the market, are an error saying so, not an empty export.
     public func series(symbol: String, currency: String, days: Int, now: Date) throws(HistoryError) -> [Point] {
         let wanted = symbol.lowercased()
         let runs = try store.runs(in: now.addingTimeInterval(-Double(days) * 86400)...now)
         var points: [Point] = []
+        var currencies = Set<String>()
+        var convertible = false
         for run in runs {
             let snapshot = try store.snapshot(of: run)
-            guard let rates = snapshot.rates, let converter = try? CurrencyConverter(rates: rates, target: currency),
+            guard let rates = snapshot.rates else { continue }
+            currencies.formUnion(rates.currencies)
+            guard let converter = try? CurrencyConverter(rates: rates, target: currency),
                 let quoteRates = try? converter.quoteRates(for: snapshot.tickers)
             else { continue }
+            convertible = true
             let rows = MarketAnalyser().analyse(snapshot.tickers, rates: quoteRates, currency: converter.target).rows
             let exact = rows.first { $0.symbol.lowercased() == wanted }
             let primary = MarketSelector(Selection(markets: .primary, symbols: [wanted])).select(rows).first
             guard let row = exact ?? primary else { continue }
             points.append(Point(time: run.sourceTime, kind: run.kind, row: row, ratesDate: rates.date))
+        }
+        if !runs.isEmpty && !convertible && !currencies.isEmpty {
+            throw .currencyNotRecorded(currency: currency, available: currencies.sorted())
+        }
+        if !runs.isEmpty && convertible && points.isEmpty {
+            throw .noSeries(symbol: wanted, days: days, runs: runs.count)
         }
         return points
     }
