@@ -143,4 +143,36 @@ struct FreshnessTests {
         #expect(report.freshness.staleMarkets == 0)
         #expect(report.notices.isEmpty)
     }
+
+    static func replay(rates: URL) async throws -> Report {
+        var request = ReportRequest()
+        request.tickersLocation = Fixtures.tickersURL.path
+        request.ratesLocation = rates.path
+        request.history = .disabled
+        return try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
+    }
+
+    @Test("a file of several days: the tickers are priced at the day in effect then, not the newest")
+    func dayInEffect() async throws {
+        let folder = try TemporaryFolder()
+        // The real day of 2022-11-21, and after it a made-up 2022-11-22 published 14 h after the tickers.
+        let real = try String(contentsOf: Fixtures.ratesURL, encoding: .utf8)
+        let later = real.replacingOccurrences(of: "<Cube time='2022-11-21'>", with: "<Cube time='2022-11-22'><Cube currency='USD' rate='2'/></Cube><Cube time='2022-11-21'>")
+        #expect(later != real)
+        let file = folder.url.appendingPathComponent("two-days.xml")
+        try Data(later.utf8).write(to: file)
+        let report = try await Self.replay(rates: file)
+        #expect(report.rates.date == "2022-11-21")
+        #expect(report.freshness.ratesAhead == false && report.notices.isEmpty)
+    }
+
+    @Test("rates all published after the tickers: the oldest day, and a notice saying so")
+    func ratesAhead() async throws {
+        let report = try await Self.replay(rates: Fixtures.historyURL)
+        #expect(report.rates.date == "2024-11-28")
+        #expect(report.freshness.ratesAhead)
+        #expect(report.notices.map(\.kind) == [.ratesAhead])
+        #expect(report.notices.first?.text == "ECB rates are of 2024-11-28, published after these tickers (the rates in effect were those of 2022-11-21); prices are converted at later rates.")
+        #expect(try JSONRenderer().render(report).contains(#""rates_ahead" : true"#))
+    }
 }

@@ -52,6 +52,14 @@ public enum TARGETCalendar {
         return ReportDates.day(instant)
     }
 
+    /// Of `days` (newest first, at least one), the newest published by `instant`; when all were
+    /// published later, the oldest. A replayed day of tickers is priced at that day's rates, not
+    /// at the newest ones in a history file.
+    public static func ratesInEffect(_ days: [ExchangeRates], at instant: Date) -> ExchangeRates? {
+        let expected = expectedRatesDate(at: instant)
+        return days.first { $0.date <= expected } ?? days.last
+    }
+
     /// When the rates of `date` (YYYY-MM-DD) were published, or `nil` for a malformed date.
     public static func publication(of date: String) -> Date? {
         let parts = date.split(separator: "-").compactMap { Int($0) }

@@ -12,6 +12,8 @@ public struct Freshness: Sendable, Equatable {
     public var expectedRatesDate: String
     /// The rates in use are older than `expectedRatesDate`.
     public var ratesBehind: Bool
+    /// The rates in use were published after the tickers (replayed tickers with a newer ECB file).
+    public var ratesAhead = false
     public var staleMarkets: Int
     public var halt: Halt?
 
@@ -28,6 +30,7 @@ public struct Notice: Sendable, Equatable {
     public enum Kind: String, Sendable, Equatable {
         case cachedSource = "cached_source"
         case ratesBehind = "rates_behind"
+        case ratesAhead = "rates_ahead"
         case exchangeHalted = "exchange_halted"
         case staleMarkets = "stale_markets"
     }

@@ -20,11 +20,19 @@ public struct ECBRatesParser: Sendable {
 
     /// The newest day in the document.
     public func parseLatest(_ data: Data) throws(DataError) -> ExchangeRates {
-        guard let newest = try parseDays(data).first else {
-            throw .noRates(detail: "the document has no Cube element with a time attribute")
-        }
+        guard let newest = try parseDays(data).first else { throw Self.noDay }
         return newest
     }
+
+    /// Every day in the document, newest first, at least one: a report picks the day in effect
+    /// at the time of its tickers (`TARGETCalendar.ratesInEffect`).
+    public func parseAvailable(_ data: Data) throws(DataError) -> [ExchangeRates] {
+        let days = try parseDays(data)
+        guard !days.isEmpty else { throw Self.noDay }
+        return days
+    }
+
+    private static let noDay = DataError.noRates(detail: "the document has no Cube element with a time attribute")
 
     /// Every day in the document, newest first.
     public func parseDays(_ data: Data) throws(DataError) -> [ExchangeRates] {

@@ -83,7 +83,7 @@ public struct ReportBuilder: Sendable {
         }
         return Freshness(
             tickerReference: reference, expectedRatesDate: expected, ratesBehind: rates.date < expected,
-            staleMarkets: stale, halt: halt)
+            ratesAhead: rates.date > expected, staleMarkets: stale, halt: halt)
     }
 
     private func notices(
@@ -96,6 +96,13 @@ public struct ReportBuilder: Sendable {
             let why = liveError.map { " — live fetch failed: \($0)" } ?? " — offline run"
             notices.append(
                 Notice(kind: .cachedSource, text: "\(name) from cache, fetched \(ReportDates.minute(payload.fetchedAt))\(why)"))
+        }
+        if freshness.ratesAhead {
+            notices.append(
+                Notice(
+                    kind: .ratesAhead,
+                    text: "ECB rates are of \(exchangeRates.date), published after these tickers (the rates in effect were those of \(freshness.expectedRatesDate)); prices are converted at later rates."
+                ))
         }
         if freshness.ratesBehind {
             notices.append(

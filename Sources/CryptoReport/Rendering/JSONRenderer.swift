@@ -64,7 +64,7 @@ public struct JSONRenderer: Sendable {
             let f = report.freshness
             freshness = FreshnessItem(
                 tickerReference: ReportDates.iso8601(f.tickerReference), expectedRatesDate: f.expectedRatesDate,
-                ratesBehind: f.ratesBehind, staleMarkets: f.staleMarkets, exchangeHalt: f.halt?.rawValue)
+                ratesBehind: f.ratesBehind, ratesAhead: f.ratesAhead, staleMarkets: f.staleMarkets, exchangeHalt: f.halt?.rawValue)
         }
     }
 
@@ -103,12 +103,14 @@ public struct JSONRenderer: Sendable {
         var tickerReference: String
         var expectedRatesDate: String
         var ratesBehind: Bool
+        var ratesAhead: Bool
         var staleMarkets: Int
         var exchangeHalt: String?
         enum CodingKeys: String, CodingKey {
             case tickerReference = "ticker_reference"
             case expectedRatesDate = "expected_rates_date"
             case ratesBehind = "rates_behind"
+            case ratesAhead = "rates_ahead"
             case staleMarkets = "stale_markets"
             case exchangeHalt = "exchange_halt"
         }
@@ -118,6 +120,7 @@ public struct JSONRenderer: Sendable {
             try container.encode(tickerReference, forKey: .tickerReference)
             try container.encode(expectedRatesDate, forKey: .expectedRatesDate)
             try container.encode(ratesBehind, forKey: .ratesBehind)
+            try container.encode(ratesAhead, forKey: .ratesAhead)
             try container.encode(staleMarkets, forKey: .staleMarkets)
             try container.encode(exchangeHalt, forKey: .exchangeHalt)
         }
