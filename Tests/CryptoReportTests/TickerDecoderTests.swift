@@ -31,6 +31,21 @@ struct TickerDecoderTests {
         #expect(tickers.map(\.updatedAt) == [Date(timeIntervalSince1970: 1_669_078_292), Date(timeIntervalSince1970: 1_669_078_293)])
     }
 
+    @Test("an at before Bitcoin's first block (zero, or seconds sent for milliseconds) is left empty with a note")
+    func timestampTooEarly() throws {
+        let data = Fixtures.tickerJSON([
+            Fixtures.ticker("aaainr", base: "aaa", quote: "inr", last: "1", at: "0"),
+            Fixtures.ticker("bbbinr", base: "bbb", quote: "inr", last: "1", at: "1669078293"),
+            Fixtures.ticker("cccinr", base: "ccc", quote: "inr", last: "1", at: "1230940800000"),
+        ])
+        let result = try TickerDecoder().decode(data)
+        #expect(result.tickers.map(\.updatedAt) == [nil, nil, Date(timeIntervalSince1970: 1_230_940_800)])
+        #expect(result.diagnostics.map(\.message) == [
+            "aaainr: at 0 is not a time in milliseconds; left empty",
+            "bbbinr: at 1669078293 is not a time in milliseconds; left empty",
+        ])
+    }
+
     @Test("unknown fields are ignored, numbers sent as JSON numbers are read exactly")
     func unknownFieldsAndNumbers() throws {
         let data = Data(
@@ -95,7 +110,7 @@ struct TickerDecoderTests {
             (#"{"status":"ok"}"#, "WazirX tickers: not a JSON array of tickers (got a JSON object)."),
             (#"[{"symbol":"btcinr","baseAsset":"btc","#, "WazirX tickers: not a JSON array of tickers (the JSON is malformed, truncated or not UTF-8)."),
             ("[]", "WazirX tickers: none of the 0 tickers received is usable."),
-            (#"[{"symbol":"x"}]"#, "WazirX tickers: none of the 1 tickers received is usable."),
+            (#"[{"symbol":"x"}]"#, "WazirX tickers: none of the 1 tickers received is usable (first: skipped ticker #1 (x): no usable baseAsset or quoteAsset)."),
             ("\"tickers\"", "WazirX tickers: not a JSON array of tickers (got a JSON string)."),
         ])
     func notTickers(body: String, message: String) {

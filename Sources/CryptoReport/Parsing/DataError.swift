@@ -6,7 +6,8 @@ public enum DataError: LocalizedError, ExitStatusProviding, Equatable {
     case htmlInsteadOfData(source: DataSource, expected: String)
     case apiError(source: DataSource, code: String?, message: String)
     case malformed(source: DataSource, expected: String, detail: String)
-    case noValidTickers(received: Int)
+    /// `firstProblem`: why the first row was refused, so that the one line says something useful.
+    case noValidTickers(received: Int, firstProblem: String? = nil)
     case noRates(detail: String)
     case staleRates(date: String, age: String, limit: String)
 
@@ -26,8 +27,10 @@ public enum DataError: LocalizedError, ExitStatusProviding, Equatable {
             }
         case let .malformed(source, expected, detail):
             "\(source.displayName): not \(expected) (\(detail))."
-        case let .noValidTickers(received):
+        case let .noValidTickers(received, nil):
             "WazirX tickers: none of the \(received) tickers received is usable."
+        case let .noValidTickers(received, firstProblem?):
+            "WazirX tickers: none of the \(received) tickers received is usable (first: \(firstProblem))."
         case let .noRates(detail):
             "ECB rates: \(detail)."
         case let .staleRates(date, age, limit):

@@ -35,7 +35,9 @@ public struct TickerDecoder: Sendable {
                 diagnostics.append(problem.diagnostic)
             }
         }
-        guard !tickers.isEmpty else { throw .noValidTickers(received: rows.count) }
+        guard !tickers.isEmpty else {
+            throw .noValidTickers(received: rows.count, firstProblem: diagnostics.first.map { $0.message })
+        }
         return Result(tickers: tickers, received: rows.count, diagnostics: diagnostics)
     }
 
@@ -153,12 +155,15 @@ public struct TickerDecoder: Sendable {
         return .success(Validated(ticker: ticker, notes: notes))
     }
 
+    static let earliestMilliseconds: Decimal = 1_230_940_800_000
+
     /// `at` is milliseconds since the epoch, sent as a number or as a string.
     private func timestamp(_ field: JSONScalar?, symbol: String, notes: inout [Diagnostic]) -> Date? {
         guard let field else { return nil }
         if case .null = field { return nil }
-        // Years 1970 to 9999: anything else is not a ticker time.
-        guard let milliseconds = field.decimal, milliseconds >= 0, milliseconds < 253_402_300_800_000 else {
+        // From Bitcoin's first block (2009-01-03) to the year 9999: no market traded earlier, and
+        // an earlier value is a zero, or seconds sent for milliseconds, which would date the report 1970.
+        guard let milliseconds = field.decimal, milliseconds >= Self.earliestMilliseconds, milliseconds < 253_402_300_800_000 else {
             notes.append(Diagnostic(.tickers, "\(symbol): at \(field.quoted) is not a time in milliseconds; left empty"))
             return nil
         }
