@@ -92,6 +92,14 @@ struct FreshnessTests {
         }
         let report = try Self.build(tickers: tickers, rates: old, allowStale: true)
         #expect(report.freshness.ratesBehind)
+        // No ticker time: judged against the fetch, and the message says so.
+        let timeless = [Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", at: "null")]
+        #expect {
+            try Self.build(tickers: timeless, rates: old, fetchedAt: Self.utc("2022-12-10T12:00:00Z"))
+        } throws: { error in
+            (error as? DataError)?.errorDescription
+                == "ECB rates: the newest rates are of 2022-11-10, 29.9 days older than the fetch (no ticker carries a time), past the 5 days limit (--max-age); --allow-stale accepts them."
+        }
     }
 
     @Test("a market over an hour older than the fetch is stale in every format")

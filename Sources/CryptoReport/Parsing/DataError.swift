@@ -9,7 +9,8 @@ public enum DataError: LocalizedError, ExitStatusProviding, Equatable {
     /// `firstProblem`: why the first row was refused, so that the one line says something useful.
     case noValidTickers(received: Int, firstProblem: String? = nil)
     case noRates(detail: String)
-    case staleRates(date: String, age: String, limit: String)
+    /// `against`: what the rates were judged against, `the tickers` or, when no ticker carries a time, `the fetch`.
+    case staleRates(date: String, age: String, limit: String, against: String = "the tickers")
 
     public var errorDescription: String? {
         switch self {
@@ -33,8 +34,8 @@ public enum DataError: LocalizedError, ExitStatusProviding, Equatable {
             "WazirX tickers: none of the \(received) tickers received is usable (first: \(firstProblem))."
         case let .noRates(detail):
             "ECB rates: \(detail)."
-        case let .staleRates(date, age, limit):
-            "ECB rates: the newest rates are of \(date), \(age) older than the tickers, past the \(limit) limit (--max-age); --allow-stale accepts them."
+        case let .staleRates(date, age, limit, against):
+            "ECB rates: the newest rates are of \(date), \(age) older than \(against), past the \(limit) limit (--max-age); --allow-stale accepts them."
         }
     }
 

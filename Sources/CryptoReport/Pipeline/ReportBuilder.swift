@@ -71,7 +71,8 @@ public struct ReportBuilder: Sendable {
             let age = asOf.timeIntervalSince(published)
             if age > request.maxAge.rates {
                 throw DataError.staleRates(
-                    date: rates.date, age: MaxAge.describe(age), limit: MaxAge.describe(request.maxAge.rates))
+                    date: rates.date, age: MaxAge.describe(age), limit: MaxAge.describe(request.maxAge.rates),
+                    against: dataTime == nil ? "the fetch (no ticker carries a time)" : "the tickers")
             }
         }
         let stale = rows.filter(\.isStale).count
