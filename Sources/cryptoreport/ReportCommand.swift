@@ -37,7 +37,8 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: "Order by change, volume, spread, name or price. (default: volume)")
     var sort: String?
 
-    @Option(help: "Show only the first N markets.")
+    // Unconditional, so that `--top -1` is refused as a bad number, not taken for a missing one.
+    @Option(parsing: .unconditional, help: "Show only the first N markets.")
     var top: Int?
 
     @Option(name: .customLong("tickers-url"), help: "Where to read the tickers: http(s) URL, file:// URL or path.")

@@ -101,6 +101,7 @@ struct ExecutableTests {
             (["--currency", "dollars"], 64, "--currency"),
             (["--locale", "xx_QQ"], 64, "--locale"),
             (["--output", "-"], 64, "exactly one format"),
+            (["--top", "-1"], 64, "--top: \"-1\" is not valid; expected a positive whole number."),
             (["--tickers-url", "/nonexistent/tickers.json"], 66, "WazirX tickers: no such file /nonexistent/tickers.json."),
             (["--tickers-url", "RATES"], 65, "WazirX tickers: not a JSON array of tickers (got XML or other markup)."),
             (["--ecb-url", "TICKERS"], 65, "ECB rates: not the ECB eurofxref XML"),
@@ -150,6 +151,7 @@ struct ExecutableTests {
         let run = try Self.run(["--sample", "--output", "file/reports"], in: folder.url)
         #expect(run.status == 73)
         #expect(run.stderr.hasPrefix("cryptoreport: Output: cannot create the folder"))
+        #expect(run.stderr.hasSuffix("/file is a file, not a folder.\n"), "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
 

@@ -42,6 +42,13 @@ struct SelectionTests {
         #expect(MarketSelector(all).select(Self.rows).map(\.symbol) == ["ethbtc", "ethinr"])
     }
 
+    @Test("a --symbols entry that names no market is reported, so a typo does not pass for a quiet market")
+    func unmatchedSymbols() {
+        let selector = MarketSelector(Selection(symbols: ["btc", "dogewrx", "nosuch", "btcusd"]))
+        #expect(selector.unmatched(in: Self.rows) == ["nosuch", "btcusd"])
+        #expect(MarketSelector(Selection()).unmatched(in: Self.rows).isEmpty)
+    }
+
     @Test("sort by change puts empty changes last; top cuts")
     func sortAndTop() {
         let selector = MarketSelector(Selection(markets: .all, sort: .change, top: 3))

@@ -22,6 +22,18 @@ public struct MarketSelector: Sendable {
         return sorted(kept)
     }
 
+    /// The `--symbols` entries that name no market among `rows` (neither a symbol nor a base
+    /// asset), for a warning: a typo must not pass for a quiet market.
+    public func unmatched(in rows: [MarketRow]) -> [String] {
+        guard !selection.symbols.isEmpty else { return [] }
+        var known = Set<String>()
+        for row in rows {
+            known.insert(row.symbol.lowercased())
+            known.insert(row.baseAsset.lowercased())
+        }
+        return selection.symbols.filter { !known.contains($0.lowercased()) }
+    }
+
     /// The rows a table shows: the selection cut to `--top`.
     public func cut(_ rows: [MarketRow]) -> [MarketRow] {
         guard let top = selection.top else { return rows }

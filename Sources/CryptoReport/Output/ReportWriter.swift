@@ -26,7 +26,7 @@ public struct ReportWriter: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw .cannotCreateDirectory(path: path, reason: Self.reason(for: error))
+            throw .cannotCreateDirectory(path: path, reason: Self.blockingFile(on: directory) ?? Self.reason(for: error))
         }
         guard access(path, W_OK | X_OK) == 0 else {
             throw .notWritable(path: path, reason: String(cString: strerror(errno)))
@@ -157,6 +157,19 @@ public struct ReportWriter: Sendable {
             throw .writeFailed(path: final.path, reason: String(cString: strerror(failure)))
         }
         return temporary
+    }
+
+    /// Foundation's error for a file where a folder should be is vague; name the file.
+    static func blockingFile(on directory: URL) -> String? {
+        var folder = directory.standardizedFileURL
+        while folder.path != "/" {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+                return isFolder.boolValue ? nil : "\(folder.path) is a file, not a folder"
+            }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
     }
 
     private static func reason(for error: any Error) -> String {

@@ -39,6 +39,9 @@ public struct ReportBuilder: Sendable {
 
         let selector = MarketSelector(request.selection)
         let selected = selector.select(analysed.rows)
+        for symbol in selector.unmatched(in: analysed.rows) {
+            analysed.diagnostics.append(Diagnostic(.tickers, "no market matches \"\(symbol)\" (--symbols)"))
+        }
         let shown = selector.cut(selected)
         let summary = SummaryBuilder().summarise(
             .init(
