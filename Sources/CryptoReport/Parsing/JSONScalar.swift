@@ -31,7 +31,7 @@ enum JSONScalar: Decodable, Sendable {
         case let .number(value): "\(value)"
         case let .bool(flag): "\(flag)"
         case .null: "null"
-        case .structured: "an array, an object or an out-of-range number"
+        case .structured: "(an array, an object or an out-of-range number)"
         }
     }
 
