@@ -189,7 +189,12 @@ struct HistoryTests {
         #expect(csv.hasPrefix("time,symbol,currency,price,open,high,low,change_pct,volume,volume_value,fx_rate,rates_date,kind\r\n"))
         #expect(csv.contains(",btcusdt,SEK,85822.760101503,"))
         #expect(try exporter.series(symbol: "btcinr", currency: "SEK", days: 90, now: Self.captured).map(\.row.symbol) == ["btcinr", "btcinr"])
-        #expect(exporter.json(points, symbol: "btc", currency: "SEK").contains(#""rates_date" : "2022-11-19""#))
+        let json = exporter.json(points, symbol: "btc", currency: "SEK")
+        #expect(json.contains(#""rates_date" : "2022-11-19""#))
+        // The same fields as the CSV: every CSV column but the currency, which the document states once.
+        for column in HistoryExporter.csvColumns where column != "currency" {
+            #expect(json.contains("\"\(column)\" : "), "\(column) missing from the JSON export")
+        }
         #expect(exporter.markdown(points, symbol: "btc", currency: "SEK", locale: Locale(identifier: "sv_SE")).contains("Trend: ▁█"))
     }
 

@@ -74,7 +74,7 @@ public struct HistoryExporter: Sendable {
                 "time": ReportDates.iso8601(point.time), "symbol": point.row.symbol, "price": point.row.price.description,
                 "open": point.row.open?.description, "high": point.row.high?.description, "low": point.row.low?.description,
                 "change_pct": point.row.changePercent?.description, "volume": point.row.volume?.description,
-                "fx_rate": point.row.fxRate.description, "rates_date": point.ratesDate, "kind": point.kind.rawValue,
+                "volume_value": point.row.volumeValue?.description, "fx_rate": point.row.fxRate.description, "rates_date": point.ratesDate, "kind": point.kind.rawValue,
             ]
         }
         let document: [String: Any] = [

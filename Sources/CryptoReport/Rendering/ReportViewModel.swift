@@ -7,6 +7,8 @@ struct ReportViewModel {
 
     struct Counts {
         var tickers, converted, selected, shown, assets, skipped, unconvertible: String
+        /// `1 asset`, `267 assets`.
+        var assetsPhrase: String
     }
 
     struct Breadth {
@@ -101,7 +103,7 @@ struct ReportViewModel {
         counts = Counts(
             tickers: count(c.tickersReceived), converted: count(c.converted), selected: count(c.selected),
             shown: count(c.shown), assets: count(c.assets), skipped: count(c.skipped),
-            unconvertible: count(c.unconvertible))
+            unconvertible: count(c.unconvertible), assetsPhrase: "\(count(c.assets)) \(c.assets == 1 ? "asset" : "assets")")
         breadth = Breadth(
             advancers: count(summary.advancers), decliners: count(summary.decliners),
             unchanged: count(summary.unchanged), advancersWeight: String(summary.advancers),
