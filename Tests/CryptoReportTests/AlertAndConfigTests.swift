@@ -93,6 +93,7 @@ struct AlertAndConfigTests {
             ("currency = \"dollar\"", "Config: c.toml, line 1: currency \"dollar\" is not a three-letter code such as USD or SEK."),
             ("\nlocale = \"xx_YY\"", "Config: c.toml, line 2: locale \"xx_YY\" is not a locale identifier such as en_US or sv_SE."),
             ("symbols = [\"btc\" \"eth\"]", "Config: c.toml, line 1: an array holds \"strings\" separated by commas, closed by ]."),
+            ("alerts = [\n  \"btc above 1 USD\",\n  # a comment\n  \"eth sideways\",\n]", "Config: c.toml, line 4: alert \"eth sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
         ])
     func badFile(text: String, message: String) {
         #expect {

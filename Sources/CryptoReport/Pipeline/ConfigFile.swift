@@ -71,12 +71,17 @@ public struct ConfigFile: Sendable, Equatable {
                 }
             }
             let value = try Value.parse(String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces), path: path, line: number)
-            try config.set(key, value, path: path, line: number)
+            // An array over several lines: a bad item is reported on its own line.
+            let spanned = lines[(number - 1)..<index]
+            let lineOf = { (item: String) -> Int in
+                (spanned.firstIndex { $0.contains("\"\(item)\"") } ?? (number - 1)) + 1
+            }
+            try config.set(key, value, path: path, line: number, lineOf: lineOf)
         }
         return config
     }
 
-    private mutating func set(_ key: String, _ value: Value, path: String, line: Int) throws(ConfigError) {
+    private mutating func set(_ key: String, _ value: Value, path: String, line: Int, lineOf: (String) -> Int) throws(ConfigError) {
         func string() throws(ConfigError) -> String {
             guard case let .string(text) = value else { throw .invalid(path: path, line: line, message: "\(key) must be a \"string\"") }
             return text
@@ -131,7 +136,7 @@ public struct ConfigFile: Sendable, Equatable {
                 do {
                     alerts.append(try AlertRule(parsing: rule))
                 } catch {
-                    throw .invalid(path: path, line: line, message: error.message)
+                    throw .invalid(path: path, line: lineOf(rule), message: error.message)
                 }
             }
         }
