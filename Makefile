@@ -37,10 +37,10 @@ embed:
 clean:
 	rm -rf .build
 
-## libFuzzer on the ticker decoder and the ECB parser, 1,000,000 runs each (Scripts/fuzz.sh; outputs in .build-fuzz/).
+## libFuzzer on the four parsers (tickers, ECB, ECB history, klines), 1,000,000 runs each (Scripts/fuzz.sh; outputs in .build-fuzz/).
 fuzz:
 	RUNS=$${RUNS:-1000000} MAX_TIME=$${MAX_TIME:-0} Scripts/fuzz.sh
 
-## A short bounded fuzz pass for CI: 100,000 runs or 40 s per harness, whichever comes first (under 2 minutes with the build).
+## A short bounded fuzz pass for CI: 100,000 runs or 40 s per harness, whichever comes first (about a minute with the builds).
 fuzz-smoke:
 	RUNS=100000 MAX_TIME=40 Scripts/fuzz.sh
