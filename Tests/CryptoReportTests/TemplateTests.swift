@@ -42,4 +42,22 @@ struct TemplateTests {
             try TemplateRenderer(directory: URL(fileURLWithPath: "/nonexistent/templates"))
         }
     }
+
+    /// The table's rows answer Mustache's lookups themselves (no reflection); a property added to
+    /// the row but not to `child(named:)` would render empty without this test.
+    @Test("every property of a table row answers Mustache under its own name")
+    func rowLookupCoversEveryProperty() async throws {
+        var request = ReportRequest()
+        request.sample = true
+        let report = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
+        let row = try #require(ReportViewModel(report).rows.first)
+        let labels = Mirror(reflecting: row).children.compactMap(\.label)
+        #expect(labels.count >= 27)
+        for child in Mirror(reflecting: row).children {
+            guard let label = child.label else { continue }
+            let answered = try #require(row.child(named: label), "\(label) does not answer")
+            #expect("\(answered)" == "\(child.value)", "\(label)")
+        }
+        #expect(row.child(named: "currency") == nil, "unknown keys fall through to the report")
+    }
 }
