@@ -48,7 +48,9 @@ struct HistoryCommand: ParsableCommand {
         if let currency { request.currency = currency }
         if let locale { request.locale = locale }
         do {
-            request = try request.validated()
+            // Only what an export uses: a configuration made for reports on standard output
+            // (`output = "-"` and every format) is no reason to refuse one.
+            request = try request.validatedMoney()
         } catch {
             throw ValidationError(error.errorDescription ?? "invalid request")
         }

@@ -128,6 +128,22 @@ struct FaultInjectionTests {
         #expect(server.requests.filter { $0.path == "/tickers" }.count <= 1, "no ticker retry once the run has failed")
     }
 
+    @Test("when both sources fail at once, the tickers' error is the one reported, every time")
+    func bothFail() async throws {
+        let folder = try TemporaryFolder()
+        let tickers = folder.url.appendingPathComponent("bad.json")
+        try Data("{}".utf8).write(to: tickers)
+        var request = ReportRequest()
+        request.tickersLocation = tickers.path
+        request.ratesLocation = folder.url.appendingPathComponent("missing.xml").path
+        request.history = .disabled
+        for _ in 0..<30 {
+            await #expect(throws: DataError.self) {
+                try await ReportPipeline().makeReport(request)
+            }
+        }
+    }
+
     @Test(
         "a payload over --max-bytes is refused while downloading",
         arguments: [LoopbackServer.Response.Behaviour.normal, .chunked])

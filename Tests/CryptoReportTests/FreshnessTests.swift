@@ -183,4 +183,17 @@ struct FreshnessTests {
         #expect(report.notices.first?.text == "ECB rates are of 2024-11-28, published after these tickers (the rates in effect were those of 2022-11-21); prices are converted at later rates.")
         #expect(try JSONRenderer().render(report).contains(#""rates_ahead" : true"#))
     }
+
+    @Test(
+        "same-day rates are not ahead of tickers once they can be out (15:00 Frankfurt), whatever the 16:30 slack for lateness",
+        arguments: [("2022-11-22T15:15:00Z", false), ("2022-11-22T14:30:00Z", false), ("2022-11-22T13:30:00Z", true)])
+    func sameDayRates(tickerTime: String, ahead: Bool) throws {
+        let at = String(Int(Self.utc(tickerTime).timeIntervalSince1970) * 1000)
+        let report = try Self.build(
+            tickers: [Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", at: at)],
+            rates: Fixtures.ecbXML(date: "2022-11-22", rates: Self.usd))
+        #expect(report.freshness.ratesAhead == ahead)
+        #expect(report.notices.contains { $0.kind == .ratesAhead } == ahead)
+        #expect(TARGETCalendar.ratesInEffect([ExchangeRates(date: "2022-11-22", perEuro: [:]), ExchangeRates(date: "2022-11-21", perEuro: [:])], at: Self.utc(tickerTime))?.date == (ahead ? "2022-11-21" : "2022-11-22"))
+    }
 }

@@ -233,6 +233,12 @@ struct HistoryTests {
         let unknown = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "3650", "--currency", "XYZ", "--config", config.path], in: folder.url)
         #expect(unknown.status == 64)
         #expect(unknown.stderr.hasPrefix("cryptoreport: History: no recorded ECB rates have XYZ; choose one of AUD,"))
+        // A configuration made for reports on standard output is no reason to refuse an export.
+        let stdoutConfig = folder.url.appendingPathComponent("stdout.toml")
+        try Data("output = \"-\"\nhistory = \"reports/history.sqlite\"\n".utf8).write(to: stdoutConfig)
+        let fromStdoutConfig = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "3650", "--config", stdoutConfig.path], in: folder.url)
+        #expect(fromStdoutConfig.status == 0, "\(fromStdoutConfig.stderr)")
+        #expect(fromStdoutConfig.stdout.contains(",btcusdt,USD,"))
         let corrupt = folder.url.appendingPathComponent("corrupt.sqlite")
         try Data(repeating: 0x41, count: 4096).write(to: corrupt)
         let unreadable = try ExecutableTests.run(["history", "--symbol", "btc", "--history", corrupt.path, "--no-config"], in: folder.url)

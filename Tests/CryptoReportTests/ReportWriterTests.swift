@@ -68,4 +68,22 @@ struct ReportWriterTests {
         #expect(Self.text(folder, "a-alerts.csv") == "old alerts")
         #expect(Self.everything(in: folder) == ["a-alerts.csv", "a.csv"])
     }
+
+    @Test("without hard links the previous reports are copied aside, so a failure still puts them back")
+    func noHardLinks() throws {
+        let folder = try TemporaryFolder()
+        var writer = ReportWriter(directory: folder.url)
+        writer.hardLink = { _, _ in
+            errno = EPERM
+            return -1
+        }
+        try writer.write([("a.csv", "old a"), ("b.md", "old b")])
+        #expect(throws: OutputError.self) {
+            try writer.write([("a.csv", "new a"), ("b.md", "new b"), ("missing/c.json", "new")])
+        }
+        #expect(Self.text(folder, "a.csv") == "old a" && Self.text(folder, "b.md") == "old b")
+        try writer.write([("a.csv", "new a"), ("b.md", "new b")])
+        #expect(Self.everything(in: folder) == ["a.csv", "b.md"])
+        #expect(Self.text(folder, "a.csv") == "new a")
+    }
 }

@@ -22,14 +22,15 @@ public struct MarketSelector: Sendable {
         return sorted(kept)
     }
 
-    /// The `--symbols` entries that name no market among `rows` (neither a symbol nor a base
-    /// asset), for a warning: a typo must not pass for a quiet market.
-    public func unmatched(in rows: [MarketRow]) -> [String] {
+    /// The `--symbols` entries that name none of the tickers received (neither a symbol nor a
+    /// base asset), for a warning: a typo must not pass for a quiet market. A market received but
+    /// left out (no rate to price it) has its own warning.
+    public func unmatched(in tickers: [Ticker]) -> [String] {
         guard !selection.symbols.isEmpty else { return [] }
         var known = Set<String>()
-        for row in rows {
-            known.insert(row.symbol.lowercased())
-            known.insert(row.baseAsset.lowercased())
+        for ticker in tickers {
+            known.insert(ticker.symbol.lowercased())
+            known.insert(ticker.baseAsset.lowercased())
         }
         return selection.symbols.filter { !known.contains($0.lowercased()) }
     }

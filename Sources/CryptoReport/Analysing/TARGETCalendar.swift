@@ -52,19 +52,28 @@ public enum TARGETCalendar {
         return ReportDates.day(instant)
     }
 
-    /// Of `days` (newest first, at least one), the newest published by `instant`; when all were
-    /// published later, the oldest. A replayed day of tickers is priced at that day's rates, not
-    /// at the newest ones in a history file.
+    /// Of `days` (newest first, at least one), the newest that could be out by `instant`; when
+    /// none could, the oldest. A replayed day of tickers is priced at that day's rates, not at the
+    /// newest ones in a history file.
     public static func ratesInEffect(_ days: [ExchangeRates], at instant: Date) -> ExchangeRates? {
-        let expected = expectedRatesDate(at: instant)
-        return days.first { $0.date <= expected } ?? days.last
+        days.first { !isAhead($0.date, of: instant) } ?? days.last
     }
 
+    /// The rates of `date` cannot have been out by `instant`. Judged by the earliest they appear
+    /// (15:00 Frankfurt time: the rates are set at 14:15 and published "around 16:00"), unlike
+    /// `expectedRatesDate`, whose slack is there not to call on-time rates late.
+    public static func isAhead(_ date: String, of instant: Date) -> Bool {
+        guard let published = publication(of: date, hour: earliestPublicationHour) else { return false }
+        return published > instant
+    }
+
+    static let earliestPublicationHour = 15
+
     /// When the rates of `date` (YYYY-MM-DD) were published, or `nil` for a malformed date.
-    public static func publication(of date: String) -> Date? {
+    public static func publication(of date: String, hour: Int = 16) -> Date? {
         let parts = date.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3 else { return nil }
-        return frankfurt.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 16))
+        return frankfurt.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: hour))
     }
 
     /// Easter Sunday (Gregorian), by the anonymous algorithm (Meeus/Jones/Butcher).

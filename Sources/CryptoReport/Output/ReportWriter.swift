@@ -14,6 +14,8 @@ import Foundation
 /// never sees half a report, and a run that fails part-way replaces nothing.
 public struct ReportWriter: Sendable {
     public var directory: URL
+    /// `link(2)`; tests stand in a file system without hard links.
+    var hardLink: @Sendable (String, String) -> Int32 = { link($0, $1) }
 
     public init(directory: URL) {
         self.directory = directory
@@ -97,9 +99,17 @@ public struct ReportWriter: Sendable {
             var backup: URL?
             if Self.isRegularFile(item.final) {
                 let candidate = backupURL(for: item.final)
-                // Without hard links (some network or FAT file systems) the old file cannot be
-                // kept aside; the rename below still replaces it atomically.
-                if link(item.final.path, candidate.path) == 0 { backup = candidate }
+                // A hard link costs nothing; without hard links (FAT, some network file systems)
+                // a copy. A report that cannot be kept aside is not replaced: a later failure
+                // could not put it back.
+                guard hardLink(item.final.path, candidate.path) == 0
+                    || (try? FileManager.default.copyItem(at: item.final, to: candidate)) != nil
+                else {
+                    let reason = String(cString: strerror(errno))
+                    rollBack()
+                    throw .writeFailed(path: item.final.path, reason: "cannot keep the previous report aside: \(reason)")
+                }
+                backup = candidate
             }
             guard rename(item.temporary.path, item.final.path) == 0 else {
                 let reason = String(cString: strerror(errno))

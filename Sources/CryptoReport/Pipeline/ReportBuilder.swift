@@ -39,7 +39,7 @@ public struct ReportBuilder: Sendable {
 
         let selector = MarketSelector(request.selection)
         let selected = selector.select(analysed.rows)
-        for symbol in selector.unmatched(in: analysed.rows) {
+        for symbol in selector.unmatched(in: decoded.tickers) {
             analysed.diagnostics.append(Diagnostic(.tickers, "no market matches \"\(symbol)\" (--symbols)"))
         }
         let shown = selector.cut(selected)
@@ -87,7 +87,7 @@ public struct ReportBuilder: Sendable {
         }
         return Freshness(
             tickerReference: reference, expectedRatesDate: expected, ratesBehind: rates.date < expected,
-            ratesAhead: rates.date > expected, staleMarkets: stale, halt: halt)
+            ratesAhead: TARGETCalendar.isAhead(rates.date, of: asOf), staleMarkets: stale, halt: halt)
     }
 
     private func notices(

@@ -90,8 +90,8 @@ public struct ReportRequest: Sendable, Equatable, Codable {
         locale ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)
     }
 
-    /// Checks what can be checked before any fetch.
-    public func validated() throws(UsageError) -> ReportRequest {
+    /// The currency and locale checked and normalised: all that `history` needs of a request.
+    public func validatedMoney() throws(UsageError) -> ReportRequest {
         var request = self
         request.currency = currency.uppercased()
         guard request.currency.count == 3, request.currency.allSatisfy({ $0.isASCII && $0.isLetter }) else {
@@ -104,6 +104,12 @@ public struct ReportRequest: Sendable, Equatable, Codable {
             }
             request.locale = identifier
         }
+        return request
+    }
+
+    /// Checks what can be checked before any fetch.
+    public func validated() throws(UsageError) -> ReportRequest {
+        var request = try validatedMoney()
         guard !formats.isEmpty else {
             throw .invalid(option: "--format", value: "", expected: "csv, markdown, html, json or all")
         }
