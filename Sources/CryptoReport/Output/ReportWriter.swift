@@ -37,11 +37,29 @@ public struct ReportWriter: Sendable {
 
     /// Removes temporary files a killed run left behind. Call it only while holding the folder's
     /// `OutputLock`: then no other run can be writing them.
+    ///
+    /// A previous report kept aside by a run killed while committing goes back under its name
+    /// if nothing took its place, so that a kill at any moment leaves the previous reports intact.
     public func removeLeftovers() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where Self.isTemporaryName(name) {
-            unlink(directory.appendingPathComponent(name).path)
+            let leftover = directory.appendingPathComponent(name)
+            if let original = Self.originalName(ofBackup: name), !Self.isRegularFile(directory.appendingPathComponent(original)),
+                rename(leftover.path, directory.appendingPathComponent(original).path) == 0
+            {
+                continue
+            }
+            unlink(leftover.path)
         }
+    }
+
+    /// `.cryptoreport-2022-11-22-SEK.csv.1A2B3C4D.old.tmp` → `cryptoreport-2022-11-22-SEK.csv`.
+    static func originalName(ofBackup name: String) -> String? {
+        guard name.hasPrefix("."), name.hasSuffix(".old.tmp") else { return nil }
+        let middle = name.dropFirst().dropLast(".old.tmp".count)
+        guard let dot = middle.lastIndex(of: "."), middle.distance(from: dot, to: middle.endIndex) == 9 else { return nil }
+        let original = String(middle[..<dot])
+        return original.isEmpty || original.contains("/") ? nil : original
     }
 
     /// `.cryptoreport-2022-11-22-SEK.csv.1A2B3C4D.tmp`
