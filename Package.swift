@@ -40,7 +40,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CryptoReportTests",
-            dependencies: ["CryptoReport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "CryptoReport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["Fixtures", "Golden"]
         ),
     ]

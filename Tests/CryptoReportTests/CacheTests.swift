@@ -131,6 +131,45 @@ struct CacheTests {
         }
     }
 
+    /// The copy is there but cannot be trusted: each refusal says why, and the run fails as with
+    /// no copy at all.
+    @Test(
+        "a cached copy from another URL, dated in the future, or damaged is not used, with a warning saying why",
+        arguments: ["other-url", "future", "damaged", "unreadable"])
+    func untrustworthyCopy(kind: String) async throws {
+        let cache = try TemporaryFolder()
+        try await Self.warm(cache)
+        let record = cache.url.appendingPathComponent("tickers.fetch.json")
+        let body = cache.url.appendingPathComponent("tickers-24hr.json")
+        let stored = try String(contentsOf: record, encoding: .utf8)
+        let expected: String
+        switch kind {
+        case "other-url":
+            try Data(stored.replacingOccurrences(of: "api.wazirx.com", with: "mirror.example").utf8).write(to: record)
+            expected = "WazirX tickers: the cached copy was fetched from https://mirror.example/sapi/v1/tickers/24hr, not https://api.wazirx.com/sapi/v1/tickers/24hr."
+        case "future":
+            try Data(stored.replacingOccurrences(of: "2022-11-22T01:00:00Z", with: "2099-01-01T00:00:00Z").utf8).write(to: record)
+            expected = "WazirX tickers: the cached copy says it was fetched 2099-01-01 00:00 UTC, in the future."
+        case "damaged":
+            try Data("[".utf8).write(to: body)
+            expected = "WazirX tickers: the cached copy in \(cache.url.path) is damaged (its body and record disagree)."
+        default:
+            let bytes = try Data(contentsOf: body).count
+            try Data(repeating: UInt8(ascii: " "), count: bytes).write(to: body)
+            expected = "WazirX tickers: the cached copy in \(cache.url.path) no longer reads."
+        }
+        #expect(try String(contentsOf: record, encoding: .utf8) != stored || kind == "damaged" || kind == "unreadable")
+        var request = Self.request(cache)
+        request.offline = true
+        let log = LogRecorder()
+        var pipeline = Self.pipeline(PerSourceHTTPClient([:]))
+        pipeline.logger = log.logger
+        await #expect(throws: FetchError.self) {
+            try await pipeline.makeReport(request)
+        }
+        #expect(log.messages.contains(expected), "\(log.messages)")
+    }
+
     @Test("the default cache folder follows XDG")
     func defaultFolder() {
         #expect(PayloadCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]).path == "/x/cache/cryptoreport")

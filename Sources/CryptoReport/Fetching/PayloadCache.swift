@@ -60,6 +60,12 @@ public struct PayloadCache: Sendable {
         }
     }
 
+    /// Whether anything is cached for `source`, usable or not: a copy that `load` refuses is then
+    /// damaged, not missing, and a warning says so.
+    public func hasFiles(_ source: DataSource) -> Bool {
+        FileManager.default.fileExists(atPath: recordURL(source).path) || FileManager.default.fileExists(atPath: bodyURL(source).path)
+    }
+
     /// The cached payload, if there is one whose body matches its record.
     public func load(_ source: DataSource) -> Entry? {
         let decoder = JSONDecoder()

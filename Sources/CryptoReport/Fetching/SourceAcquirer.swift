@@ -47,23 +47,45 @@ struct SourceAcquirer: Sendable {
         }
     }
 
-    /// The cached payload, if one exists, is younger than `--max-age` and still parses.
+    /// The cached payload, if one exists, was fetched from this location, is younger than
+    /// `--max-age` (and not from the future) and still parses. Each refusal is a warning: the
+    /// error that follows only says no usable copy was found.
     private func cached<Value>(
         _ source: DataSource, location: SourceLocation, liveError: String?, parse: (Data) throws -> Value
     ) -> Acquired<Value>? {
-        guard let entry = cache.load(source) else { return nil }
+        guard let entry = cache.load(source) else {
+            if cache.hasFiles(source) {
+                logger.warning("\(source.displayName): the cached copy in \(cache.directory.path) is damaged (its body and record disagree).")
+            }
+            return nil
+        }
+        guard entry.location == location.description else {
+            logger.warning("\(source.displayName): the cached copy was fetched from \(entry.location), not \(location.description).")
+            return nil
+        }
         let age = clock.now().timeIntervalSince(entry.fetchedAt)
+        // A few minutes of clock skew are tolerated; a copy "fetched" later than that is not
+        // dated honestly, and its age could not be judged.
+        guard age >= -Self.clockSkew else {
+            logger.warning("\(source.displayName): the cached copy says it was fetched \(ReportDates.minute(entry.fetchedAt)), in the future.")
+            return nil
+        }
         guard age <= request.maxAge[source] else {
             logger.warning(
                 "\(source.displayName): the cached copy is \(MaxAge.describe(age)) old, past the \(MaxAge.describe(request.maxAge[source])) limit (--max-age).")
             return nil
         }
-        guard let value = try? parse(entry.data) else { return nil }
+        guard let value = try? parse(entry.data) else {
+            logger.warning("\(source.displayName): the cached copy in \(cache.directory.path) no longer reads.")
+            return nil
+        }
         let payload = FetchedPayload(
             source: source, location: location, data: entry.data, fetchedAt: entry.fetchedAt,
             origin: .cache(liveError: liveError))
         return Acquired(payload: payload, value: value)
     }
+
+    static let clockSkew: TimeInterval = 300
 
     /// The source failed (unreachable, error status, unusable body); not a mistake of ours or
     /// the user's, which a cached copy would only hide.

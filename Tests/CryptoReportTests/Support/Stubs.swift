@@ -1,4 +1,5 @@
 import CryptoReport
+import Logging
 import Foundation
 
 /// An HTTP client that answers from a script, one response (or error) per call, and records calls.
@@ -77,6 +78,35 @@ final class PerSourceHTTPClient: HTTPClient, @unchecked Sendable {
         case let .respond(response)?: return response
         case let .fail(error)?: throw error
         case nil: throw FetchError.unreachable(source: source, location: url.absoluteString, reason: "no script")
+        }
+    }
+}
+
+/// A `Logger` whose messages a test can read.
+final class LogRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [String] = []
+
+    var messages: [String] { lock.withLock { recorded } }
+
+    var logger: Logger {
+        Logger(label: "test") { _ in Handler(recorder: self) }
+    }
+
+    fileprivate func append(_ message: String) { lock.withLock { recorded.append(message) } }
+
+    private struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .debug
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            recorder.append(event.message.description)
         }
     }
 }
