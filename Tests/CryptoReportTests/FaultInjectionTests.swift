@@ -63,6 +63,26 @@ struct FaultInjectionTests {
         #expect(Self.seconds(ContinuousClock.now - started) < 10)
     }
 
+    /// FoundationNetworking gives libcurl whole seconds; the tool keeps the fraction.
+    @Test("a fractional --timeout is honoured: under a second is not at once, 1.5 s is not 1 s")
+    func fractionalTimeout() async throws {
+        let quick = try Self.server()
+        defer { quick.stop() }
+        var fast = Self.request(quick, retries: 0)
+        fast.timeout = 0.9
+        #expect(try await ReportPipeline().makeReport(fast).rows.isEmpty == false)
+
+        let server = try Self.server(tickersRoute: Response(status: 200, body: Data("[]".utf8), delay: 30))
+        defer { server.stop() }
+        var request = Self.request(server, retries: 0)
+        request.timeout = 1.5
+        let started = ContinuousClock.now
+        await #expect(throws: FetchError.timedOut(source: .tickers, location: server.url("/tickers"), seconds: 1.5)) {
+            try await ReportPipeline().makeReport(request)
+        }
+        #expect(Self.seconds(ContinuousClock.now - started) >= 1.4)
+    }
+
     @Test("a connection reset is retried, and reported clearly when it persists")
     func reset() async throws {
         let server = try Self.server(tickersRoute: Response(status: 200, body: Data(), behaviour: .reset))

@@ -32,13 +32,16 @@ public struct URLSessionHTTPClient: HTTPClient {
 
     public func get(_ url: URL, timeout: TimeInterval, maximumBytes: Int, source: DataSource) async throws -> HTTPResponse {
         let configuration = URLSessionConfiguration.ephemeral
-        // Idle time and total time alike: a server trickling a byte a second is cut off too.
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
+        // FoundationNetworking hands libcurl whole seconds (2.5 s became 2 s, 0.5 s at once), so
+        // URLSession's own limits are set a little past the time limit and the precise one is
+        // ours, below, for idle time and total time alike.
+        let sessionTimeout = timeout.rounded(.up) + 1
+        configuration.timeoutIntervalForRequest = sessionTimeout
+        configuration.timeoutIntervalForResource = sessionTimeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let collector = BodyCollector(maximumBytes: maximumBytes)
         let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
-        var request = URLRequest(url: url, timeoutInterval: timeout)
+        var request = URLRequest(url: url, timeoutInterval: sessionTimeout)
         request.setValue("cryptoreport", forHTTPHeaderField: "User-Agent")
         // Not `session.data(for:)`: on Linux its cancellation handler cancels the task synchronously
         // while the Swift task's status lock is held, and deadlocks against a transfer completing
