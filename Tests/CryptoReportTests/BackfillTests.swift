@@ -77,14 +77,70 @@ struct BackfillTests {
             try await Backfiller(store: store, sleeper: RecordingSleeper()).run(Self.options(broken, retries: 0))
         }
         broken.stop()
-        #expect(try store.backfilled("btcusdt", days: 3))
-        #expect(try store.backfilled("wrxinr", days: 3) == false)
+        #expect(try store.backfilled("btcusdt", days: 3, on: Date()))
+        #expect(try store.backfilled("wrxinr", days: 3, on: Date()) == false)
 
         let healthy = try Self.server()
         defer { healthy.stop() }
         let outcome = try await Backfiller(store: store, sleeper: RecordingSleeper()).run(Self.options(healthy))
         #expect(outcome.fetched == 1 && outcome.skipped == 2)
         #expect(healthy.requests.map(\.path).filter { $0.hasPrefix("/sapi/v1/klines") } == [Self.path("wrxinr")])
+    }
+
+    @Test("a backfill done on an earlier day is done again: it lacks the days since")
+    func markersExpire() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let store = try HistoryStore()
+        let monday = Date(timeIntervalSince1970: 1_740_355_200)  // 2025-02-24 00:00 UTC
+        let first = try await Backfiller(store: store, clock: FixedClock(monday), sleeper: RecordingSleeper()).run(Self.options(server))
+        #expect(first.fetched == 3)
+        let sameDay = try await Backfiller(store: store, clock: FixedClock(monday.addingTimeInterval(3600)), sleeper: RecordingSleeper())
+            .run(Self.options(server))
+        #expect(sameDay.fetched == 0 && sameDay.skipped == 3)
+        let nextDay = try await Backfiller(store: store, clock: FixedClock(monday.addingTimeInterval(86400)), sleeper: RecordingSleeper())
+            .run(Self.options(server))
+        #expect(nextDay.fetched == 3 && nextDay.skipped == 0)
+    }
+
+    @Test("only whole days are stored: today's kline, still moving, is left out")
+    func incompleteDay() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let store = try HistoryStore()
+        let noon = Date(timeIntervalSince1970: 1_740_182_400 + 12 * 3600)  // 2025-02-22 12:00 UTC
+        _ = try await Backfiller(store: store, clock: FixedClock(noon), sleeper: RecordingSleeper()).run(Self.options(server))
+        let runs = try store.runs(in: Date(timeIntervalSince1970: 0)...noon.addingTimeInterval(86400))
+        #expect(runs.map { ReportDates.day($0.sourceTime) } == ["2025-02-20", "2025-02-21"])
+    }
+
+    @Test("a day older than every ECB rate on hand is left out with a warning, not priced at a later day's rates")
+    func daysWithoutRates() async throws {
+        let old = Data(#"[[1672531200,"1","1","1","17","5"],[1740009600,"19","19","19","19","5"]]"#.utf8)  // 2023-01-01, 2025-02-20
+        let server = try Self.server(wrx: Response(status: 200, body: old))
+        defer { server.stop() }
+        let store = try HistoryStore()
+        let log = LogRecorder()
+        var backfiller = Backfiller(store: store, sleeper: RecordingSleeper())
+        backfiller.logger = log.logger
+        _ = try await backfiller.run(Self.options(server))
+        let points = try HistoryExporter(store: store).series(symbol: "wrxinr", currency: "SEK", days: 36500, now: Date())
+        #expect(points.map(\.ratesDate) == ["2025-02-20"])
+        #expect(log.messages.contains("backfill: wrxinr: 1 day older than the ECB rates on hand (from 2024-11-28) were left out"))
+    }
+
+    @Test("--symbols naming no market WazirX lists is a usage error; some unknown among known ones, a warning")
+    func unknownSymbols() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        var options = Self.options(server)
+        options.symbols = ["nosuchcoin"]
+        await #expect(throws: UsageError.invalid(option: "--symbols", value: "nosuchcoin", expected: "base assets or market symbols that WazirX lists")) {
+            try await Backfiller(store: try HistoryStore(), sleeper: RecordingSleeper()).run(options)
+        }
+        options.symbols = ["btc", "nosuchcoin"]
+        let outcome = try await Backfiller(store: try HistoryStore(), sleeper: RecordingSleeper()).run(options)
+        #expect(outcome.markets == 1)
     }
 
     @Test("the streaming reader reads the real 90-day file like the tree parser")

@@ -126,7 +126,7 @@ struct HistoryTests {
         let runs = try store.runs(in: Date(timeIntervalSince1970: 0)...Date())
         #expect(runs.map(\.kind) == [.report])
         #expect(try store.snapshot(of: runs[0]).tickers.map(\.last) == [15988])
-        #expect(try store.backfilled("btcusdt", days: 1) == false)
+        #expect(try store.backfilled("btcusdt", days: 1, on: Date()) == false)
 
         let fresh = try HistoryStore(path: folder.url.appendingPathComponent("new.sqlite").path)
         #expect(try fresh.runs(in: Date(timeIntervalSince1970: 0)...Date()).isEmpty)

@@ -132,7 +132,7 @@ public struct SourceLoader: Sendable {
                 retryAfter ?? retry.backoff(retry: attempt, random: Double.random(in: 0...1)),
                 RetryPolicy.minimumInterval(for: source))
             guard Self.seconds(deadline - ContinuousClock.now) > wait else {
-                logger.warning("\(source.displayName): no time left before the run's deadline for another attempt")
+                logger.warning("\(source.displayName): no time left before the run's deadline for another attempt.")
                 break
             }
             logger.warning(

@@ -59,12 +59,21 @@ public struct Backfiller: Sendable {
             try SourceLocation(parsing: base + "/sapi/v1/tickers/24hr", source: .tickers), source: .tickers)
         let tickers = try TickerDecoder().decode(tickersPayload.data).tickers
         let markets = Self.primaryMarkets(tickers, symbols: options.symbols)
+        let unmatched = MarketSelector(Selection(symbols: options.symbols)).unmatched(in: tickers)
+        if !unmatched.isEmpty {
+            guard !markets.isEmpty else {
+                throw UsageError.invalid(
+                    option: "--symbols", value: unmatched.joined(separator: ","), expected: "base assets or market symbols that WazirX lists")
+            }
+            logger.warning("backfill: no market matches \(unmatched.map { "\"\($0)\"" }.joined(separator: ", ")) (--symbols)")
+        }
+        let now = clock.now()
 
         var fetched = 0
         var skipped = 0
         for (index, ticker) in markets.enumerated() {
             let symbol = ticker.symbol.lowercased()
-            if try store.backfilled(symbol, days: options.days) {
+            if try store.backfilled(symbol, days: options.days, on: now) {
                 skipped += 1
                 progress(index + 1, markets.count, symbol)
                 continue
@@ -74,8 +83,23 @@ public struct Backfiller: Sendable {
             let url = "\(base)/sapi/v1/klines?symbol=\(symbol)&interval=1d&limit=\(options.days)"
             let payload = try await loader.load(try SourceLocation(parsing: url, source: .tickers), source: .tickers)
             let klines = try KlinesDecoder().decode(payload.data, symbol: symbol)
-            let snapshots = klines.map { kline in Self.snapshot(ticker, kline: kline, rates: rateDays, location: url) }
-            try store.recordBackfill(symbol: symbol, days: options.days, snapshots: snapshots, at: clock.now())
+            var snapshots: [Snapshot] = []
+            var withoutRates = 0
+            // Today's kline is still moving: only whole days are history.
+            for kline in klines where kline.openTime.addingTimeInterval(86400) <= now {
+                let day = ReportDates.day(kline.openTime)
+                // Each day at its own rates: from the 90-day file, else from earlier runs, else left
+                // out rather than priced at the rates of another day.
+                guard let dayRates = try rateDays.first(where: { $0.date <= day }) ?? store.rates(onOrBefore: day) else {
+                    withoutRates += 1
+                    continue
+                }
+                snapshots.append(Self.snapshot(ticker, kline: kline, rates: dayRates, location: url))
+            }
+            if withoutRates > 0 {
+                logger.warning("backfill: \(symbol): \(withoutRates) \(withoutRates == 1 ? "day" : "days") older than the ECB rates on hand (from \(rateDays.last?.date ?? "?")) were left out")
+            }
+            try store.recordBackfill(symbol: symbol, days: options.days, snapshots: snapshots, at: now)
             fetched += 1
             progress(index + 1, markets.count, symbol)
         }
@@ -92,11 +116,9 @@ public struct Backfiller: Sendable {
     }
 
     /// A backfilled day: the kline's close as the last price, stamped at the end of its UTC day,
-    /// with the newest ECB rates published on or before that day.
-    static func snapshot(_ ticker: Ticker, kline: Kline, rates: [ExchangeRates], location: String) -> Snapshot {
+    /// with the ECB rates in effect that day.
+    static func snapshot(_ ticker: Ticker, kline: Kline, rates dayRates: ExchangeRates, location: String) -> Snapshot {
         let end = kline.openTime.addingTimeInterval(86400 - 0.001)
-        let day = ReportDates.day(kline.openTime)
-        let dayRates = rates.first { $0.date <= day } ?? rates.last ?? ExchangeRates(date: day, perEuro: [:])
         let market = Ticker(
             symbol: ticker.symbol, baseAsset: ticker.baseAsset, quoteAsset: ticker.quoteAsset, open: kline.open, low: kline.low,
             high: kline.high, last: kline.close, volume: kline.volume, updatedAt: end)

@@ -192,10 +192,14 @@ public struct HistoryStore: Sendable {
 
     // MARK: - Backfill progress
 
-    public func backfilled(_ symbol: String, days: Int) throws(HistoryError) -> Bool {
+    /// Whether `symbol` was backfilled for at least `days` days on the UTC day of `now`: a backfill
+    /// finished yesterday lacks yesterday's close, so a later day's run fetches again.
+    public func backfilled(_ symbol: String, days: Int, on now: Date) throws(HistoryError) -> Bool {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT days FROM backfill_progress WHERE symbol = ?", arguments: [symbol]).map { $0 >= days }
-                ?? false
+            guard let row = try Row.fetchOne(db, sql: "SELECT days, completed_at FROM backfill_progress WHERE symbol = ?", arguments: [symbol])
+            else { return false }
+            let completed = Self.date(row["completed_at"] as Int64)
+            return (row["days"] as Int) >= days && ReportDates.day(completed) == ReportDates.day(now)
         }
     }
 
