@@ -56,6 +56,7 @@ struct BackfillCommand: AsyncParsableCommand {
             $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
         } ?? request.selection.symbols
         options.timeout = timeout
+        options.requestLog = RequestLog(directory: PayloadCache.defaultDirectory(environment: ProcessInfo.processInfo.environment))
         options.retry.retries = retries
         let quiet = quiet
         let terminal = isatty(2) == 1

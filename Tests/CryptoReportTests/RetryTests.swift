@@ -37,6 +37,28 @@ struct RetryTests {
         #expect(sleeper.recorded.allSatisfy { $0 >= 1 }, "one request per second at most: \(sleeper.recorded)")
     }
 
+    @Test("another run's request a moment ago is waited out: WazirX is asked once a second across runs too")
+    func acrossRuns() async throws {
+        let folder = try TemporaryFolder()
+        let log = RequestLog(directory: folder.url)
+        #expect(log.wait(before: .tickers, interval: 1, now: Date()) == 0, "no run asked yet")
+        log.record(.tickers, at: Date())
+        var loader = Self.loader(ScriptedHTTPClient([Self.ok()]), sleeper: RecordingSleeper())
+        let sleeper = RecordingSleeper()
+        loader.sleeper = sleeper
+        loader.requestLog = log
+        _ = try await load(loader)
+        #expect(sleeper.recorded.count == 1)
+        #expect(sleeper.recorded.allSatisfy { $0 > 0.5 && $0 <= 1 }, "\(sleeper.recorded)")
+        // This run's request is on record for the next one; the ECB is not paced.
+        let recorded = try #require(log.lastRequest(to: .tickers))
+        #expect(Date().timeIntervalSince(recorded) < 5)
+        #expect(log.wait(before: .rates, interval: RetryPolicy.minimumInterval(for: .rates), now: Date()) == 0)
+        // A time in the future (another clock) waits one interval at most.
+        log.record(.tickers, at: Date().addingTimeInterval(3600))
+        #expect(log.wait(before: .tickers, interval: 1, now: Date()) == 1)
+    }
+
     @Test("Retry-After in seconds is honoured")
     func retryAfterSeconds() async throws {
         let client = ScriptedHTTPClient([Self.status(429, headers: ["Retry-After": "7"]), Self.ok()])

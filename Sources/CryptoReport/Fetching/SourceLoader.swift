@@ -47,6 +47,8 @@ public struct SourceLoader: Sendable {
     public var deadline: ContinuousClock.Instant
     /// …which is this many seconds after the run began, for messages.
     public var deadlineSeconds: TimeInterval
+    /// Keeps requests to a rate-limited source apart across runs; nil: within this run only.
+    public var requestLog: RequestLog?
 
     public init(
         http: any HTTPClient = URLSessionHTTPClient(), files: any FileReading = LocalFileReader(),
@@ -93,13 +95,19 @@ public struct SourceLoader: Sendable {
         var lastError: FetchError?
         var made = 0
         for attempt in 1...attempts {
-            let started = ContinuousClock.now
-            let remaining = Self.seconds(deadline - started)
-            guard remaining > 0 else {
+            // Another run may have asked this source a moment ago (the wait between our own
+            // attempts below already covers this run's).
+            if let requestLog {
+                let interval = RetryPolicy.minimumInterval(for: source)
+                let wait = requestLog.wait(before: source, interval: interval, now: Date())
+                if wait > 0 { try await sleeper.sleep(seconds: wait) }
+                if interval > 0 { requestLog.record(source, at: Date()) }
+            }
+            let attemptTimeout = min(timeout, Self.seconds(deadline - ContinuousClock.now))
+            guard attemptTimeout > 0 else {
                 throw lastError.map { FetchError.exhausted(last: $0, attempts: attempt - 1) }
                     ?? FetchError.deadlinePassed(source: source, seconds: totalSeconds)
             }
-            let attemptTimeout = min(timeout, remaining)
             made += 1
             var retryAfter: TimeInterval?
             do {

@@ -13,6 +13,8 @@ public struct Backfiller: Sendable {
         public var symbols: [String] = []
         public var timeout: TimeInterval = 15
         public var retry = RetryPolicy()
+        /// Shared with report runs, so that a backfill and a report keep to one request a second together.
+        public var requestLog: RequestLog?
 
         public init() {}
     }
@@ -47,9 +49,10 @@ public struct Backfiller: Sendable {
     }
 
     public func run(_ options: Options) async throws -> Outcome {
-        let loader = SourceLoader(
+        var loader = SourceLoader(
             http: http, clock: clock, sleeper: sleeper, logger: logger, timeout: options.timeout, retry: options.retry,
             deadlineSeconds: 24 * 3600)
+        loader.requestLog = options.requestLog
         let base = options.apiBase.hasSuffix("/") ? String(options.apiBase.dropLast()) : options.apiBase
         let ratesPayload = try await loader.load(try SourceLocation(parsing: options.ratesHistoryURL, source: .rates), source: .rates)
         let rateDays = try ECBHistoryReader().read(ratesPayload.data)

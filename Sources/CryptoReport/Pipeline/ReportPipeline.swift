@@ -135,12 +135,13 @@ public struct ReportPipeline: Sendable {
     /// The report, and the raw snapshot a history records.
     public func prepare(_ request: ReportRequest) async throws -> (report: Report, snapshot: Snapshot) {
         let generatedAt = clock.now()
-        let loader = SourceLoader(
+        var loader = SourceLoader(
             http: http, files: files, clock: clock, sleeper: sleeper, logger: logger, timeout: request.timeout,
             maximumBytes: request.maximumBytes, retry: request.retry, deadlineSeconds: request.deadline)
         let cache = PayloadCache(
             directory: request.cacheDirectory.map { URL(fileURLWithPath: $0) }
                 ?? PayloadCache.defaultDirectory(environment: environment))
+        loader.requestLog = RequestLog(directory: cache.directory)
         let acquirer = SourceAcquirer(request: request, loader: loader, cache: cache, clock: clock, logger: logger)
         let tickerLocation: SourceLocation
         let ratesLocation: SourceLocation
