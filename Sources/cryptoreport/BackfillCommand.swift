@@ -13,7 +13,7 @@ struct BackfillCommand: AsyncParsableCommand {
         abstract: "Fill the history with daily klines of the primary markets and the ECB 90-day rates.",
         discussion: "Keeps to one request per second to WazirX; run it again to resume where it stopped.")
 
-    @Option(help: "Days of klines per market (1 to 1000).")
+    @Option(help: "Days of history per market (1 to 1000): enough daily closes for an N-day change in the next report.")
     var days = 30
 
     @Option(help: "History database (default: the configuration file's, else history.sqlite in its output folder, else Output/history.sqlite).")

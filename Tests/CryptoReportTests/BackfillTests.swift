@@ -21,7 +21,8 @@ struct BackfillTests {
         return Data(("[" + rows.joined(separator: ",") + "]").utf8)
     }
 
-    static func path(_ symbol: String) -> String { "/sapi/v1/klines?symbol=\(symbol)&interval=1d&limit=3" }
+    /// `options.days` is 3: three days back need four whole days, and today's kline comes too.
+    static func path(_ symbol: String, limit: Int = 5) -> String { "/sapi/v1/klines?symbol=\(symbol)&interval=1d&limit=\(limit)" }
 
     static func server(wrx: Response? = nil, ethFirst: [Response] = []) throws -> LoopbackServer {
         try LoopbackServer(
@@ -141,6 +142,67 @@ struct BackfillTests {
         options.symbols = ["btc", "nosuchcoin"]
         let outcome = try await Backfiller(store: try HistoryStore(), sleeper: RecordingSleeper()).run(options)
         #expect(outcome.markets == 1)
+    }
+
+    /// The promise: after `backfill --days 30` and a run, the report has its 7- and 30-day
+    /// changes and a sparkline. A close is stamped at the end of its day, so a 30-day change needs
+    /// the close of 31 days before the report's day.
+    @Test("after backfill --days 30 and a run, every market has its 7- and 30-day change and a 30-day series")
+    func backfillThenReport() async throws {
+        let folder = try TemporaryFolder()
+        let day: TimeInterval = 86400
+        let today = Date(timeIntervalSince1970: 1_740_528_000)  // 2025-02-26 00:00 UTC, the day after the 90-day file ends
+        let now = today.addingTimeInterval(7 * 3600)
+        func klines(_ base: Double) -> Data {
+            // 32 candles: 31 days back to today, whose kline is still moving.
+            let rows = (0..<32).map { index -> String in
+                let open = today.addingTimeInterval(Double(index - 31) * day)
+                return "[\(Int(open.timeIntervalSince1970)),\"\(base)\",\"\(base)\",\"\(base)\",\"\(base + Double(index))\",\"5\"]"
+            }
+            return Data(("[" + rows.joined(separator: ",") + "]").utf8)
+        }
+        let tickers = Fixtures.tickerJSON([
+            Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "200", at: String(Int(now.timeIntervalSince1970) * 1000)),
+            Fixtures.ticker("wrxinr", base: "wrx", quote: "inr", last: "20", at: String(Int(now.timeIntervalSince1970) * 1000)),
+        ])
+        let server = try LoopbackServer(routes: [
+            "/sapi/v1/tickers/24hr": Response(status: 200, body: tickers),
+            "/hist.xml": Response(status: 200, body: try Fixtures.data(Fixtures.historyURL), contentType: "text/xml"),
+            Self.path("btcusdt", limit: 32): Response(status: 200, body: klines(100)),
+            Self.path("wrxinr", limit: 32): Response(status: 200, body: klines(10)),
+        ])
+        defer { server.stop() }
+        let historyPath = folder.url.appendingPathComponent("history.sqlite").path
+        var options = Self.options(server)
+        options.days = 30
+        _ = try await Backfiller(store: try HistoryStore(path: historyPath), clock: FixedClock(now), sleeper: RecordingSleeper()).run(options)
+
+        let tickersFile = folder.url.appendingPathComponent("tickers.json")
+        try tickers.write(to: tickersFile)
+        var request = ReportRequest()
+        request.tickersLocation = tickersFile.path
+        request.ratesLocation = Fixtures.historyURL.path
+        request.history = .path(historyPath)
+        request.selection = Selection(markets: .all)
+        request.destination = .directory(folder.url.appendingPathComponent("reports").path)
+        request.formats = [.html]
+        let report = try await ReportPipeline(clock: FixedClock(now)).run(request).report
+        #expect(report.rows.count == 2)
+        for row in report.rows {
+            let trend = try #require(row.trend, "\(row.symbol)")
+            #expect(trend.change7d != nil, "\(row.symbol): no 7-day change")
+            #expect(trend.change30d != nil, "\(row.symbol): no 30-day change")
+            // A close for each of the last 30 days, then today's price.
+            #expect(trend.series.count == 31, "\(row.symbol): \(trend.series.count) points")
+        }
+        // btcusdt closed at 100 + index, candle 0 opening 31 days before today: its close, stamped
+        // at the end of its day, is the latest between 31 and 30 days before the report. In USD at par.
+        let btc = try #require(report.rows.first { $0.symbol == "btcusdt" }?.trend)
+        #expect(btc.change30d == 100)
+        // And a week back: candle 23 (close 123), the latest between 8 and 7 days before.
+        #expect(btc.change7d == (200 - 123) / Decimal(123) * 100)
+        let html = try ReportPipeline().render(report, as: .html, templates: try TemplateRenderer())
+        #expect(html.components(separatedBy: "<svg").count - 1 >= 2, "a sparkline per row")
     }
 
     @Test("the streaming reader reads the real 90-day file like the tree parser")

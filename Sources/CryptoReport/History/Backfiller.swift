@@ -83,7 +83,10 @@ public struct Backfiller: Sendable {
             }
             // WazirX allows one request per second, counted across all our requests.
             try await sleeper.sleep(seconds: RetryPolicy.minimumInterval(for: .tickers))
-            let url = "\(base)/sapi/v1/klines?symbol=\(symbol)&interval=1d&limit=\(options.days)"
+            // N days back needs N + 1 whole days (a close stamped at the end of its day is a little
+            // under N days before a report made N days later), and today's moving kline comes too;
+            // 1000 is the most klines one request returns.
+            let url = "\(base)/sapi/v1/klines?symbol=\(symbol)&interval=1d&limit=\(min(options.days + 2, 1000))"
             let payload = try await loader.load(try SourceLocation(parsing: url, source: .tickers), source: .tickers)
             let klines = try KlinesDecoder().decode(payload.data, symbol: symbol)
             var snapshots: [Snapshot] = []
