@@ -104,6 +104,19 @@ struct FaultInjectionTests {
         #expect(report.summary.counts.tickersReceived == 450)
     }
 
+    @Test("a body that stays cut short is reported as such, with how much arrived")
+    func truncatedForGood() async throws {
+        let server = try Self.server(tickersRoute: Response(status: 200, body: try Fixtures.tickers, behaviour: .truncate(after: 5000)))
+        defer { server.stop() }
+        let expected = try Fixtures.tickers.count
+        await #expect(throws: FetchError.cutShort(source: .tickers, location: server.url("/tickers"), received: 5000, expected: expected)) {
+            try await ReportPipeline().makeReport(Self.request(server, retries: 0))
+        }
+        #expect(
+            FetchError.cutShort(source: .tickers, location: "u", received: 5000, expected: expected).errorDescription
+                == "WazirX tickers: the answer from u was cut short (5000 of \(expected) bytes).")
+    }
+
     @Test("a 200 HTML page is bad data and is not retried")
     func htmlPage() async throws {
         let page = Response(status: 200, body: Data("<!DOCTYPE html><title>Just a moment...</title>".utf8), contentType: "text/html")

@@ -9,6 +9,8 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
     case unreachable(source: DataSource, location: String, reason: String)
     case timedOut(source: DataSource, location: String, seconds: Double)
     case httpStatus(source: DataSource, location: String, status: Int)
+    /// The server answered, then the body stopped short of the length it declared.
+    case cutShort(source: DataSource, location: String, received: Int, expected: Int)
     case fileMissing(source: DataSource, path: String)
     case fileUnreadable(source: DataSource, path: String, reason: String)
     case tooLarge(source: DataSource, location: String, limit: Int)
@@ -27,6 +29,8 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
             "\(source.displayName): no answer from \(location) within \(Self.format(seconds)) s."
         case let .httpStatus(source, location, status):
             "\(source.displayName): \(location) answered HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))."
+        case let .cutShort(source, location, received, expected):
+            "\(source.displayName): the answer from \(location) was cut short (\(received) of \(expected) bytes)."
         case let .fileMissing(source, path):
             "\(source.displayName): no such file \(path)."
         case let .fileUnreadable(source, path, reason):
@@ -52,7 +56,7 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
         case .fileMissing, .fileUnreadable: .noInput
         case .tooLarge: .dataError
         case .unsupportedLocation: .usage
-        case .unreachable, .timedOut, .httpStatus, .retryAfterTooLong, .deadlinePassed, .notCached: .unavailable
+        case .unreachable, .timedOut, .httpStatus, .cutShort, .retryAfterTooLong, .deadlinePassed, .notCached: .unavailable
         case let .exhausted(last, _): last.exitStatus
         }
     }
@@ -60,7 +64,7 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
     /// Worth another attempt: the network or the server may recover. Other 4xx will not.
     public var isRetryable: Bool {
         switch self {
-        case .unreachable, .timedOut: true
+        case .unreachable, .timedOut, .cutShort: true
         case let .httpStatus(_, _, status): status >= 500 || status == 429 || status == 418
         default: false
         }

@@ -63,6 +63,14 @@ public struct URLSessionHTTPClient: HTTPClient {
         if outcome.expired {
             throw FetchError.timedOut(source: source, location: url.absoluteString, seconds: timeout)
         }
+        // A body shorter than its declared length, then an error: say so, not an opaque code.
+        if outcome.error != nil, let response = outcome.response, response.expectedContentLength > 0,
+            Int64(outcome.body.count) < response.expectedContentLength
+        {
+            throw FetchError.cutShort(
+                source: source, location: url.absoluteString, received: outcome.body.count,
+                expected: Int(response.expectedContentLength))
+        }
         if let error = outcome.error as? URLError {
             throw Self.translate(error, url: url, timeout: timeout, source: source)
         } else if let error = outcome.error {
@@ -95,7 +103,7 @@ public struct URLSessionHTTPClient: HTTPClient {
         case .badServerResponse, .cannotParseResponse: reason = "the server's response was not valid HTTP"
         case .unsupportedURL, .badURL: reason = "the URL is not supported"
         case .cancelled: reason = "the request was cancelled"
-        default: reason = "network error \(error.code.rawValue)"
+        default: reason = "the transfer failed (URL error \(error.code.rawValue))"
         }
         return .unreachable(source: source, location: location, reason: reason)
     }
