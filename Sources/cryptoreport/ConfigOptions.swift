@@ -14,12 +14,17 @@ struct ConfigOptions: ParsableArguments {
     /// The built-in defaults with the configuration file's settings over them; flags go on top.
     func request() throws -> ReportRequest {
         var request = ReportRequest()
+        try file()?.apply(to: &request)
+        return request
+    }
+
+    /// The configuration file, if there is one to read; a bad one is a usage error naming its line.
+    func file() throws -> ConfigFile? {
         do {
-            if let file = try load() { file.apply(to: &request) }
+            return try load()
         } catch {
             throw ValidationError(error.errorDescription ?? "bad configuration file")
         }
-        return request
     }
 
     /// `--config PATH` must exist; the default file is optional.

@@ -50,17 +50,17 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(help: "Use the built-in real snapshot (WazirX 2022-11-22, ECB 2022-11-21); no network.")
     var sample = false
 
-    @Option(help: "Seconds each fetch may take.")
-    var timeout: Double = 15
+    @Option(help: "Seconds each fetch may take. (default: 15)")
+    var timeout: Double?
 
-    @Option(help: "Retries after a failed fetch (connection errors, timeouts, HTTP 5xx, 429, 418).")
-    var retries = 3
+    @Option(help: "Retries after a failed fetch (connection errors, timeouts, HTTP 5xx, 429, 418). (default: 3)")
+    var retries: Int?
 
-    @Option(help: "Seconds the whole fetch phase may take, retries included.")
-    var deadline: Double = 120
+    @Option(help: "Seconds the whole fetch phase may take, retries included. (default: 120)")
+    var deadline: Double?
 
-    @Option(name: .customLong("max-bytes"), help: "Largest payload accepted, in bytes; refused while downloading.")
-    var maxBytes = 50_000_000
+    @Option(name: .customLong("max-bytes"), help: "Largest payload accepted, in bytes; refused while downloading. (default: 50000000)")
+    var maxBytes: Int?
 
     @Option(name: .customLong("cache-dir"), help: "Cache folder (default: $XDG_CACHE_HOME/cryptoreport or ~/.cache/cryptoreport).")
     var cacheDirectory: String?
@@ -79,8 +79,8 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-stale"), help: "Accept ECB rates older than --max-age.")
     var allowStale = false
 
-    @Option(name: .customLong("lock-timeout"), help: "Seconds to wait for another run writing into the same folder.")
-    var lockTimeout: Double = 60
+    @Option(name: .customLong("lock-timeout"), help: "Seconds to wait for another run writing into the same folder. (default: 60)")
+    var lockTimeout: Double?
 
     @Option(help: "History database (default: history.sqlite in the output folder).")
     var history: String?
@@ -111,7 +111,11 @@ struct ReportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let request = try makeRequest()
-        let pipeline = ReportPipeline(logger: makeLogger())
+        // `quiet` and `verbose` are the command's, not the library's: the file's, unless a flag says.
+        let file = try configFile.file()
+        let quiet = quiet || file?.quiet == true
+        let verbose = verbose || file?.verbose == true
+        let pipeline = ReportPipeline(logger: CryptoReportCommand.logger(verbose: verbose, quiet: quiet))
         do {
             let outcome = try await pipeline.run(request)
             if let text = outcome.standardOutput {
@@ -155,19 +159,25 @@ struct ReportCommand: AsyncParsableCommand {
                 .filter { !$0.isEmpty }
         }
         if let top { request.selection.top = top }
-        request.tickersLocation = tickersURL
-        request.ratesLocation = ecbURL
-        request.sample = sample
-        request.timeout = timeout
-        request.templatesDirectory = templates
-        request.retry.retries = retries
-        request.deadline = deadline
-        request.maximumBytes = maxBytes
-        request.cacheDirectory = cacheDirectory
-        request.strict = strict
-        request.offline = offline
-        request.allowStale = allowStale
-        request.lockTimeout = lockTimeout
+        // A flag given overrides the file; a switch can only turn on what the file left off.
+        if let tickersURL { request.tickersLocation = tickersURL }
+        if let ecbURL { request.ratesLocation = ecbURL }
+        if sample {
+            // The built-in snapshot replaces any source the file names.
+            request.sample = true
+            request.tickersLocation = nil
+            request.ratesLocation = nil
+        }
+        if let timeout { request.timeout = timeout }
+        if let templates { request.templatesDirectory = templates }
+        if let retries { request.retry.retries = retries }
+        if let deadline { request.deadline = deadline }
+        if let maxBytes { request.maximumBytes = maxBytes }
+        if let cacheDirectory { request.cacheDirectory = cacheDirectory }
+        if strict { request.strict = true }
+        if offline { request.offline = true }
+        if allowStale { request.allowStale = true }
+        if let lockTimeout { request.lockTimeout = lockTimeout }
         if noHistory {
             request.history = .disabled
         } else if let history {
@@ -182,7 +192,4 @@ struct ReportCommand: AsyncParsableCommand {
         }
     }
 
-    private func makeLogger() -> Logger {
-        CryptoReportCommand.logger(verbose: verbose, quiet: quiet)
-    }
 }

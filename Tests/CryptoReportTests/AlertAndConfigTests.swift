@@ -76,11 +76,47 @@ struct AlertAndConfigTests {
         #expect(config.alerts.map(\.description) == ["btc above 60000 SEK", "any move 10 %"])
     }
 
+    @Test("every report flag has a key: the file's values reach the request")
+    func everyFlag() throws {
+        let text = """
+            tickers_url = "saved/tickers.json"
+            ecb_url = "saved/ecb.xml"
+            timeout = 2.5
+            retries = 5
+            deadline = 60
+            max_bytes = 1000000
+            cache_dir = "/var/cache/cr"
+            max_age = ["tickers=12h", "rates=7d"]
+            strict = true
+            allow_stale = true
+            lock_timeout = 0
+            no_history = true
+            templates = "/etc/cr/templates"
+            quiet = true
+            verbose = false
+            """
+        let config = try ConfigFile.parse(text, path: "c.toml")
+        var request = ReportRequest()
+        config.apply(to: &request)
+        #expect(request.tickersLocation == "saved/tickers.json" && request.ratesLocation == "saved/ecb.xml")
+        #expect(request.timeout == 2.5 && request.retry.retries == 5 && request.deadline == 60)
+        #expect(request.maximumBytes == 1_000_000 && request.cacheDirectory == "/var/cache/cr")
+        #expect(request.maxAge == MaxAge(tickers: 12 * 3600, rates: 7 * 86400))
+        #expect(request.strict && request.allowStale && !request.offline)
+        #expect(request.lockTimeout == 0 && request.history == .disabled && request.templatesDirectory == "/etc/cr/templates")
+        #expect(config.quiet == true && config.verbose == false)
+        // Every key the parser knows is documented in the README's configuration section.
+        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for key in ConfigFile.keys {
+            #expect(readme.contains("`\(key)`"), "README does not name the key \(key)")
+        }
+    }
+
     @Test(
         "a bad file is a clear error naming the line",
         arguments: [
             ("currency = SEK", "Config: c.toml, line 1: a value is a \"string\", a number, true, false or [\"an\", \"array\"]."),
-            ("\n\ncolour = \"red\"", "Config: c.toml, line 3: unknown key \"colour\"; known: currency, locale, formats, output, symbols, markets, sort, top, history, fail_on_alert, alerts."),
+            ("\n\ncolour = \"red\"", "Config: c.toml, line 3: unknown key \"colour\"; known: \(ConfigFile.keys.joined(separator: ", "))."),
             ("top = 0", "Config: c.toml, line 1: top must be a positive whole number."),
             ("[report]", "Config: c.toml, line 1: sections are not used; put every key at the top level."),
             ("alerts = [\"btc sideways\"]", "Config: c.toml, line 1: alert \"btc sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
@@ -93,6 +129,10 @@ struct AlertAndConfigTests {
             ("currency = \"dollar\"", "Config: c.toml, line 1: currency \"dollar\" is not a three-letter code such as USD or SEK."),
             ("\nlocale = \"xx_YY\"", "Config: c.toml, line 2: locale \"xx_YY\" is not a locale identifier such as en_US or sv_SE."),
             ("symbols = [\"btc\" \"eth\"]", "Config: c.toml, line 1: an array holds \"strings\" separated by commas, closed by ]."),
+            ("timeout = 0", "Config: c.toml, line 1: timeout must be a number of seconds above 0."),
+            ("retries = 11", "Config: c.toml, line 1: retries must be a whole number from 0 to 10."),
+            ("strict = \"yes\"", "Config: c.toml, line 1: strict must be true or false."),
+            ("max_age = \"forever\"", "Config: c.toml, line 1: max_age \"forever\" is not a duration like 24h or 5d, optionally as tickers=… or rates=…."),
             ("alerts = [\n  \"btc above 1 USD\",\n  # a comment\n  \"eth sideways\",\n]", "Config: c.toml, line 4: alert \"eth sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
         ])
     func badFile(text: String, message: String) {
@@ -136,6 +176,11 @@ struct AlertAndConfigTests {
         #expect(flags.status == 10)
         #expect(flags.stdout.hasPrefix("b/cryptoreport-2022-11-22-EUR.json\n"))
         #expect(flags.stderr.hasSuffix("cryptoreport: 1 alert fired (--fail-on-alert); the reports were written.\n"))
+        // Switches and numbers from the file: quiet prints no paths; a flag's value wins over the file's.
+        try Data("formats = [\"csv\"]\nquiet = true\ntimeout = 0.5\n".utf8).write(to: file)
+        let quiet = try ExecutableTests.run(["--sample", "--config", file.path, "--output", "q"], in: folder.url)
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty, "\(quiet.stdout)")
+        #expect(folder.contents("q") == ["cryptoreport-2022-11-22-USD.csv"])
         // The default file, found through XDG_CONFIG_HOME, is used; --no-config ignores it.
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("xdg/cryptoreport"), withIntermediateDirectories: true)
         try Data("currency = \"NOK\"\nformats = [\"csv\"]\n".utf8).write(to: folder.url.appendingPathComponent("xdg/cryptoreport/config.toml"))

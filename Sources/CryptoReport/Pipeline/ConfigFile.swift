@@ -3,7 +3,8 @@ import Foundation
 /// The configuration file: defaults for the report flags and the alert rules.
 ///
 /// The format is a small, strict subset of TOML: `key = value` lines, `#` comments, values that
-/// are a "string", a whole number, `true`/`false`, or an array of strings (which may span lines).
+/// are a "string", a number, `true`/`false`, or an array of strings (which may span lines). Each
+/// report flag has its key, spelt with `_` for `-` (`--lock-timeout`: `lock_timeout`).
 /// Anything else is an error naming the line, so a typo never silently changes a report.
 public struct ConfigFile: Sendable, Equatable {
     public var currency: String?
@@ -17,11 +18,29 @@ public struct ConfigFile: Sendable, Equatable {
     public var history: String?
     public var failOnAlert: Bool?
     public var alerts: [AlertRule] = []
+    public var tickersURL: String?
+    public var ecbURL: String?
+    public var timeout: Double?
+    public var retries: Int?
+    public var deadline: Double?
+    public var maxBytes: Int?
+    public var cacheDir: String?
+    public var maxAge: [String]?
+    public var strict: Bool?
+    public var offline: Bool?
+    public var allowStale: Bool?
+    public var lockTimeout: Double?
+    public var noHistory: Bool?
+    public var templates: String?
+    public var quiet: Bool?
+    public var verbose: Bool?
 
     public init() {}
 
     static let keys = [
         "currency", "locale", "formats", "output", "symbols", "markets", "sort", "top", "history", "fail_on_alert", "alerts",
+        "tickers_url", "ecb_url", "timeout", "retries", "deadline", "max_bytes", "cache_dir", "max_age", "strict", "offline",
+        "allow_stale", "lock_timeout", "no_history", "templates", "quiet", "verbose",
     ]
 
     /// `$XDG_CONFIG_HOME/cryptoreport/config.toml`, else `~/.config/cryptoreport/config.toml`.
@@ -92,6 +111,22 @@ public struct ConfigFile: Sendable, Equatable {
             }
             return list
         }
+        func boolean() throws(ConfigError) -> Bool {
+            guard case let .boolean(flag) = value else { throw .invalid(path: path, line: line, message: "\(key) must be true or false") }
+            return flag
+        }
+        func seconds(allowingZero: Bool) throws(ConfigError) -> Double {
+            let number: Double? =
+                switch value {
+                case let .integer(whole): Double(whole)
+                case let .number(fraction): fraction
+                default: nil
+                }
+            guard let number, number.isFinite, allowingZero ? number >= 0 : number > 0 else {
+                throw .invalid(path: path, line: line, message: "\(key) must be a number of seconds\(allowingZero ? ", 0 or more" : " above 0")")
+            }
+            return number
+        }
         // Every value is checked here, where the line is known, so that `apply` cannot fail.
         func check(_ valid: Bool, _ message: @autoclosure () -> String) throws(ConfigError) {
             if !valid { throw .invalid(path: path, line: line, message: message()) }
@@ -128,9 +163,37 @@ public struct ConfigFile: Sendable, Equatable {
                 throw .invalid(path: path, line: line, message: "top must be a positive whole number")
             }
             top = number
-        case "fail_on_alert":
-            guard case let .boolean(flag) = value else { throw .invalid(path: path, line: line, message: "fail_on_alert must be true or false") }
-            failOnAlert = flag
+        case "fail_on_alert": failOnAlert = try boolean()
+        case "tickers_url": tickersURL = try string()
+        case "ecb_url": ecbURL = try string()
+        case "cache_dir": cacheDir = try string()
+        case "templates": templates = try string()
+        case "timeout": timeout = try seconds(allowingZero: false)
+        case "deadline": deadline = try seconds(allowingZero: false)
+        case "lock_timeout": lockTimeout = try seconds(allowingZero: true)
+        case "retries":
+            guard case let .integer(number) = value, (0...10).contains(number) else {
+                throw .invalid(path: path, line: line, message: "retries must be a whole number from 0 to 10")
+            }
+            retries = number
+        case "max_bytes":
+            guard case let .integer(number) = value, number > 0 else {
+                throw .invalid(path: path, line: line, message: "max_bytes must be a positive whole number")
+            }
+            maxBytes = number
+        case "max_age":
+            let values = if case let .string(text) = value { [text] } else { try strings() }
+            for text in values {
+                var probe = MaxAge()
+                try check((try? probe.apply(text)) != nil, "max_age \"\(text)\" is not a duration like 24h or 5d, optionally as tickers=… or rates=…")
+            }
+            maxAge = values
+        case "strict": strict = try boolean()
+        case "offline": offline = try boolean()
+        case "allow_stale": allowStale = try boolean()
+        case "no_history": noHistory = try boolean()
+        case "quiet": quiet = try boolean()
+        case "verbose": verbose = try boolean()
         default:
             for rule in try strings() {
                 do {
@@ -146,12 +209,15 @@ public struct ConfigFile: Sendable, Equatable {
         case string(String)
         case strings([String])
         case integer(Int)
+        /// A number with a fraction, for seconds: `2.5`.
+        case number(Double)
         case boolean(Bool)
 
         static func parse(_ text: String, path: String, line: Int) throws(ConfigError) -> Value {
             if text == "true" { return .boolean(true) }
             if text == "false" { return .boolean(false) }
             if let number = Int(text) { return .integer(number) }
+            if text.wholeMatch(of: /[0-9]+\.[0-9]+/) != nil, let number = Double(text) { return .number(number) }
             if text.hasPrefix("\"") {
                 var rest = Substring(text)
                 let value = try quoted(&rest, path: path, line: line)
@@ -263,5 +329,19 @@ extension ConfigFile {
         if let history { request.history = .path(history) }
         if let failOnAlert { request.failOnAlert = failOnAlert }
         request.alerts = alerts.map(\.description)
+        if let tickersURL { request.tickersLocation = tickersURL }
+        if let ecbURL { request.ratesLocation = ecbURL }
+        if let timeout { request.timeout = timeout }
+        if let retries { request.retry.retries = retries }
+        if let deadline { request.deadline = deadline }
+        if let maxBytes { request.maximumBytes = maxBytes }
+        if let cacheDir { request.cacheDirectory = cacheDir }
+        for text in maxAge ?? [] { try? request.maxAge.apply(text) }
+        if let strict { request.strict = strict }
+        if let offline { request.offline = offline }
+        if let allowStale { request.allowStale = allowStale }
+        if let lockTimeout { request.lockTimeout = lockTimeout }
+        if noHistory == true { request.history = .disabled }
+        if let templates { request.templatesDirectory = templates }
     }
 }
