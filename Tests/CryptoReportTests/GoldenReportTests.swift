@@ -47,4 +47,31 @@ struct GoldenReportTests {
         #expect(usd.quoteAsset == "usdt")
         #expect(PlainNumber.format(usd.rate, significantDigits: 6) == "10.7235")
     }
+
+    /// Sparklines, 30-day charts and trend columns: the bundled snapshot after 31 synthetic days
+    /// (the real capture with every price scaled by a fixed pattern), top 10 markets.
+    @Test("with history: sparklines, charts and trend figures match their golden files", arguments: [ReportFormat.markdown, .html, .csv])
+    func goldenWithHistory(format: ReportFormat) async throws {
+        let folder = try TemporaryFolder()
+        let store = try HistoryStore(path: folder.url.appendingPathComponent("history.sqlite").path)
+        for daysAgo in 1...31 {
+            // 0.80 … 1.10 in a saw-tooth, so lines rise and fall.
+            let factor = Decimal(80 + (daysAgo * 7) % 31) / 100
+            try store.record(try HistoryTests.snapshot(daysAgo: daysAgo, factor: factor))
+        }
+        var request = ReportRequest()
+        request.currency = "SEK"
+        request.sample = true
+        request.selection.top = 10
+        request.formats = [format]
+        request.destination = .directory(folder.url.path)
+        let outcome = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).run(try request.validated())
+        let text = try String(contentsOf: try #require(outcome.written.first), encoding: .utf8)
+        let url = Fixtures.goldenFolder.appendingPathComponent("history-SEK.\(format.fileExtension)")
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try Data(text.utf8).write(to: url)
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        #expect(text == expected, "\(url.lastPathComponent) differs; UPDATE_GOLDEN=1 rewrites it")
+    }
 }
