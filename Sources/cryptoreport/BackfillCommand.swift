@@ -56,7 +56,10 @@ struct BackfillCommand: AsyncParsableCommand {
             $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
         } ?? request.selection.symbols
         options.timeout = timeout
-        options.requestLog = RequestLog(directory: PayloadCache.defaultDirectory(environment: ProcessInfo.processInfo.environment))
+        // The reports' cache folder, so that a backfill and a report keep to WazirX's limit together.
+        options.requestLog = RequestLog(
+            directory: request.cacheDirectory.map { URL(fileURLWithPath: $0) }
+                ?? PayloadCache.defaultDirectory(environment: ProcessInfo.processInfo.environment))
         options.retry.retries = retries
         let quiet = quiet
         let terminal = isatty(2) == 1

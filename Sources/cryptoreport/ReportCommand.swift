@@ -70,14 +70,16 @@ struct ReportCommand: AsyncParsableCommand {
         help: "Oldest usable cache or ECB rates: 12h for both, or tickers=24h / rates=5d (the defaults). Repeatable.")
     var maxAges: [String] = []
 
-    @Flag(help: "Fail instead of falling back to a cached payload.")
-    var strict = false
+    // The switches come in pairs (`--strict`, `--no-strict`), so that a flag can turn off what
+    // the configuration file turns on.
+    @Flag(inversion: .prefixedNo, help: "Fail instead of falling back to a cached payload.")
+    var strict: Bool?
 
-    @Flag(help: "Make no request: use only cached payloads.")
-    var offline = false
+    @Flag(inversion: .prefixedNo, help: "Make no request: use only cached payloads.")
+    var offline: Bool?
 
-    @Flag(name: .customLong("allow-stale"), help: "Accept ECB rates older than --max-age.")
-    var allowStale = false
+    @Flag(name: .customLong("allow-stale"), inversion: .prefixedNo, help: "Accept ECB rates older than --max-age.")
+    var allowStale: Bool?
 
     @Option(name: .customLong("lock-timeout"), help: "Seconds to wait for another run writing into the same folder. (default: 60)")
     var lockTimeout: Double?
@@ -90,8 +92,8 @@ struct ReportCommand: AsyncParsableCommand {
 
     @OptionGroup var configFile: ConfigOptions
 
-    @Flag(name: .customLong("fail-on-alert"), help: "Exit with 10 when an alert fires (the reports are still written).")
-    var failOnAlert = false
+    @Flag(name: .customLong("fail-on-alert"), inversion: .prefixedNo, help: "Exit with 10 when an alert fires (the reports are still written).")
+    var failOnAlert: Bool?
 
     @Option(help: "Folder with your own report.md.mustache / report.html.mustache.")
     var templates: String?
@@ -113,8 +115,10 @@ struct ReportCommand: AsyncParsableCommand {
         let request = try makeRequest()
         // `quiet` and `verbose` are the command's, not the library's: the file's, unless a flag says.
         let file = try configFile.file()
-        let quiet = quiet || file?.quiet == true
-        let verbose = verbose || file?.verbose == true
+        // Either flag given decides alone: `-q` silences a file's `verbose = true`, and the reverse.
+        let flagged = quiet || verbose
+        let quiet = quiet || (!flagged && file?.quiet == true)
+        let verbose = verbose || (!flagged && file?.verbose == true)
         let pipeline = ReportPipeline(logger: CryptoReportCommand.logger(verbose: verbose, quiet: quiet))
         do {
             let outcome = try await pipeline.run(request)
@@ -174,16 +178,16 @@ struct ReportCommand: AsyncParsableCommand {
         if let deadline { request.deadline = deadline }
         if let maxBytes { request.maximumBytes = maxBytes }
         if let cacheDirectory { request.cacheDirectory = cacheDirectory }
-        if strict { request.strict = true }
-        if offline { request.offline = true }
-        if allowStale { request.allowStale = true }
+        if let strict { request.strict = strict }
+        if let offline { request.offline = offline }
+        if let allowStale { request.allowStale = allowStale }
         if let lockTimeout { request.lockTimeout = lockTimeout }
         if noHistory {
             request.history = .disabled
         } else if let history {
             request.history = .path(history)
         }
-        if failOnAlert { request.failOnAlert = true }
+        if let failOnAlert { request.failOnAlert = failOnAlert }
         do {
             for value in maxAges { try request.maxAge.apply(value) }
             return try request.validated()

@@ -129,7 +129,8 @@ struct AlertAndConfigTests {
             ("currency = \"dollar\"", "Config: c.toml, line 1: currency \"dollar\" is not a three-letter code such as USD or SEK."),
             ("\nlocale = \"xx_YY\"", "Config: c.toml, line 2: locale \"xx_YY\" is not a locale identifier such as en_US or sv_SE."),
             ("symbols = [\"btc\" \"eth\"]", "Config: c.toml, line 1: an array holds \"strings\" separated by commas, closed by ]."),
-            ("timeout = 0", "Config: c.toml, line 1: timeout must be a number of seconds above 0."),
+            ("timeout = 0", "Config: c.toml, line 1: timeout must be a number of seconds, above 0 to 86400."),
+            ("deadline = 10000000000000000", "Config: c.toml, line 1: deadline must be a number of seconds, above 0 to 86400."),
             ("retries = 11", "Config: c.toml, line 1: retries must be a whole number from 0 to 10."),
             ("strict = \"yes\"", "Config: c.toml, line 1: strict must be true or false."),
             ("max_age = \"forever\"", "Config: c.toml, line 1: max_age \"forever\" is not a duration like 24h or 5d, optionally as tickers=… or rates=…."),
@@ -181,6 +182,13 @@ struct AlertAndConfigTests {
         let quiet = try ExecutableTests.run(["--sample", "--config", file.path, "--output", "q"], in: folder.url)
         #expect(quiet.status == 0 && quiet.stdout.isEmpty, "\(quiet.stdout)")
         #expect(folder.contents("q") == ["cryptoreport-2022-11-22-USD.csv"])
+        // A flag turns off what the file turns on: --no-fail-on-alert, and -v over the file's quiet.
+        try Data("formats = [\"csv\"]\nfail_on_alert = true\nquiet = true\nalerts = [\"btc above 1 USD\"]\n".utf8).write(to: file)
+        let onFromFile = try ExecutableTests.run(["--sample", "--config", file.path, "--output", "f"], in: folder.url)
+        #expect(onFromFile.status == 10 && onFromFile.stdout.isEmpty)
+        let offByFlag = try ExecutableTests.run(["--sample", "--config", file.path, "--output", "f", "--no-fail-on-alert", "-v"], in: folder.url)
+        #expect(offByFlag.status == 0)
+        #expect(offByFlag.stdout.contains("f/cryptoreport-2022-11-22-USD.csv"), "-v overrides the file's quiet")
         // The default file, found through XDG_CONFIG_HOME, is used; --no-config ignores it.
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("xdg/cryptoreport"), withIntermediateDirectories: true)
         try Data("currency = \"NOK\"\nformats = [\"csv\"]\n".utf8).write(to: folder.url.appendingPathComponent("xdg/cryptoreport/config.toml"))

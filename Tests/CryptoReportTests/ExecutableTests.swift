@@ -102,6 +102,7 @@ struct ExecutableTests {
             (["--locale", "xx_QQ"], 64, "--locale"),
             (["--output", "-"], 64, "exactly one format"),
             (["--top", "-1"], 64, "--top: \"-1\" is not valid; expected a positive whole number."),
+            (["--deadline", "1e16"], 64, "--deadline: \"1e+16\" is not valid; expected a positive number of seconds, up to 86400."),
             (["--tickers-url", "/nonexistent/tickers.json"], 66, "WazirX tickers: no such file /nonexistent/tickers.json."),
             (["--tickers-url", "RATES"], 65, "WazirX tickers: not a JSON array of tickers (got XML or other markup)."),
             (["--ecb-url", "TICKERS"], 65, "ECB rates: not the ECB eurofxref XML"),

@@ -117,6 +117,28 @@ struct FaultInjectionTests {
                 == "WazirX tickers: the answer from u was cut short (5000 of \(expected) bytes).")
     }
 
+    /// A gzip body is counted after decoding, so its declared (encoded) length says nothing of
+    /// how much arrived: the message says it broke off, without figures.
+    @Test("a gzip body cut short is reported as broken off")
+    func truncatedGzip() async throws {
+        // 40 tickers as JSON, gzip-compressed (Python's gzip.compress, mtime 0): 133 bytes.
+        let gzip: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 237, 205, 59, 10, 128, 48, 20, 68, 209, 173, 72, 106, 139, 36, 69, 252, 116, 238, 192, 94, 44, 18, 77, 33, 68, 130, 190, 103, 33, 226, 222, 53, 160, 184, 1, 203, 233, 134, 203, 192, 233, 14, 65, 251, 236, 98, 16, 117, 38, 28, 15, 27, 141, 44, 242, 123, 90, 242, 13, 145, 231, 167, 167, 182, 108, 145, 191, 248, 62, 131, 37, 110, 215, 105, 240, 41, 42, 35, 165, 76, 213, 166, 143, 50, 166, 146, 69, 169, 43, 125, 215, 51, 207, 96, 193, 130, 5, 11, 22, 44, 88, 176, 96, 193, 130, 5, 11, 22, 44, 88, 176, 254, 183, 250, 11, 27, 128, 110, 104, 224, 16, 0, 0]
+        let cut = Response(
+            status: 200, body: Data(gzip), headers: ["Content-Encoding": "gzip"], behaviour: .truncate(after: 60))
+        let server = try Self.server(tickersRoute: cut)
+        defer { server.stop() }
+        await #expect(throws: FetchError.cutShort(source: .tickers, location: server.url("/tickers"), received: nil, expected: nil)) {
+            try await ReportPipeline().makeReport(Self.request(server, retries: 0))
+        }
+        #expect(
+            FetchError.cutShort(source: .tickers, location: "u", received: nil, expected: nil).errorDescription
+                == "WazirX tickers: the answer from u broke off before it was complete.")
+        // Whole, the same body decodes: the test server's gzip is sound.
+        let whole = try Self.server(tickersRoute: Response(status: 200, body: Data(gzip), headers: ["Content-Encoding": "gzip"]))
+        defer { whole.stop() }
+        #expect(try await ReportPipeline().makeReport(Self.request(whole, retries: 0)).summary.counts.tickersReceived == 40)
+    }
+
     @Test("a 200 HTML page is bad data and is not retried")
     func htmlPage() async throws {
         let page = Response(status: 200, body: Data("<!DOCTYPE html><title>Just a moment...</title>".utf8), contentType: "text/html")

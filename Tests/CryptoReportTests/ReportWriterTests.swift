@@ -97,6 +97,8 @@ struct ReportWriterTests {
         try Data("old csv".utf8).write(to: folder.url.appendingPathComponent(".cryptoreport-2022-11-22-SEK.csv.1A2B3C4D.old.tmp"))
         try Data("old alerts".utf8).write(to: folder.url.appendingPathComponent(".cryptoreport-2022-11-22-SEK-alerts.csv.5E6F7A8B.old.tmp"))
         try Data("half".utf8).write(to: folder.url.appendingPathComponent(".cryptoreport-2022-11-22-SEK.md.9C0D1E2F.tmp"))
+        // An outdated file on its way out (moved aside after every report was in place): it goes.
+        try Data("outdated".utf8).write(to: folder.url.appendingPathComponent(".cryptoreport-2022-11-22-USD-alerts.csv.3A4B5C6D.gone.tmp"))
         writer.removeLeftovers()
         #expect(Self.everything(in: folder) == ["cryptoreport-2022-11-22-SEK-alerts.csv", "cryptoreport-2022-11-22-SEK.csv"])
         #expect(Self.text(folder, "cryptoreport-2022-11-22-SEK.csv") == "new csv")

@@ -9,8 +9,9 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
     case unreachable(source: DataSource, location: String, reason: String)
     case timedOut(source: DataSource, location: String, seconds: Double)
     case httpStatus(source: DataSource, location: String, status: Int)
-    /// The server answered, then the body stopped short of the length it declared.
-    case cutShort(source: DataSource, location: String, received: Int, expected: Int)
+    /// The server answered, then the body stopped short of the length it declared. The byte
+    /// counts are nil for an encoded (gzip) body, whose declared length is not the length read.
+    case cutShort(source: DataSource, location: String, received: Int?, expected: Int?)
     case fileMissing(source: DataSource, path: String)
     case fileUnreadable(source: DataSource, path: String, reason: String)
     case tooLarge(source: DataSource, location: String, limit: Int)
@@ -29,8 +30,10 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
             "\(source.displayName): no answer from \(location) within \(Self.format(seconds)) s."
         case let .httpStatus(source, location, status):
             "\(source.displayName): \(location) answered HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))."
-        case let .cutShort(source, location, received, expected):
+        case let .cutShort(source, location, received?, expected?):
             "\(source.displayName): the answer from \(location) was cut short (\(received) of \(expected) bytes)."
+        case let .cutShort(source, location, _, _):
+            "\(source.displayName): the answer from \(location) broke off before it was complete."
         case let .fileMissing(source, path):
             "\(source.displayName): no such file \(path)."
         case let .fileUnreadable(source, path, reason):

@@ -63,13 +63,19 @@ public struct URLSessionHTTPClient: HTTPClient {
         if outcome.expired {
             throw FetchError.timedOut(source: source, location: url.absoluteString, seconds: timeout)
         }
-        // A body shorter than its declared length, then an error: say so, not an opaque code.
-        if outcome.error != nil, let response = outcome.response, response.expectedContentLength > 0,
-            Int64(outcome.body.count) < response.expectedContentLength
+        // The answer began, then broke off: say so, not an opaque code. An encoded (gzip) body is
+        // counted after decoding, so only a plain one can say how much of it arrived.
+        if let error = outcome.error, (error as? URLError)?.code != .cancelled, let response = outcome.response,
+            response.expectedContentLength > 0
         {
-            throw FetchError.cutShort(
-                source: source, location: url.absoluteString, received: outcome.body.count,
-                expected: Int(response.expectedContentLength))
+            if response.value(forHTTPHeaderField: "Content-Encoding") != nil {
+                throw FetchError.cutShort(source: source, location: url.absoluteString, received: nil, expected: nil)
+            }
+            if Int64(outcome.body.count) < response.expectedContentLength {
+                throw FetchError.cutShort(
+                    source: source, location: url.absoluteString, received: outcome.body.count,
+                    expected: Int(response.expectedContentLength))
+            }
         }
         if let error = outcome.error as? URLError {
             throw Self.translate(error, url: url, timeout: timeout, source: source)

@@ -66,7 +66,8 @@ public struct SourceLoader: Sendable {
         self.maximumBytes = maximumBytes
         self.retry = retry
         self.deadlineSeconds = deadlineSeconds
-        self.deadline = startedAt + .milliseconds(Int64(deadlineSeconds * 1000))
+        // Clamped: `Int64` milliseconds trap past about 292 million years, a caller's 1e16 s included.
+        self.deadline = startedAt + .milliseconds(Int64(min(max(deadlineSeconds, 0), 1e12) * 1000))
     }
 
     public func load(_ location: SourceLocation, source: DataSource) async throws -> FetchedPayload {

@@ -104,15 +104,6 @@ public struct ReportWriter: Sendable {
                 if let backup = step.backup { rename(backup.path, step.final.path) } else { unlink(step.final.path) }
             }
         }
-        for final in obsolete where Self.isRegularFile(final) {
-            let backup = backupURL(for: final)
-            guard rename(final.path, backup.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                rollBack()
-                throw .writeFailed(path: final.path, reason: "cannot remove the outdated file: \(reason)")
-            }
-            undo.append((final, backup))
-        }
         for item in staged {
             var backup: URL?
             if Self.isRegularFile(item.final) {
@@ -137,11 +128,24 @@ public struct ReportWriter: Sendable {
             }
             undo.append((item.final, backup))
         }
+        // Last, once every report is in place; moved aside under a name the next run deletes and
+        // never restores, so a run killed here cannot bring an outdated file back.
+        for final in obsolete where Self.isRegularFile(final) {
+            let backup = backupURL(for: final, suffix: "gone")
+            guard rename(final.path, backup.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                rollBack()
+                throw .writeFailed(path: final.path, reason: "cannot remove the outdated file: \(reason)")
+            }
+            undo.append((final, backup))
+        }
         for step in undo { if let backup = step.backup { unlink(backup.path) } }
     }
 
-    private func backupURL(for final: URL) -> URL {
-        directory.appendingPathComponent(".\(final.lastPathComponent).\(UUID().uuidString.prefix(8)).old.tmp")
+    /// `.old.tmp`: a previous report, put back by the next run if a kill left its name free;
+    /// `.gone.tmp`: an outdated one on its way out.
+    private func backupURL(for final: URL, suffix: String = "old") -> URL {
+        directory.appendingPathComponent(".\(final.lastPathComponent).\(UUID().uuidString.prefix(8)).\(suffix).tmp")
     }
 
     /// A name a report can be renamed over: free, or a file (not a folder).

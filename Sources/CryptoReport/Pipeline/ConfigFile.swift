@@ -122,8 +122,8 @@ public struct ConfigFile: Sendable, Equatable {
                 case let .number(fraction): fraction
                 default: nil
                 }
-            guard let number, number.isFinite, allowingZero ? number >= 0 : number > 0 else {
-                throw .invalid(path: path, line: line, message: "\(key) must be a number of seconds\(allowingZero ? ", 0 or more" : " above 0")")
+            guard let number, number <= ReportRequest.longestWait, allowingZero ? number >= 0 : number > 0 else {
+                throw .invalid(path: path, line: line, message: "\(key) must be a number of seconds, \(allowingZero ? "from 0" : "above 0") to 86400")
             }
             return number
         }

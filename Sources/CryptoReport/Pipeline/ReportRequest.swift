@@ -107,6 +107,9 @@ public struct ReportRequest: Sendable, Equatable, Codable {
         return request
     }
 
+    /// The longest `--timeout`, `--deadline` or `--lock-timeout`, in seconds.
+    public static let longestWait: Double = 86400
+
     /// Checks what can be checked before any fetch.
     public func validated() throws(UsageError) -> ReportRequest {
         var request = try validatedMoney()
@@ -117,11 +120,12 @@ public struct ReportRequest: Sendable, Equatable, Codable {
         if destination == .standardOutput && request.formats.count != 1 {
             throw .stdoutNeedsOneFormat(count: request.formats.count)
         }
-        guard timeout > 0, timeout.isFinite else {
-            throw .invalid(option: "--timeout", value: String(timeout), expected: "a positive number of seconds")
+        // A day at most: beyond that a cron run has hung, and far larger values overflow the clock.
+        guard timeout > 0, timeout <= Self.longestWait else {
+            throw .invalid(option: "--timeout", value: String(timeout), expected: "a positive number of seconds, up to 86400")
         }
-        guard deadline > 0, deadline.isFinite else {
-            throw .invalid(option: "--deadline", value: String(deadline), expected: "a positive number of seconds")
+        guard deadline > 0, deadline <= Self.longestWait else {
+            throw .invalid(option: "--deadline", value: String(deadline), expected: "a positive number of seconds, up to 86400")
         }
         guard (0...10).contains(retry.retries) else {
             throw .invalid(option: "--retries", value: String(retry.retries), expected: "a whole number from 0 to 10")
@@ -129,8 +133,8 @@ public struct ReportRequest: Sendable, Equatable, Codable {
         guard maximumBytes > 0 else {
             throw .invalid(option: "--max-bytes", value: String(maximumBytes), expected: "a positive number of bytes")
         }
-        guard lockTimeout >= 0, lockTimeout.isFinite else {
-            throw .invalid(option: "--lock-timeout", value: String(lockTimeout), expected: "zero or more seconds")
+        guard lockTimeout >= 0, lockTimeout <= Self.longestWait else {
+            throw .invalid(option: "--lock-timeout", value: String(lockTimeout), expected: "zero or more seconds, up to 86400")
         }
         if strict && offline {
             throw .invalid(option: "--strict", value: "--offline", expected: "one of the two: --offline always reads the cache")
