@@ -67,7 +67,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("max-age"),
-        help: "Oldest usable cache or ECB rates: 12h for both, or tickers=24h / rates=5d (the defaults). Repeatable.")
+        help: "Oldest usable cache or ECB rates: 3d for both, or tickers=12h / rates=7d (defaults: tickers=24h, rates=5d). Repeatable.")
     var maxAges: [String] = []
 
     // The switches come in pairs (`--strict`, `--no-strict`), so that a flag can turn off what
@@ -108,17 +108,12 @@ struct ReportCommand: AsyncParsableCommand {
         if sample && (tickersURL != nil || ecbURL != nil) {
             throw ValidationError("--sample reads the built-in snapshot; leave out --tickers-url and --ecb-url.")
         }
-        _ = try makeRequest()
+        _ = try settings()
     }
 
     func run() async throws {
-        let request = try makeRequest()
         // `quiet` and `verbose` are the command's, not the library's: the file's, unless a flag says.
-        let file = try configFile.file()
-        // Either flag given decides alone: `-q` silences a file's `verbose = true`, and the reverse.
-        let flagged = quiet || verbose
-        let quiet = quiet || (!flagged && file?.quiet == true)
-        let verbose = verbose || (!flagged && file?.verbose == true)
+        let (request, quiet, verbose) = try settings()
         let pipeline = ReportPipeline(logger: CryptoReportCommand.logger(verbose: verbose, quiet: quiet))
         do {
             let outcome = try await pipeline.run(request)
@@ -139,61 +134,78 @@ struct ReportCommand: AsyncParsableCommand {
         }
     }
 
-    /// Built-in defaults, then the configuration file, then the flags: each overrides the one before.
-    private func makeRequest() throws -> ReportRequest {
-        var request = try configFile.request()
-        if let currency { request.currency = currency }
-        if let locale { request.locale = locale }
-        if !formats.isEmpty { request.formats = try ReportRequest.parseFormats(formats) }
-        if let output { request.destination = output == "-" ? .standardOutput : .directory(output) }
-        if let markets {
-            guard let choice = Selection.Markets(rawValue: markets.lowercased()) else {
-                throw ValidationError("--markets: \"\(markets)\" is not valid; use primary or all.")
-            }
-            request.selection.markets = choice
+    /// Built-in defaults, then the configuration file, then the flags: each overrides the one
+    /// before. With the command's own `quiet` and `verbose`, from one reading of the file.
+    private func settings() throws -> (request: ReportRequest, quiet: Bool, verbose: Bool) {
+        let file = try configFile.file()
+        var request = ReportRequest()
+        file?.apply(to: &request)
+        do {
+            try flagSettings().apply(to: &request)
+        } catch let error as UsageError {
+            throw ValidationError(error.errorDescription ?? "invalid flag")
         }
-        if let sort {
-            guard let key = Selection.SortKey(rawValue: sort.lowercased()) else {
-                throw ValidationError("--sort: \"\(sort)\" is not valid; use change, volume, spread, name or price.")
-            }
-            request.selection.sort = key
-        }
-        if let symbols {
-            request.selection.symbols = symbols.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-                .filter { !$0.isEmpty }
-        }
-        if let top { request.selection.top = top }
-        // A flag given overrides the file; a switch can only turn on what the file left off.
-        if let tickersURL { request.tickersLocation = tickersURL }
-        if let ecbURL { request.ratesLocation = ecbURL }
         if sample {
             // The built-in snapshot replaces any source the file names.
             request.sample = true
             request.tickersLocation = nil
             request.ratesLocation = nil
         }
-        if let timeout { request.timeout = timeout }
-        if let templates { request.templatesDirectory = templates }
-        if let retries { request.retry.retries = retries }
-        if let deadline { request.deadline = deadline }
-        if let maxBytes { request.maximumBytes = maxBytes }
-        if let cacheDirectory { request.cacheDirectory = cacheDirectory }
-        if let strict { request.strict = strict }
-        if let offline { request.offline = offline }
-        if let allowStale { request.allowStale = allowStale }
-        if let lockTimeout { request.lockTimeout = lockTimeout }
-        if noHistory {
-            request.history = .disabled
-        } else if let history {
-            request.history = .path(history)
-        }
-        if let failOnAlert { request.failOnAlert = failOnAlert }
+        // Either flag given decides alone: `-q` silences a file's `verbose = true`, and the reverse.
+        let flagged = quiet || verbose
         do {
-            for value in maxAges { try request.maxAge.apply(value) }
-            return try request.validated()
+            return (
+                try request.validated(), quiet || (!flagged && file?.quiet == true),
+                verbose || (!flagged && file?.verbose == true)
+            )
         } catch {
             throw ValidationError(error.errorDescription ?? "invalid request")
         }
     }
 
+    /// The flags given, as one more layer of settings over the file's: the same `apply` puts
+    /// both into the request. Values are checked here, as the file's are when it is read.
+    private func flagSettings() throws -> ConfigFile {
+        var flags = ConfigFile()
+        flags.currency = currency
+        flags.locale = locale
+        if !formats.isEmpty {
+            _ = try ReportRequest.parseFormats(formats)
+            flags.formats = formats
+        }
+        flags.output = output
+        if let markets, Selection.Markets(rawValue: markets.lowercased()) == nil {
+            throw ValidationError("--markets: \"\(markets)\" is not valid; use primary or all.")
+        }
+        flags.markets = markets
+        if let sort, Selection.SortKey(rawValue: sort.lowercased()) == nil {
+            throw ValidationError("--sort: \"\(sort)\" is not valid; use change, volume, spread, name or price.")
+        }
+        flags.sort = sort
+        flags.symbols = symbols.map {
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        flags.top = top
+        flags.tickersURL = tickersURL
+        flags.ecbURL = ecbURL
+        flags.timeout = timeout
+        flags.retries = retries
+        flags.deadline = deadline
+        flags.maxBytes = maxBytes
+        flags.cacheDir = cacheDirectory
+        if !maxAges.isEmpty {
+            var probe = MaxAge()
+            for value in maxAges { try probe.apply(value) }
+            flags.maxAge = maxAges
+        }
+        flags.strict = strict
+        flags.offline = offline
+        flags.allowStale = allowStale
+        flags.lockTimeout = lockTimeout
+        flags.history = history
+        flags.noHistory = noHistory ? true : nil
+        flags.failOnAlert = failOnAlert
+        flags.templates = templates
+        return flags
+    }
 }

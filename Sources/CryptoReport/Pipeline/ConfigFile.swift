@@ -315,8 +315,9 @@ public enum ConfigError: LocalizedError, ExitStatusProviding, Equatable {
 }
 
 extension ConfigFile {
-    /// Puts the file's settings into `request`, over the built-in defaults; flags come after.
-    /// Every value was checked when the file was read.
+    /// Puts the settings given into `request`, over what it holds: the file's over the built-in
+    /// defaults, then the flags' (the command builds a `ConfigFile` of them) over the file's.
+    /// Every value was checked when it was read.
     public func apply(to request: inout ReportRequest) {
         if let currency { request.currency = currency }
         if let locale { request.locale = locale }
@@ -328,7 +329,7 @@ extension ConfigFile {
         if let top { request.selection.top = top }
         if let history { request.history = .path(history) }
         if let failOnAlert { request.failOnAlert = failOnAlert }
-        request.alerts = alerts.map(\.description)
+        if !alerts.isEmpty { request.alerts = alerts.map(\.description) }
         if let tickersURL { request.tickersLocation = tickersURL }
         if let ecbURL { request.ratesLocation = ecbURL }
         if let timeout { request.timeout = timeout }
