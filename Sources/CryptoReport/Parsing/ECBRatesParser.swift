@@ -32,7 +32,7 @@ public struct ECBRatesParser: Sendable {
         return days
     }
 
-    private static let noDay = DataError.noRates(detail: "the document has no Cube element with a time attribute")
+    static let noDay = DataError.noRates(detail: "the document has no Cube element with a time attribute")
 
     /// Every day in the document, newest first.
     public func parseDays(_ data: Data) throws(DataError) -> [ExchangeRates] {

@@ -14,12 +14,26 @@ public struct ReportBuilder: Sendable {
     public func build(tickers: FetchedPayload, rates: FetchedPayload) throws -> Report {
         try build(
             tickers: tickers, decoded: try TickerDecoder().decode(tickers.data),
-            rates: rates, exchangeRates: try ECBRatesParser().parseLatest(rates.data))
+            rates: rates, exchangeDays: try ECBRatesParser().parseAvailable(rates.data))
     }
 
     public func build(
         tickers: FetchedPayload, decoded: TickerDecoder.Result, rates: FetchedPayload, exchangeRates: ExchangeRates
     ) throws -> Report {
+        try build(tickers: tickers, decoded: decoded, rates: rates, exchangeDays: [exchangeRates])
+    }
+
+    /// `exchangeDays`: every day of the ECB file, newest first. A history file (or a daily file
+    /// newer than replayed tickers) holds days published after the tickers: they are priced at
+    /// the day in effect at their time, the same instant the freshness rules judge.
+    public func build(
+        tickers: FetchedPayload, decoded: TickerDecoder.Result, rates: FetchedPayload, exchangeDays: [ExchangeRates]
+    ) throws -> Report {
+        let newestTicker = decoded.tickers.compactMap(\.updatedAt).max()
+        let reference = Self.tickerReference(tickers, newestTicker: newestTicker)
+        guard let exchangeRates = TARGETCalendar.ratesInEffect(exchangeDays, at: newestTicker ?? reference) else {
+            throw ECBRatesParser.noDay
+        }
         let converter = try CurrencyConverter(rates: exchangeRates, target: request.currency)
         let quoteRates = try converter.quoteRates(for: decoded.tickers)
         var analysed = MarketAnalyser().analyse(decoded.tickers, rates: quoteRates, currency: converter.target)
@@ -28,8 +42,6 @@ public struct ReportBuilder: Sendable {
                 count: decoded.tickers.count, currency: converter.target, reasons: Array(Set(quoteRates.reasons.values)).sorted())
         }
 
-        let newestTicker = decoded.tickers.compactMap(\.updatedAt).max()
-        let reference = Self.tickerReference(tickers, newestTicker: newestTicker)
         for index in analysed.rows.indices {
             if let at = analysed.rows[index].updatedAt, reference.timeIntervalSince(at) > Freshness.staleTickerAge {
                 analysed.rows[index].isStale = true

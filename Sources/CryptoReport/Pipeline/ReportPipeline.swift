@@ -158,21 +158,15 @@ public struct ReportPipeline: Sendable {
         let (tickerResult, ratesResult) = try await bothOrFirstFailure(
             { try await acquirer.acquire(tickerLocation, source: .tickers) { try TickerDecoder().decode($0) } },
             { try await acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseAvailable($0) } })
-        // A history file (or a daily file newer than replayed tickers) holds days published after
-        // the tickers: price them at the day in effect then.
-        let tickersTime = tickerResult.value.tickers.compactMap(\.updatedAt).max() ?? tickerResult.payload.fetchedAt
-        guard let exchangeRates = TARGETCalendar.ratesInEffect(ratesResult.value, at: tickersTime) else {
-            throw DataError.noRates(detail: "the document has no Cube element with a time attribute")
-        }
         let report = try ReportBuilder(request: request, generatedAt: generatedAt).build(
             tickers: tickerResult.payload, decoded: tickerResult.value, rates: ratesResult.payload,
-            exchangeRates: exchangeRates)
+            exchangeDays: ratesResult.value)
         let snapshot = Snapshot(
             sourceTime: report.summary.newestTickerAt ?? tickerResult.payload.fetchedAt,
             fetchedAt: tickerResult.payload.fetchedAt, kind: .report,
             tickersStatus: report.sources[0].status, tickersLocation: report.sources[0].location,
             ratesStatus: report.sources[1].status, ratesLocation: report.sources[1].location,
-            tickers: tickerResult.value.tickers, rates: exchangeRates)
+            tickers: tickerResult.value.tickers, rates: report.rates)
         return (report, snapshot)
     }
 
