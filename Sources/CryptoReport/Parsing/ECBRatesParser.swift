@@ -91,11 +91,13 @@ public struct ECBRatesParser: Sendable {
     /// A U+0000 character: a zero byte in an 8-bit document, a zero code unit in UTF-16 (told by
     /// its byte order mark, or by a zero in either of the first two bytes).
     static func containsNUL(_ data: Data) -> Bool {
-        let bytes = [UInt8](data)
-        guard bytes.count >= 2 else { return bytes.contains(0) }
-        let isUTF16 = (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) || bytes[0] == 0 || bytes[1] == 0
-        guard isUTF16 else { return bytes.contains(0) }
-        return stride(from: 0, to: bytes.count - 1, by: 2).contains { bytes[$0] == 0 && bytes[$0 + 1] == 0 }
+        // Scanned in place: the body may be tens of megabytes.
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            guard bytes.count >= 2 else { return bytes.contains(0) }
+            let isUTF16 = (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) || bytes[0] == 0 || bytes[1] == 0
+            guard isUTF16 else { return bytes.contains(0) }
+            return stride(from: 0, to: bytes.count - 1, by: 2).contains { bytes[$0] == 0 && bytes[$0 + 1] == 0 }
+        }
     }
 
     private static func readDocument(_ data: Data) throws(DataError) -> xmlDocPtr {
