@@ -11,6 +11,8 @@
 # Environment:
 #   RUNS       executions per harness (default 1000000)
 #   MAX_TIME   seconds per harness, 0 for no limit (default 0); the run stops at whichever comes first
+#   SEED       libFuzzer's random seed; 0 (the default) picks a new one each run. CI fixes it, so
+#              that a pass that was green here is green there, and a failure can be replayed.
 #   MAX_LEN    largest input libFuzzer generates, in bytes (default 4096: small inputs run fast and
 #              reach the same code; longer seeds are truncated to it when loaded)
 #   OPT        -O (default) or -Onone
@@ -29,6 +31,7 @@ cd "$(dirname "$0")/.."
 RUNS="${RUNS:-1000000}"
 MAX_TIME="${MAX_TIME:-0}"
 MAX_LEN="${MAX_LEN:-4096}"
+SEED="${SEED:-0}"
 OPT="${OPT:--O}"
 SWIFTC="${SWIFTC:-swiftc}"
 OUT=.build-fuzz
@@ -110,7 +113,7 @@ run() {
     # Swift's own crash backtracer would race libFuzzer's handler (and trip ASan); leave crashes to libFuzzer.
     SWIFT_BACKTRACE=enable=no \
         "$OUT/fuzz-$name" "$corpus" -dict="$dict" -runs="$RUNS" -max_total_time="$MAX_TIME" \
-        -max_len="$MAX_LEN" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts" \
+        -max_len="$MAX_LEN" -seed="$SEED" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts" \
         -print_final_stats=1 >"$log" 2>&1 || status=$?
     # The summary: the last status line, libFuzzer's "Done" line and its final statistics.
     grep -E '^#[0-9]+' "$log" | tail -n 1 || true
