@@ -83,7 +83,7 @@ build_xml() {
     for flag in $XML_CFLAGS; do cflags+=(-Xcc "$flag"); done
     for flag in $XML_LIBS; do libs+=("$flag"); done
     build "$name" "$harness" "${COMMON[@]}" "$@" \
-        "$LIB/Parsing/ECBRatesParser.swift" "$LIB/Model/ExchangeRates.swift" \
+        "$LIB/Parsing/ECBRatesParser.swift" "$LIB/Parsing/XMLPrologue.swift" "$LIB/Model/ExchangeRates.swift" \
         "$LIB/Converting/ConversionError.swift" \
         -I Sources/CLibXML2 "${cflags[@]}" "${libs[@]}"
 }
@@ -111,7 +111,9 @@ run() {
     local status=0
     # -timeout: an input that takes 10 s is a hang worth reporting; -rss_limit_mb: memory blow-ups too.
     # Swift's own crash backtracer would race libFuzzer's handler (and trip ASan); leave crashes to libFuzzer.
-    SWIFT_BACKTRACE=enable=no \
+    # Swift seeds its hashing at random in each process, which makes Set and Dictionary order,
+    # and so coverage, differ between runs: deterministic hashing makes a fixed SEED repeatable.
+    SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 \
         "$OUT/fuzz-$name" "$corpus" -dict="$dict" -runs="$RUNS" -max_total_time="$MAX_TIME" \
         -max_len="$MAX_LEN" -seed="$SEED" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts" \
         -print_final_stats=1 >"$log" 2>&1 || status=$?

@@ -81,6 +81,11 @@ public struct ECBRatesParser: Sendable {
         if containsNUL(data) {
             throw .malformed(source: .rates, expected: expected, detail: "it contains a NUL character, which XML does not allow")
         }
+        if let encoding = XMLPrologue.declaredEncoding(data), !XMLPrologue.readableEncodings.contains(encoding.lowercased()) {
+            throw .malformed(
+                source: .rates, expected: expected,
+                detail: "it declares the encoding \"\(TickerDecoder.oneLine(encoding, limit: 40))\"; UTF-8, UTF-16, ISO-8859-1 or US-ASCII is read")
+        }
         // The ECB never declares entities; a document that does is refused outright, whatever
         // libxml2's own entity limits would make of it.
         if data.range(of: Data("<!ENTITY".utf8)) != nil {
@@ -88,14 +93,11 @@ public struct ECBRatesParser: Sendable {
         }
     }
 
-    /// A U+0000 character: a zero byte in an 8-bit document, a zero code unit in UTF-16 (told by
-    /// its byte order mark, or by a zero in either of the first two bytes).
+    /// A U+0000 character: a zero byte in an 8-bit document, a zero code unit in UTF-16.
     static func containsNUL(_ data: Data) -> Bool {
         // Scanned in place: the body may be tens of megabytes.
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            guard bytes.count >= 2 else { return bytes.contains(0) }
-            let isUTF16 = (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) || bytes[0] == 0 || bytes[1] == 0
-            guard isUTF16 else { return bytes.contains(0) }
+            guard case .utf16 = XMLPrologue.width(of: bytes) else { return bytes.contains(0) }
             return stride(from: 0, to: bytes.count - 1, by: 2).contains { bytes[$0] == 0 && bytes[$0 + 1] == 0 }
         }
     }
