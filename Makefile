@@ -42,6 +42,6 @@ fuzz:
 	RUNS=$${RUNS:-1000000} MAX_TIME=$${MAX_TIME:-0} Scripts/fuzz.sh
 
 ## A short bounded fuzz pass for CI: 100,000 runs or 40 s per harness, whichever comes first (about a minute with the builds).
-## A fixed seed: the pass CI makes is the one made here (`make fuzz` keeps exploring with new seeds).
+## A fixed seed, so that CI's pass stays on the ground covered here (`make fuzz` explores with new seeds).
 fuzz-smoke:
 	RUNS=100000 MAX_TIME=40 SEED=1 Scripts/fuzz.sh

@@ -11,8 +11,9 @@
 # Environment:
 #   RUNS       executions per harness (default 1000000)
 #   MAX_TIME   seconds per harness, 0 for no limit (default 0); the run stops at whichever comes first
-#   SEED       libFuzzer's random seed; 0 (the default) picks a new one each run. CI fixes it, so
-#              that a pass that was green here is green there, and a failure can be replayed.
+#   SEED       libFuzzer's random seed; 0 (the default) picks a new one each run. CI fixes it so
+#              that its short pass walks the same ground each time instead of new ground; not
+#              exactly the same (Foundation's own work varies a little), so explore with `make fuzz`.
 #   MAX_LEN    largest input libFuzzer generates, in bytes (default 4096: small inputs run fast and
 #              reach the same code; longer seeds are truncated to it when loaded)
 #   OPT        -O (default) or -Onone
@@ -112,7 +113,7 @@ run() {
     # -timeout: an input that takes 10 s is a hang worth reporting; -rss_limit_mb: memory blow-ups too.
     # Swift's own crash backtracer would race libFuzzer's handler (and trip ASan); leave crashes to libFuzzer.
     # Swift seeds its hashing at random in each process, which makes Set and Dictionary order,
-    # and so coverage, differ between runs: deterministic hashing makes a fixed SEED repeatable.
+    # and so coverage, differ between runs: deterministic hashing keeps a fixed SEED close to repeatable.
     SWIFT_BACKTRACE=enable=no SWIFT_DETERMINISTIC_HASHING=1 \
         "$OUT/fuzz-$name" "$corpus" -dict="$dict" -runs="$RUNS" -max_total_time="$MAX_TIME" \
         -max_len="$MAX_LEN" -seed="$SEED" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts" \

@@ -41,7 +41,8 @@ enum XMLPrologue {
                 return String(decoding: units, as: UTF16.self)
             }
         }
-        let declaration = /^\u{FEFF}?<\?xml[^>]*?\sencoding\s*=\s*["']([^"']*)["']/
+        // An extended literal: the fuzz harnesses compile this file without bare `/…/` regexes.
+        let declaration = #/^\u{FEFF}?<\?xml[^>]*?\sencoding\s*=\s*["']([^"']*)["']/#
         return head.firstMatch(of: declaration).map { String($0.output.1) }
     }
 }
