@@ -41,8 +41,16 @@ enum XMLPrologue {
                 return String(decoding: units, as: UTF16.self)
             }
         }
-        // An extended literal: the fuzz harnesses compile this file without bare `/…/` regexes.
-        let declaration = #/^\u{FEFF}?<\?xml[^>]*?\sencoding\s*=\s*["']([^"']*)["']/#
-        return head.firstMatch(of: declaration).map { String($0.output.1) }
+        // Scanned by hand: Swift's `Regex` here cost the history fuzz harness two thirds of its speed.
+        var rest = Substring(head)
+        if rest.first == "\u{FEFF}" { rest = rest.dropFirst() }
+        guard rest.hasPrefix("<?xml"), let end = rest.firstIndex(of: ">") else { return nil }
+        let declaration = rest[..<end]
+        guard let name = declaration.range(of: "encoding") else { return nil }
+        var value = declaration[name.upperBound...].drop(while: \.isWhitespace)
+        guard value.first == "=" else { return nil }
+        value = value.dropFirst().drop(while: \.isWhitespace)
+        guard let quote = value.first, quote == "\"" || quote == "'" else { return nil }
+        return String(value.dropFirst().prefix { $0 != quote })
     }
 }
