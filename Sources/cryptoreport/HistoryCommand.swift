@@ -65,9 +65,8 @@ struct HistoryCommand: ParsableCommand {
         let plan = try plan()
         do {
             let points: [HistoryExporter.Point]
-            let exporter: HistoryExporter
             do throws(HistoryError) {
-                exporter = HistoryExporter(store: try HistoryStore(path: plan.path))
+                let exporter = HistoryExporter(store: try HistoryStore(path: plan.path))
                 points = try exporter.series(symbol: symbol, currency: plan.currency, days: days, now: Date())
             } catch {
                 // Here the database is an input: one that cannot be read is not an output problem.
@@ -75,10 +74,10 @@ struct HistoryCommand: ParsableCommand {
             }
             let text: String
             switch format.lowercased() {
-            case "json": text = exporter.json(points, symbol: symbol.lowercased(), currency: plan.currency)
+            case "json": text = try HistoryRenderer(symbol: symbol.lowercased(), currency: plan.currency).json(points)
             case "markdown", "md":
-                text = exporter.markdown(points, symbol: symbol, currency: plan.currency, locale: Locale(identifier: plan.locale))
-            default: text = exporter.csv(points)
+                text = HistoryRenderer(symbol: symbol, currency: plan.currency).markdown(points, locale: Locale(identifier: plan.locale))
+            default: text = HistoryRenderer(symbol: symbol, currency: plan.currency).csv(points)
             }
             FileHandle.standardOutput.write(Data(text.utf8))
         } catch {
