@@ -63,9 +63,8 @@ struct HistoryCommand: ParsableCommand {
             let currency = settings.report.currency.code
             let locale = settings.report.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)
             let points: [HistoryExporter.Point]
-            let exporter: HistoryExporter
             do throws(HistoryError) {
-                exporter = HistoryExporter(store: try HistoryStore(path: path))
+                let exporter = HistoryExporter(store: try HistoryStore(path: path))
                 points = try exporter.series(symbol: symbol, currency: currency, days: days, now: Date())
             } catch {
                 // Here the database is an input: one that cannot be read is not an output problem.
@@ -73,10 +72,10 @@ struct HistoryCommand: ParsableCommand {
             }
             let text: String
             switch format {
-            case .json: text = exporter.json(points, symbol: symbol.lowercased(), currency: currency)
+            case .json: text = try HistoryRenderer(symbol: symbol.lowercased(), currency: currency).json(points)
             case .markdown, .md:
-                text = exporter.markdown(points, symbol: symbol, currency: currency, locale: Locale(identifier: locale))
-            case .csv: text = exporter.csv(points)
+                text = HistoryRenderer(symbol: symbol, currency: currency).markdown(points, locale: Locale(identifier: locale))
+            case .csv: text = HistoryRenderer(symbol: symbol, currency: currency).csv(points)
             }
             FileHandle.standardOutput.write(Data(text.utf8))
         } catch {

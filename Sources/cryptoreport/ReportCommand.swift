@@ -39,7 +39,7 @@ struct ReportRun {
             }
             // Alerts reach standard error even with --quiet, so that cron mails them.
             for alert in outcome.report.alerts {
-                FileHandle.standardError.write(Data("cryptoreport: alert: \(alert.message)\n".utf8))
+                FileHandle.standardError.write(Data("cryptoreport: alert: \(AlertText.message(alert, in: outcome.report))\n".utf8))
             }
             if command.failOnAlert && !outcome.report.alerts.isEmpty {
                 throw AlertsFired(count: outcome.report.alerts.count)

@@ -33,8 +33,8 @@ struct AlertAndConfigTests {
             .map { try AlertRule(parsing: $0) }
         let result = AlertEvaluator().evaluate(rules, report: report, tickers: tickers, rates: rates)
         // BTC/USDT 15988 USDT = 171 447.35 SEK; ETH/USDT 1118.49 USD; SRM +28.6 %; SHIB −2.8 %.
-        #expect(result.fired.map(\.rule) == ["btc above 170000 SEK", "eth below 1200 USD", "any move 25 %", "shib move 2 %"])
-        #expect(result.fired[0].message == "btc above 170000 SEK: BTC/USDT is at 171\u{00A0}447,35\u{00A0}kr")
+        #expect(result.fired.map(\.rule.description) == ["btc above 170000 SEK", "eth below 1200 USD", "any move 25 %", "shib move 2 %"])
+        #expect(AlertText.message(result.fired[0], in: report) == "btc above 170000 SEK: BTC/USDT is at 171\u{00A0}447,35\u{00A0}kr")
         #expect(result.fired[2].symbol == "srmusdt")
         #expect(result.notes.isEmpty)
     }

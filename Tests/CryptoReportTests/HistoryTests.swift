@@ -185,17 +185,17 @@ struct HistoryTests {
         // btcusdt last 15988 USDT; SEK per USD = ECB SEK / ECB USD of that day.
         #expect(points[0].row.price == Fixtures.decimal("15988") * Fixtures.decimal("0.5") * (Fixtures.decimal("11") / Fixtures.decimal("1.0246")))
         #expect(points[1].row.price == Fixtures.decimal("15988") * (Fixtures.decimal("10.9873") / Fixtures.decimal("1.0246")))
-        let csv = exporter.csv(points)
+        let csv = HistoryRenderer(symbol: "btc", currency: "SEK").csv(points)
         #expect(csv.hasPrefix("time,symbol,currency,price,open,high,low,change_pct,volume,volume_value,fx_rate,rates_date,kind\r\n"))
         #expect(csv.contains(",btcusdt,SEK,85822.760101503,"))
         #expect(try exporter.series(symbol: "btcinr", currency: "SEK", days: 90, now: Self.captured).map(\.row.symbol) == ["btcinr", "btcinr"])
-        let json = exporter.json(points, symbol: "btc", currency: "SEK")
+        let json = try HistoryRenderer(symbol: "btc", currency: "SEK").json(points)
         #expect(json.contains(#""rates_date" : "2022-11-19""#))
         // The same fields as the CSV: every CSV column but the currency, which the document states once.
-        for column in HistoryExporter.csvColumns where column != "currency" {
+        for column in HistoryRenderer.csvColumns where column != "currency" {
             #expect(json.contains("\"\(column)\" : "), "\(column) missing from the JSON export")
         }
-        #expect(exporter.markdown(points, symbol: "btc", currency: "SEK", locale: Locale(identifier: "sv_SE")).contains("Trend: ▁█"))
+        #expect(HistoryRenderer(symbol: "btc", currency: "SEK").markdown(points, locale: Locale(identifier: "sv_SE")).contains("Trend: ▁█"))
     }
 
     @Test("history export: a currency no run has, or a market no run holds, is a usage error; no run is an empty series")

@@ -140,7 +140,11 @@ public struct Backfiller: Sendable {
             symbol: ticker.symbol, baseAsset: ticker.baseAsset, quoteAsset: ticker.quoteAsset, open: kline.open, low: kline.low,
             high: kline.high, last: kline.close, volume: kline.volume, updatedAt: end)
         return Snapshot(
-            sourceTime: end, fetchedAt: end, kind: .backfill, tickersStatus: "backfill", tickersLocation: location,
-            ratesStatus: "backfill", ratesLocation: "ECB 90-day history", tickers: [market], rates: dayRates)
+            sourceTime: end, fetchedAt: end, kind: .backfill,
+            sources: [
+                .tickers: .init(status: .backfill, location: location),
+                .rates: .init(status: .backfill, location: "ECB 90-day history"),
+            ],
+            tickers: [market], rates: dayRates)
     }
 }

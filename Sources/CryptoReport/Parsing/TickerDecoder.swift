@@ -36,7 +36,7 @@ public struct TickerDecoder: Sendable {
             }
         }
         guard !tickers.isEmpty else {
-            throw .noValidTickers(received: rows.count, firstProblem: diagnostics.first.map { $0.message })
+            throw .noValidTickers(received: rows.count, firstProblem: diagnostics.first.flatMap(\.decoderNote))
         }
         return Result(tickers: tickers, received: rows.count, diagnostics: diagnostics)
     }

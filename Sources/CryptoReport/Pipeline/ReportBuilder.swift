@@ -55,14 +55,14 @@ public struct ReportBuilder: Sendable {
         let selector = MarketSelector(spec.selection)
         let selected = selector.select(analysed.rows)
         for symbol in selector.unmatched(in: decoded.tickers) {
-            analysed.diagnostics.append(Diagnostic(.tickers, "no market matches \"\(symbol)\" (--symbols)"))
+            analysed.diagnostics.append(Diagnostic(.tickers, .unmatchedSymbol(symbol)))
         }
         let shown = selector.cut(selected)
         let summary = SummaryBuilder().summarise(
             .init(
                 tickers: decoded.tickers, tickersReceived: decoded.received,
                 skipped: decoded.received - decoded.tickers.count, converted: analysed.rows, selected: selected,
-                shown: shown.count, quoteRates: quoteRates, rates: exchangeRates))
+                shown: shown.count, quoteRates: quoteRates, rates: exchangeRates, currency: converter.target))
         return Report(
             currency: converter.target, localeIdentifier: spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: converter.target), generatedAt: generatedAt,
             rates: exchangeRates, rows: shown, summary: summary,
@@ -111,38 +111,18 @@ public struct ReportBuilder: Sendable {
         var notices: [Notice] = []
         for payload in [tickers, rates] {
             guard case let .cache(liveError) = payload.origin else { continue }
-            let name = payload.source == .tickers ? "Tickers" : "ECB rates"
-            let why = liveError.map { " — live fetch failed: \($0)" } ?? " — offline run"
-            notices.append(
-                Notice(kind: .cachedSource, text: "\(name) from cache, fetched \(ReportDates.minute(payload.fetchedAt))\(why)"))
+            notices.append(.cachedSource(payload.source, fetchedAt: payload.fetchedAt, liveError: liveError))
         }
         if freshness.ratesAhead {
-            notices.append(
-                Notice(
-                    kind: .ratesAhead,
-                    text: "ECB rates are of \(exchangeRates.date), published after these tickers (the rates in effect were those of \(freshness.expectedRatesDate)); prices are converted at later rates."
-                ))
+            notices.append(.ratesAhead(ratesDate: exchangeRates.date, inEffect: freshness.expectedRatesDate))
         }
         if freshness.ratesBehind {
-            notices.append(
-                Notice(
-                    kind: .ratesBehind,
-                    text: "ECB rates are of \(exchangeRates.date); the rates of \(freshness.expectedRatesDate) should have been published by the time of these tickers."
-                ))
+            notices.append(.ratesBehind(ratesDate: exchangeRates.date, expected: freshness.expectedRatesDate))
         }
-        switch freshness.halt {
-        case .allStale:
-            notices.append(
-                Notice(kind: .exchangeHalted, text: "WazirX appears halted: every market's last update is over an hour older than the fetch."))
-        case .noVolume:
-            notices.append(Notice(kind: .exchangeHalted, text: "WazirX appears halted: no market traded anything in 24 h."))
-        case nil:
-            if freshness.staleMarkets > 0 {
-                notices.append(
-                    Notice(
-                        kind: .staleMarkets,
-                        text: "\(freshness.staleMarkets) markets have not updated for over an hour; they are marked stale."))
-            }
+        if let halt = freshness.halt {
+            notices.append(.exchangeHalted(halt))
+        } else if freshness.staleMarkets > 0 {
+            notices.append(.staleMarkets(count: freshness.staleMarkets))
         }
         return notices
     }

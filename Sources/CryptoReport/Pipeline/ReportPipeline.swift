@@ -59,14 +59,13 @@ public struct ReportPipeline: Sendable {
             rates: snapshot.rates)
         report.alerts = alerts.fired
         for diagnostic in report.diagnostics {
-            logger.warning("\(diagnostic.description)")
+            logger.warning("\(DiagnosticText.line(diagnostic))")
         }
         for note in alerts.notes {
-            logger.warning("\(note)")
+            logger.warning("\(AlertText.note(note))")
         }
-
         for notice in report.notices where notice.kind != .cachedSource {
-            logger.warning("\(notice.text)")
+            logger.warning("\(NoticeText.text(notice))")
         }
         let rendered = try output.formats.map { format in
             (format, try render(report, as: format, templates: templates))
@@ -150,11 +149,7 @@ public struct ReportPipeline: Sendable {
             tickers: tickerResult.payload, decoded: tickerResult.value, rates: ratesResult.payload,
             exchangeDays: ratesResult.value)
         let snapshot = Snapshot(
-            sourceTime: report.summary.newestTickerAt ?? tickerResult.payload.fetchedAt,
-            fetchedAt: tickerResult.payload.fetchedAt, kind: .report,
-            tickersStatus: report.sources[0].status, tickersLocation: report.sources[0].location,
-            ratesStatus: report.sources[1].status, ratesLocation: report.sources[1].location,
-            tickers: tickerResult.value.tickers, rates: report.rates)
+            report: report, fetchedAt: tickerResult.payload.fetchedAt, tickers: tickerResult.value.tickers)
         return (report, snapshot)
     }
 
