@@ -64,6 +64,7 @@ struct BackfillCommand: AsyncParsableCommand {
         let quiet = quiet
         let terminal = isatty(2) == 1
         do {
+            try ReportWriter.finishInterruptedCommit(inFolderOf: history)
             let store = try HistoryStore(path: history)
             let backfiller = Backfiller(
                 store: store, logger: CryptoReportCommand.logger(verbose: false, quiet: quiet),

@@ -66,6 +66,7 @@ struct HistoryCommand: ParsableCommand {
         do {
             let points: [HistoryExporter.Point]
             let exporter: HistoryExporter
+            try ReportWriter.finishInterruptedCommit(inFolderOf: plan.path)
             do throws(HistoryError) {
                 exporter = HistoryExporter(store: try HistoryStore(path: plan.path))
                 points = try exporter.series(symbol: symbol, currency: plan.currency, days: days, now: Date())

@@ -47,7 +47,7 @@ public struct ReportPipeline: Sendable {
             let folder = ReportWriter(directory: URL(fileURLWithPath: path))
             try folder.prepare()
             lock = try await OutputLock.acquire(in: folder.directory, timeout: request.lockTimeout, sleeper: sleeper)
-            folder.removeLeftovers()
+            try folder.recover()
             writer = folder
         }
         var (report, snapshot) = try await prepare(request)
