@@ -54,6 +54,12 @@ public struct ReportBuilder: Sendable {
         for symbol in selector.unmatched(in: decoded.tickers) {
             analysed.diagnostics.append(Diagnostic(.tickers, "no market matches \"\(symbol)\" (--symbols)"))
         }
+        // A currency listed twice with different rates that the report needed has failed the run
+        // already (65); one it did not need is only said.
+        for (currency, rates) in exchangeRates.ambiguous.sorted(by: { $0.key < $1.key }) {
+            analysed.diagnostics.append(
+                Diagnostic(.rates, "\(currency) is listed \(rates.count) times with different rates (\(ConversionError.list(rates))); it is left out"))
+        }
         let shown = selector.cut(selected)
         let summary = SummaryBuilder().summarise(
             .init(
