@@ -70,7 +70,7 @@ public struct ReportBuilder: Sendable {
             currency: converter.target, localeIdentifier: request.effectiveLocale, generatedAt: generatedAt,
             rates: exchangeRates, rows: shown, summary: summary,
             sources: [Report.SourceInfo(tickers), Report.SourceInfo(rates)],
-            diagnostics: decoded.diagnostics + analysed.diagnostics, freshness: freshness,
+            diagnostics: Diagnostic.summarised(decoded.diagnostics + analysed.diagnostics), freshness: freshness,
             notices: notices(tickers: tickers, rates: rates, exchangeRates: exchangeRates, freshness: freshness))
     }
 
