@@ -126,6 +126,8 @@ struct ReportCommand: AsyncParsableCommand {
             for alert in outcome.report.alerts {
                 FileHandle.standardError.write(Data("cryptoreport: alert: \(alert.message)\n".utf8))
             }
+            // Reaches standard error even with --quiet: a day missing from the history must reach cron.
+            if let failure = outcome.historyFailure { throw failure }
             if request.failOnAlert && !outcome.report.alerts.isEmpty {
                 throw AlertsFired(count: outcome.report.alerts.count)
             }
