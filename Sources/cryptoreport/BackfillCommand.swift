@@ -74,6 +74,7 @@ struct BackfillCommand: AsyncParsableCommand {
             options.symbols = settings.report.selection.symbols
             // The reports' cache folder, so that a backfill and a report keep to WazirX's limit together.
             options.requestLog = RequestLog(directory: settings.fetch.cacheFolder(environment: ProcessInfo.processInfo.environment))
+            try ReportWriter.finishInterruptedCommit(inFolderOf: history)
             let store = try HistoryStore(path: history)
             let backfiller = Backfiller(
                 store: store, logger: CryptoReportCommand.logger(verbose: settings.command.verbose, quiet: quiet),

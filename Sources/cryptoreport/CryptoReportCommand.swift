@@ -52,7 +52,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
     static let exitCodes = """
         Exit codes: 0 success, 10 an alert fired with --fail-on-alert, 64 usage error, \
         65 bad data from a source, 66 input file missing or unreadable, 69 source unreachable \
-        or HTTP error, 70 internal error, 73 output cannot be written, 75 another run holds \
+        or HTTP error, 70 internal error, 73 output cannot be written, 74 reports written but the history not updated, 75 another run holds \
         the output folder.
         """
 

@@ -63,6 +63,7 @@ struct HistoryCommand: ParsableCommand {
             let currency = settings.report.currency.code
             let locale = settings.report.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)
             let points: [HistoryExporter.Point]
+            try ReportWriter.finishInterruptedCommit(inFolderOf: path)
             do throws(HistoryError) {
                 let exporter = HistoryExporter(store: try HistoryStore(path: path))
                 points = try exporter.series(symbol: symbol, currency: currency, days: days, now: Date())

@@ -41,6 +41,8 @@ struct ReportRun {
             for alert in outcome.report.alerts {
                 FileHandle.standardError.write(Data("cryptoreport: alert: \(AlertText.message(alert, in: outcome.report))\n".utf8))
             }
+            // Reaches standard error even with --quiet: a day missing from the history must reach cron.
+            if let failure = outcome.historyFailure { throw failure }
             if command.failOnAlert && !outcome.report.alerts.isEmpty {
                 throw AlertsFired(count: outcome.report.alerts.count)
             }

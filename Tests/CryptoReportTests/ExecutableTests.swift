@@ -25,9 +25,11 @@ struct ExecutableTests {
     }
 
     /// Runs the binary with its cache inside `directory`, never the user's.
-    static func run(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) throws -> Run {
+    static func run(
+        _ arguments: [String], in directory: URL, environment extra: [String: String] = [:], executable: URL? = nil
+    ) throws -> Run {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment

@@ -12,6 +12,7 @@ public struct HistoryStore: Sendable {
 
     public init(path: String) throws(HistoryError) {
         self.path = path
+        try Self.refuseSymbolicLinks(at: path)
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -57,6 +57,12 @@ public struct ReportBuilder: Sendable {
         for symbol in selector.unmatched(in: decoded.tickers) {
             analysed.diagnostics.append(Diagnostic(.tickers, .unmatchedSymbol(symbol)))
         }
+        // A currency listed twice with different rates that the report needed has failed the run
+        // already (65); one it did not need is only said.
+        for (currency, rates) in exchangeRates.ambiguous.sorted(by: { $0.key < $1.key }) {
+            analysed.diagnostics.append(
+                Diagnostic(.rates, "\(currency) is listed \(rates.count) times with different rates (\(ConversionError.list(rates))); it is left out"))
+        }
         let shown = selector.cut(selected)
         let summary = SummaryBuilder().summarise(
             .init(
@@ -67,7 +73,7 @@ public struct ReportBuilder: Sendable {
             currency: converter.target, localeIdentifier: spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: converter.target), generatedAt: generatedAt,
             rates: exchangeRates, rows: shown, summary: summary,
             sources: [Report.SourceInfo(tickers), Report.SourceInfo(rates)],
-            diagnostics: decoded.diagnostics + analysed.diagnostics, freshness: freshness,
+            diagnostics: Diagnostic.summarised(decoded.diagnostics + analysed.diagnostics), freshness: freshness,
             notices: notices(tickers: tickers, rates: rates, exchangeRates: exchangeRates, freshness: freshness))
     }
 

@@ -34,6 +34,9 @@ public struct ReportPipeline: Sendable {
         public var written: [URL]
         /// The single report, when it goes to standard output.
         public var standardOutput: String?
+        /// The reports were made, but the history could not be opened or updated: the command
+        /// says so even with `--quiet` and exits 74.
+        public var historyFailure: HistoryError?
     }
 
     /// Runs the whole pipeline: each stage is given its part of the settings, already valid.
@@ -46,11 +49,12 @@ public struct ReportPipeline: Sendable {
             let folder = ReportWriter(directory: URL(fileURLWithPath: path))
             try folder.prepare()
             lock = try await OutputLock.acquire(in: folder.directory, timeout: output.lockTimeout.timeInterval, sleeper: sleeper)
-            folder.removeLeftovers()
+            try folder.recover()
             writer = folder
         }
         var (report, snapshot) = try await prepare(spec, fetch: fetch)
-        let history = openHistory(output.historyPath(sample: fetch.sample))
+        var historyFailure: HistoryError?
+        let history = openHistory(output.historyPath(sample: fetch.sample), failure: &historyFailure)
         if let history {
             report = withTrends(report, from: history)
         }
@@ -71,8 +75,8 @@ public struct ReportPipeline: Sendable {
             (format, try render(report, as: format, templates: templates))
         }
         guard let writer else {
-            record(snapshot, in: history)
-            return Outcome(report: report, written: [], standardOutput: rendered.first?.1)
+            record(snapshot, in: history, failure: &historyFailure)
+            return Outcome(report: report, written: [], standardOutput: rendered.first?.1, historyFailure: historyFailure)
         }
         var files = rendered.map { format, text in
             (name: "cryptoreport-\(report.dataDate)-\(report.currency).\(format.fileExtension)", contents: text)
@@ -83,20 +87,21 @@ public struct ReportPipeline: Sendable {
             files.append((name: alertsName, contents: CSVRenderer().alerts(report)))
         }
         let written = try writer.write(files, removing: report.alerts.isEmpty ? [alertsName] : [])
-        record(snapshot, in: history)
+        record(snapshot, in: history, failure: &historyFailure)
         withExtendedLifetime(lock) {}
-        return Outcome(report: report, written: written, standardOutput: nil)
+        return Outcome(report: report, written: written, standardOutput: nil, historyFailure: historyFailure)
     }
 
     // MARK: - History
 
-    /// A history that cannot be opened costs the trends, not the report: a warning, then on.
-    func openHistory(_ path: String?) -> HistoryStore? {
+    /// A history that cannot be opened costs the trends, not the report; the run goes on, and
+    /// ends saying that it could not be recorded.
+    func openHistory(_ path: String?, failure: inout HistoryError?) -> HistoryStore? {
         guard let path else { return nil }
         do {
             return try HistoryStore(path: path)
         } catch {
-            logger.warning("\(error.errorDescription ?? "history unavailable") The report has no trends.")
+            failure = error.asNotRecorded
             return nil
         }
     }
@@ -116,12 +121,12 @@ public struct ReportPipeline: Sendable {
         return report
     }
 
-    func record(_ snapshot: Snapshot, in history: HistoryStore?) {
+    func record(_ snapshot: Snapshot, in history: HistoryStore?, failure: inout HistoryError?) {
         guard let history else { return }
         do {
             try history.record(snapshot)
         } catch {
-            logger.warning("\(error.errorDescription ?? "history not updated")")
+            failure = failure ?? error.asNotRecorded
         }
     }
 
