@@ -60,4 +60,21 @@ struct TemplateTests {
         }
         #expect(row.child(named: "currency") == nil, "unknown keys fall through to the report")
     }
+
+    /// The report answers too, so that a row section's `{{#hasHistory}}` needs no reflection.
+    @Test("every property of the report view answers Mustache under its own name")
+    func reportLookupCoversEveryProperty() async throws {
+        var request = ReportRequest()
+        request.sample = true
+        let report = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
+        let view = ReportViewModel(report)
+        let children = Mirror(reflecting: view).children
+        #expect(children.count >= 38)
+        for child in children {
+            guard let label = child.label else { continue }
+            let answered = try #require(view.child(named: label), "\(label) does not answer")
+            #expect("\(answered)" == "\(child.value)", "\(label)")
+        }
+        #expect(view.child(named: "price") == nil)
+    }
 }
