@@ -136,7 +136,7 @@ struct BackfillTests {
         defer { server.stop() }
         var options = Self.options(server)
         options.symbols = ["nosuchcoin"]
-        await #expect(throws: UsageError.invalid(option: "--symbols", value: "nosuchcoin", expected: "base assets or market symbols that WazirX lists")) {
+        await #expect(throws: SelectionError.nothingMatches(symbols: ["nosuchcoin"])) {
             try await Backfiller(store: try HistoryStore(), sleeper: RecordingSleeper()).run(options)
         }
         options.symbols = ["btc", "nosuchcoin"]

@@ -109,6 +109,7 @@ struct ExecutableTests {
             (["--output", ""], 64, "'' is invalid for '--output <dir>': expected a folder, or - for standard output"),
             (["--format", "csv,pdf"], 64, "\"pdf\" is not valid; expected csv, markdown, html, json or all"),
             (["--deadline", "1e16"], 64, "'1e16' is invalid for '--deadline <seconds>': expected a positive number of seconds, up to 86400"),
+            (["--symbols", "nosuchcoin,btc2"], 64, "--symbols: WazirX lists no market or base asset named \"nosuchcoin\", \"btc2\"."),
             (["--tickers-url", "/nonexistent/tickers.json"], 66, "WazirX tickers: no such file /nonexistent/tickers.json."),
             (["--tickers-url", "RATES"], 65, "WazirX tickers: not a JSON array of tickers (got XML or other markup)."),
             (["--ecb-url", "TICKERS"], 65, "ECB rates: not the ECB eurofxref XML"),

@@ -54,7 +54,12 @@ public struct ReportBuilder: Sendable {
 
         let selector = MarketSelector(spec.selection)
         let selected = selector.select(analysed.rows)
-        for symbol in selector.unmatched(in: decoded.tickers) {
+        let unmatched = selector.unmatched(in: decoded.tickers)
+        // Names partly matching are a warning; naming nothing at all is a mistake (64).
+        if !unmatched.isEmpty && unmatched.count == spec.selection.symbols.count {
+            throw SelectionError.nothingMatches(symbols: unmatched)
+        }
+        for symbol in unmatched {
             analysed.diagnostics.append(Diagnostic(.tickers, .unmatchedSymbol(symbol)))
         }
         // A currency listed twice with different rates that the report needed has failed the run
