@@ -126,7 +126,8 @@ public struct ReportPipeline: Sendable {
     func record(_ snapshot: Snapshot, in history: HistoryStore?, failure: inout HistoryError?) {
         guard let history else { return }
         do {
-            try history.record(snapshot)
+            // One transaction, committed or not begun when a signal ends the run.
+            try RunInterruption.shared.uninterrupted { () throws(HistoryError) in _ = try history.record(snapshot) }
         } catch {
             failure = failure ?? error.asNotRecorded
         }
