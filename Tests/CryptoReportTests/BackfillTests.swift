@@ -179,13 +179,13 @@ struct BackfillTests {
 
         let tickersFile = folder.url.appendingPathComponent("tickers.json")
         try tickers.write(to: tickersFile)
-        var request = ReportRequest()
-        request.tickersLocation = tickersFile.path
-        request.ratesLocation = Fixtures.historyURL.path
-        request.history = .path(historyPath)
-        request.selection = Selection(markets: .all)
-        request.destination = .directory(folder.url.appendingPathComponent("reports").path)
-        request.formats = [.html]
+        var request = Settings()
+        request.fetch.tickers = .at(tickersFile.path)
+        request.fetch.rates = .at(Fixtures.historyURL.path, .rates)
+        request.output.history = .path(historyPath)
+        request.report.selection = Selection(markets: .all)
+        request.output.destination = .directory(folder.url.appendingPathComponent("reports").path)
+        request.output.formats = [.html]
         let report = try await ReportPipeline(clock: FixedClock(now)).run(request).report
         #expect(report.rows.count == 2)
         for row in report.rows {

@@ -6,10 +6,10 @@ import Testing
 @Suite("User templates with --templates")
 struct TemplateTests {
     static func report() throws -> Report {
-        var request = ReportRequest()
-        request.currency = "SEK"
-        request.selection = Selection(symbols: ["btc"])
-        return try ReportBuilder(request: request, generatedAt: Fixtures.reportTime).build(
+        var request = Settings()
+        request.report.currency = "SEK"
+        request.report.selection = Selection(symbols: ["btc"])
+        return try ReportBuilder(spec: request.report, ratesAgeLimit: request.fetch.ratesAgeLimit, generatedAt: Fixtures.reportTime).build(
             tickers: Fixtures.payload(.tickers, try Fixtures.tickers), rates: Fixtures.payload(.rates, try Fixtures.rates))
     }
 
@@ -47,8 +47,8 @@ struct TemplateTests {
     /// the row but not to `child(named:)` would render empty without this test.
     @Test("every property of a table row answers Mustache under its own name")
     func rowLookupCoversEveryProperty() async throws {
-        var request = ReportRequest()
-        request.sample = true
+        var request = Settings()
+        request.fetch.sample = true
         let report = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
         let row = try #require(ReportViewModel(report).rows.first)
         let labels = Mirror(reflecting: row).children.compactMap(\.label)

@@ -8,9 +8,9 @@ import Testing
 struct WarningSummaryTests {
     @Test("five of a kind are listed, then one line says how many more; other kinds keep their own five")
     func summarised() {
-        var list: [Diagnostic] = (1...1_000).map { Diagnostic(.tickers, "skipped ticker #\($0): no lastPrice", kind: "no lastPrice") }
+        var list: [Diagnostic] = (1...1_000).map { Diagnostic(.tickers, "skipped ticker #\($0): no lastPrice", group: "no lastPrice") }
         list.insert(Diagnostic(.tickers, "no market matches \"x\" (--symbols)"), at: 3)
-        list += (1...6).map { Diagnostic(.tickers, "s\($0): volume \"-1\" is not a non-negative number; left empty", kind: "volume left empty") }
+        list += (1...6).map { Diagnostic(.tickers, "s\($0): volume \"-1\" is not a non-negative number; left empty", group: "volume left empty") }
         let summary = Diagnostic.summarised(list)
         #expect(summary.map(\.message) == [
             "skipped ticker #1: no lastPrice", "skipped ticker #2: no lastPrice", "skipped ticker #3: no lastPrice",
@@ -20,7 +20,7 @@ struct WarningSummaryTests {
             "s3: volume \"-1\" is not a non-negative number; left empty", "s4: volume \"-1\" is not a non-negative number; left empty",
             "s5: volume \"-1\" is not a non-negative number; left empty", "… and 1 more row like it (volume left empty)",
         ])
-        #expect(Diagnostic.grouped(999_980) == "999,980" && Diagnostic.grouped(1_000_000) == "1,000,000" && Diagnostic.grouped(12) == "12")
+        #expect(DiagnosticText.grouped(999_980) == "999,980" && DiagnosticText.grouped(1_000_000) == "1,000,000" && DiagnosticText.grouped(12) == "12")
     }
 
     @Test("the issue's case end to end: 200,000 empty objects (the issue had a million) give six warning lines, in every format")

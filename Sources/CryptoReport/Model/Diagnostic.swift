@@ -1,72 +1,83 @@
-/// A recoverable problem: the run goes on, the report says what was left out and why.
-public struct Diagnostic: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
-    public var source: DataSource
-    public var message: String
-    /// What this problem has in common with others of its kind (`no lastPrice`), for summing up a
-    /// payload with the same fault in every row; not part of what the diagnostic says.
-    public var kind: String?
+import Foundation
 
-    public init(_ source: DataSource, _ message: String, kind: String? = nil) {
-        self.source = source
-        self.message = message
-        self.kind = kind
+/// A recoverable problem: the run goes on, the report says what was left out and why.
+/// Values: Rendering's `DiagnosticText` words them for the reports and the log.
+public struct Diagnostic: Sendable, Equatable, Hashable {
+    public enum Kind: Sendable, Equatable, Hashable {
+        /// A `--symbols` entry names neither a market nor a base asset the feed listed.
+        case unmatchedSymbol(String)
+        /// Markets quoted in `quoteAsset` could not be priced in the report currency; `reason` is
+        /// the converter's, and `symbols` every market left out, in feed order.
+        case leftOut(symbols: [String], quoteAsset: String, reason: String)
+        /// A row of the feed skipped or amended by the decoder, described by the decoder itself:
+        /// the same sentence is the decoding error's when no row is usable.
+        case input(String)
+        /// A currency the ECB file lists more than once with different rates, which the report
+        /// did not need (one it needs fails the run).
+        case ambiguousRate(currency: String, rates: [Decimal])
+        /// Stands for `count` more diagnostics of one `group` after the first few.
+        case moreLikeIt(count: Int, group: String)
     }
 
-    public var description: String { "\(source.displayName): \(message)" }
+    public var source: DataSource
+    public var kind: Kind
+    /// What this problem has in common with others (`no lastPrice`), for summing up a payload
+    /// with the same fault in every row; not part of what it says, nor of its identity.
+    public var group: String?
 
-    private enum CodingKeys: String, CodingKey {
-        case source, message
+    public init(_ source: DataSource, _ kind: Kind, group: String? = nil) {
+        self.source = source
+        self.kind = kind
+        self.group = group
+    }
+
+    /// A decoder's note.
+    public init(_ source: DataSource, _ message: String, group: String? = nil) {
+        self.init(source, .input(message), group: group)
     }
 
     public static func == (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
-        lhs.source == rhs.source && lhs.message == rhs.message
+        lhs.source == rhs.source && lhs.kind == rhs.kind
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(source)
-        hasher.combine(message)
+        hasher.combine(kind)
     }
 
-    /// How many of one kind are listed before the rest are summed up in one line.
-    public static let keptPerKind = 5
+    /// How many of one group are listed before the rest are summed up.
+    public static let keptPerGroup = 5
 
-    /// `diagnostics` with at most `keptPerKind` of each kind; where the next would have come, one
-    /// line says how many more there were: `… and 999,980 more rows like it (no lastPrice)`. A
-    /// million broken rows make six lines on standard error and in every report, not a million.
-    public static func summarised(_ diagnostics: [Diagnostic], keeping kept: Int = keptPerKind) -> [Diagnostic] {
+    /// `diagnostics` with at most `keptPerGroup` of each group; where the next would have come,
+    /// one `.moreLikeIt` stands for the rest (`… and 999,995 more rows like it (no lastPrice)`),
+    /// so that a million broken rows make six lines on standard error and in every report.
+    public static func summarised(_ diagnostics: [Diagnostic], keeping kept: Int = keptPerGroup) -> [Diagnostic] {
         var seen: [String: Int] = [:]
         var summaryIndex: [String: Int] = [:]
         var result: [Diagnostic] = []
         for diagnostic in diagnostics {
-            guard let kind = diagnostic.kind else {
+            guard let group = diagnostic.group else {
                 result.append(diagnostic)
                 continue
             }
-            let count = seen[kind, default: 0] + 1
-            seen[kind] = count
+            let count = seen[group, default: 0] + 1
+            seen[group] = count
             if count <= kept {
                 result.append(diagnostic)
             } else if count == kept + 1 {
-                summaryIndex[kind] = result.count
+                summaryIndex[group] = result.count
                 result.append(diagnostic)
             }
         }
-        for (kind, index) in summaryIndex {
-            let more = seen[kind, default: 0] - kept
-            result[index] = Diagnostic(
-                result[index].source, "… and \(grouped(more)) more \(more == 1 ? "row" : "rows") like it (\(kind))", kind: kind)
+        for (group, index) in summaryIndex {
+            result[index] = Diagnostic(result[index].source, .moreLikeIt(count: seen[group, default: 0] - kept, group: group), group: group)
         }
         return result
     }
 
-    /// `999,980`: the same in every locale, as the rest of standard error is English.
-    static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number))
-        var text = ""
-        for (offset, digit) in digits.enumerated() {
-            if offset > 0 && (digits.count - offset) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
+    /// The decoder's own sentence, for `.input`.
+    public var decoderNote: String? {
+        guard case let .input(text) = kind else { return nil }
         return text
     }
 }

@@ -39,41 +39,39 @@ public struct ReportPipeline: Sendable {
         public var historyFailure: HistoryError?
     }
 
-    /// Runs the whole pipeline as the command line asks.
-    public func run(_ request: ReportRequest) async throws -> Outcome {
-        let request = try request.validated()
+    /// Runs the whole pipeline: each stage is given its part of the settings, already valid.
+    public func run(_ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec) async throws -> Outcome {
         // A bad template or an unwritable folder is known before any fetch.
-        let templates = try TemplateRenderer(directory: request.templatesDirectory.map { URL(fileURLWithPath: $0) })
+        let templates = try TemplateRenderer(directory: output.templates.map { URL(fileURLWithPath: $0) })
         var writer: ReportWriter?
         var lock: OutputLock?
-        if case let .directory(path) = request.destination {
+        if case let .directory(path) = output.destination {
             let folder = ReportWriter(directory: URL(fileURLWithPath: path))
             try folder.prepare()
-            lock = try await OutputLock.acquire(in: folder.directory, timeout: request.lockTimeout, sleeper: sleeper)
+            lock = try await OutputLock.acquire(in: folder.directory, timeout: output.lockTimeout.timeInterval, sleeper: sleeper)
             try folder.recover()
             writer = folder
         }
-        var (report, snapshot) = try await prepare(request)
+        var (report, snapshot) = try await prepare(spec, fetch: fetch)
         var historyFailure: HistoryError?
-        let history = openHistory(request, failure: &historyFailure)
+        let history = openHistory(output.historyPath(sample: fetch.sample), failure: &historyFailure)
         if let history {
             report = withTrends(report, from: history)
         }
         let alerts = AlertEvaluator().evaluate(
-            request.alerts.compactMap { try? AlertRule(parsing: $0) }, report: report, tickers: snapshot.tickers,
+            spec.alerts, report: report, tickers: snapshot.tickers,
             rates: snapshot.rates)
         report.alerts = alerts.fired
         for diagnostic in report.diagnostics {
-            logger.warning("\(diagnostic.description)")
+            logger.warning("\(DiagnosticText.line(diagnostic))")
         }
         for note in alerts.notes {
-            logger.warning("\(note)")
+            logger.warning("\(AlertText.note(note))")
         }
-
         for notice in report.notices where notice.kind != .cachedSource {
-            logger.warning("\(notice.text)")
+            logger.warning("\(NoticeText.text(notice))")
         }
-        let rendered = try request.formats.map { format in
+        let rendered = try output.formats.map { format in
             (format, try render(report, as: format, templates: templates))
         }
         guard let writer else {
@@ -98,8 +96,8 @@ public struct ReportPipeline: Sendable {
 
     /// A history that cannot be opened costs the trends, not the report; the run goes on, and
     /// ends saying that it could not be recorded.
-    func openHistory(_ request: ReportRequest, failure: inout HistoryError?) -> HistoryStore? {
-        guard let path = request.historyPath else { return nil }
+    func openHistory(_ path: String?, failure: inout HistoryError?) -> HistoryStore? {
+        guard let path else { return nil }
         do {
             return try HistoryStore(path: path)
         } catch {
@@ -134,45 +132,30 @@ public struct ReportPipeline: Sendable {
     }
 
     /// Fetches both sources concurrently and builds the report.
-    public func makeReport(_ request: ReportRequest) async throws -> Report {
-        try await prepare(request).report
+    public func makeReport(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> Report {
+        try await prepare(spec, fetch: fetch).report
     }
 
     /// The report, and the raw snapshot a history records.
-    public func prepare(_ request: ReportRequest) async throws -> (report: Report, snapshot: Snapshot) {
+    public func prepare(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> (report: Report, snapshot: Snapshot) {
         let generatedAt = clock.now()
         var loader = SourceLoader(
-            http: http, files: files, clock: clock, sleeper: sleeper, logger: logger, timeout: request.timeout,
-            maximumBytes: request.maximumBytes, retry: request.retry, deadlineSeconds: request.deadline)
-        let cache = PayloadCache(
-            directory: request.cacheDirectory.map { URL(fileURLWithPath: $0) }
-                ?? PayloadCache.defaultDirectory(environment: environment))
+            http: http, files: files, clock: clock, sleeper: sleeper, logger: logger, timeout: fetch.timeout.timeInterval,
+            maximumBytes: fetch.maximumBytes, retry: fetch.retry, deadlineSeconds: fetch.deadline.timeInterval)
+        let cache = PayloadCache(directory: fetch.cacheFolder(environment: environment))
         loader.requestLog = RequestLog(directory: cache.directory)
-        let acquirer = SourceAcquirer(request: request, loader: loader, cache: cache, clock: clock, logger: logger)
-        let tickerLocation: SourceLocation
-        let ratesLocation: SourceLocation
-        if request.sample {
-            tickerLocation = .embedded(name: EmbeddedSample.tickersName)
-            ratesLocation = .embedded(name: EmbeddedSample.ratesName)
-        } else {
-            tickerLocation = try SourceLocation(
-                parsing: request.tickersLocation ?? SourceLocation.defaultTickersURL, source: .tickers)
-            ratesLocation = try SourceLocation(
-                parsing: request.ratesLocation ?? SourceLocation.defaultRatesURL, source: .rates)
-        }
+        let acquirer = SourceAcquirer(policy: fetch, loader: loader, cache: cache, clock: clock, logger: logger)
+        let tickerLocation = try fetch.location(of: .tickers)
+        let ratesLocation = try fetch.location(of: .rates)
         logger.debug("fetching \(tickerLocation.description) and \(ratesLocation.description)")
         let (tickerResult, ratesResult) = try await bothOrFirstFailure(
             { try await acquirer.acquire(tickerLocation, source: .tickers) { try TickerDecoder().decode($0) } },
             { try await acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseAvailable($0) } })
-        let report = try ReportBuilder(request: request, generatedAt: generatedAt).build(
+        let report = try ReportBuilder(spec: spec, ratesAgeLimit: fetch.ratesAgeLimit, generatedAt: generatedAt).build(
             tickers: tickerResult.payload, decoded: tickerResult.value, rates: ratesResult.payload,
             exchangeDays: ratesResult.value)
         let snapshot = Snapshot(
-            sourceTime: report.summary.newestTickerAt ?? tickerResult.payload.fetchedAt,
-            fetchedAt: tickerResult.payload.fetchedAt, kind: .report,
-            tickersStatus: report.sources[0].status, tickersLocation: report.sources[0].location,
-            ratesStatus: report.sources[1].status, ratesLocation: report.sources[1].location,
-            tickers: tickerResult.value.tickers, rates: report.rates)
+            report: report, fetchedAt: tickerResult.payload.fetchedAt, tickers: tickerResult.value.tickers)
         return (report, snapshot)
     }
 
