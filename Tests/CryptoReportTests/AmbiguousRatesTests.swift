@@ -14,8 +14,9 @@ struct AmbiguousRatesTests {
     }
 
     static func build(currency: String, rates: Data) throws -> Report {
-        let spec = ReportSpec(currency: CurrencyCode(stringLiteral: currency))
-        return try ReportBuilder(spec: spec, generatedAt: Fixtures.reportTime).build(
+        var settings = Settings()
+        settings.report.currency = CurrencyCode(stringLiteral: currency)
+        return try ReportBuilder(spec: settings.report, ratesAgeLimit: settings.fetch.ratesAgeLimit, generatedAt: Fixtures.reportTime).build(
             tickers: Fixtures.payload(.tickers, try Fixtures.tickers), rates: Fixtures.payload(.rates, rates))
     }
 
@@ -46,7 +47,8 @@ struct AmbiguousRatesTests {
     func unneededIsAWarning() throws {
         let report = try Self.build(currency: "SEK", rates: try Self.rates(before: "<Cube currency='JPY' rate='1'/>"))
         #expect(report.rates.perEuro["JPY"] == nil)
-        #expect(report.diagnostics.contains(Diagnostic(.rates, "JPY is listed 2 times with different rates (1, 145.33); it is left out")))
+        #expect(report.diagnostics.contains(Diagnostic(.rates, .ambiguousRate(currency: "JPY", rates: [1, Fixtures.decimal("145.33")]))))
+        #expect(report.diagnostics.map(\.description).contains("ECB rates: JPY is listed 2 times with different rates (1, 145.33); it is left out"))
     }
 
     @Test("the same rate twice is one rate, with no warning")
