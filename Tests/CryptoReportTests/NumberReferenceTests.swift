@@ -136,4 +136,79 @@ struct NumberReferenceTests {
         #expect(DecimalParts(Fixtures.decimal("-12.345")) == DecimalParts(isNegative: true, exponent: -3, high: 0, low: 12345))
         #expect(DecimalParts(0)?.isZero == true)
     }
+
+    static func sameBytes(_ a: Decimal, _ b: Decimal) -> Bool {
+        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in x.elementsEqual(y) } }
+    }
+
+    /// What `DecimalText.parse` returned before it read the digits itself.
+    static func referenceParse(_ text: String) -> Decimal? {
+        Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    @Test("parsing stores every number of the sample exactly as Decimal(string:) does")
+    func parsingSample() throws {
+        let rows = try JSONSerialization.jsonObject(with: Fixtures.tickers) as? [[String: Any]] ?? []
+        var texts: [String] = []
+        for row in rows {
+            for key in ["openPrice", "lowPrice", "highPrice", "lastPrice", "volume", "bidPrice", "askPrice"] {
+                if let text = row[key] as? String { texts.append(text) }
+            }
+        }
+        #expect(texts.count > 3000)
+        var mismatches: [String] = []
+        for text in texts + texts.map({ "-" + $0 }) {
+            guard let theirs = Self.referenceParse(text), DecimalText.inRange(theirs) else { continue }
+            let mine = DecimalText.parse(text)
+            if mine.map({ Self.sameBytes($0, theirs) }) != true { mismatches.append(text) }
+        }
+        #expect(mismatches == [])
+    }
+
+    @Test("parsing seeded random texts: leading and trailing zeros, exponents, signs")
+    func parsingRandom() {
+        var generator = SeededGenerator(state: 5)
+        var mismatches: [String] = []
+        for _ in 0..<20000 {
+            var text = ["", "-", "+"][Int.random(in: 0..<3, using: &generator)]
+            text += String(repeating: "0", count: Int.random(in: 0...2, using: &generator))
+            for _ in 0..<Int.random(in: 0...20, using: &generator) { text += String(Int.random(in: 0...9, using: &generator)) }
+            if Bool.random(using: &generator) {
+                text += "."
+                for _ in 0..<Int.random(in: 0...22, using: &generator) { text += String(Int.random(in: 0...9, using: &generator)) }
+            }
+            text += String(repeating: "0", count: Int.random(in: 0...3, using: &generator))
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                text += ["e", "E"][Int.random(in: 0..<2, using: &generator)] + ["", "-", "+"][Int.random(in: 0..<3, using: &generator)]
+                text += String(Int.random(in: 0...40, using: &generator))
+            }
+            let mine = DecimalText.parse(text)
+            let theirs = Self.referenceParse(text).flatMap { DecimalText.inRange($0) ? $0 : nil }
+            let plain = text.range(of: #"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,3})?$"#, options: .regularExpression) != nil
+            let expected = plain ? theirs : nil
+            switch (mine, expected) {
+            case (nil, nil): break
+            case let (mine?, expected?) where Self.sameBytes(mine, expected) || (mine.isZero && expected.isZero): break
+            default: if mismatches.count < 10 { mismatches.append(text) }
+            }
+        }
+        #expect(mismatches == [])
+    }
+
+    @Test("sparkline coordinates print as String(format: \"%.1f\") does, ties and near-ties included")
+    func coordinates() {
+        var generator = SeededGenerator(state: 6)
+        var values: [Double] = (0...4000).map { Double($0) / 20 } + (0...4000).map { Double($0) / 40 }
+        values += (0..<20000).map { _ in Double.random(in: 0...400, using: &generator) }
+        values += values.map { $0.nextUp } + values.map { $0.nextDown } + values.map { -$0 }
+        var mismatches: [String] = []
+        for value in values {
+            var bytes: [UInt8] = []
+            Sparkline.appendOneDecimal(value, to: &bytes)
+            let mine = String(decoding: bytes, as: UTF8.self)
+            let theirs = String(format: "%.1f", value)
+            if mine != theirs && mismatches.count < 10 { mismatches.append("\(value): \(mine) ≠ \(theirs)") }
+        }
+        #expect(mismatches == [])
+    }
 }
