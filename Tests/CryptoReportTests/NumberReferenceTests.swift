@@ -211,4 +211,40 @@ struct NumberReferenceTests {
         }
         #expect(mismatches == [])
     }
+
+    @Test("markets written straight to JSON match JSONEncoder's layout: escapes, nulls, trends, empty series")
+    func jsonMarkets() async throws {
+        var report = try await GoldenReportTests.report(currency: "SEK")
+        report.rows[0].symbol = "a\"b\\c/d\u{1}\u{1f}\n\r\t\u{8}\u{c}é\u{2028}\u{7f}"
+        report.rows[0].trend = Trend(sincePrevious: Fixtures.decimal("1.5"), change7d: nil, change30d: Fixtures.decimal("-2"), series: [1, 2, 3])
+        report.rows[1].trend = Trend()
+        report.rows[2].open = nil
+        report.rows[2].isStale = true
+        let fast = try JSONRenderer().render(report)
+        let reference = String(decoding: try JSONRenderer.encode(JSONRenderer.Document(report)), as: UTF8.self) + "\n"
+        #expect(fast == reference)
+        report.rows = []
+        #expect(try JSONRenderer().render(report) == String(decoding: try JSONRenderer.encode(JSONRenderer.Document(report)), as: UTF8.self) + "\n")
+    }
+
+    @Test("report dates: calendar fields from the seconds agree with Calendar's")
+    func dates() {
+        var generator = SeededGenerator(state: 7)
+        var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_669_078_292.123), Fixtures.reportTime,
+                     Date(timeIntervalSince1970: 951_782_400), Date(timeIntervalSince1970: 253_402_300_799.999)]
+        for _ in 0..<20000 {
+            let milliseconds = Double(Int64.random(in: 0..<253_402_300_800_000, using: &generator))
+            dates.append(Date(timeIntervalSince1970: milliseconds / 1000))
+            dates.append(Date(timeIntervalSince1970: Double.random(in: 0..<4_102_444_800, using: &generator)))
+        }
+        var mismatches: [String] = []
+        for date in dates where ReportDates.fields(date) != ReportDates.calendarFields(date) {
+            if mismatches.count < 10 { mismatches.append("\(date.timeIntervalSince1970)") }
+        }
+        #expect(mismatches == [])
+        #expect(ReportDates.iso8601(Date(timeIntervalSince1970: 1_669_078_292.123)) == "2022-11-22T00:51:32.123Z")
+        #expect(ReportDates.iso8601(Fixtures.reportTime) == "2022-11-22T07:00:00Z")
+        #expect(ReportDates.minute(Fixtures.reportTime) == "2022-11-22 07:00 UTC")
+        #expect(ReportDates.day(Fixtures.reportTime) == "2022-11-22")
+    }
 }
