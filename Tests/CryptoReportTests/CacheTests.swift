@@ -16,11 +16,11 @@ struct CacheTests {
         ])
     }
 
-    static func request(_ cache: TemporaryFolder) -> ReportRequest {
-        var request = ReportRequest()
-        request.currency = "SEK"
-        request.cacheDirectory = cache.url.path
-        request.retry.retries = 0
+    static func request(_ cache: TemporaryFolder) -> Settings {
+        var request = Settings()
+        request.report.currency = "SEK"
+        request.fetch.cacheDirectory = cache.url.path
+        request.fetch.retry.retries = 0
         return request
     }
 
@@ -31,7 +31,7 @@ struct CacheTests {
     /// Fills the cache with a successful live run.
     static func warm(_ cache: TemporaryFolder) async throws {
         let report = try await pipeline(try good()).makeReport(request(cache))
-        #expect(report.sources.map(\.status) == ["live", "live"])
+        #expect(report.sources.map(\.status) == [.live, .live])
         #expect(report.notices.isEmpty)
     }
 
@@ -52,9 +52,9 @@ struct CacheTests {
         let failing = PerSourceHTTPClient([.tickers: [Self.down], .rates: [.respond(HTTPResponse(status: 200, body: try Fixtures.rates))]])
         let later = Self.fetchTime.addingTimeInterval(3 * 3600)
         let report = try await Self.pipeline(failing, at: later).makeReport(Self.request(cache))
-        #expect(report.sources.map(\.status) == ["cached", "live"])
+        #expect(report.sources.map(\.status) == [.cached, .live])
         let banner = "Tickers from cache, fetched 2022-11-22 01:00 UTC — live fetch failed: cannot reach \(SourceLocation.defaultTickersURL): the connection was refused."
-        #expect(report.notices.map(\.text) == [banner])
+        #expect(report.notices.map(NoticeText.text) == [banner])
         // The cached tickers are judged against their own fetch, so they are not stale.
         #expect(report.freshness.staleMarkets == 0)
         let templates = try TemplateRenderer()
@@ -71,7 +71,7 @@ struct CacheTests {
         let cache = try TemporaryFolder()
         try await Self.warm(cache)
         var request = Self.request(cache)
-        request.strict = true
+        request.fetch.strict = true
         let failing = PerSourceHTTPClient([.tickers: [Self.down], .rates: [.respond(HTTPResponse(status: 200, body: try Fixtures.rates))]])
         await #expect(throws: FetchError.unreachable(source: .tickers, location: SourceLocation.defaultTickersURL, reason: "the connection was refused")) {
             try await Self.pipeline(failing).makeReport(request)
@@ -87,9 +87,9 @@ struct CacheTests {
             try await Self.pipeline(failing, at: Self.fetchTime.addingTimeInterval(25 * 3600)).makeReport(Self.request(cache))
         }
         var request = Self.request(cache)
-        try request.maxAge.apply("tickers=2d")
+        request.fetch.maxAge.tickers = 2 * 86400
         let report = try await Self.pipeline(failing, at: Self.fetchTime.addingTimeInterval(25 * 3600)).makeReport(request)
-        #expect(report.sources.first?.status == "cached")
+        #expect(report.sources.first?.status == .cached)
     }
 
     @Test("an unusable live body falls back too, and is not cached")
@@ -101,7 +101,7 @@ struct CacheTests {
             .rates: [.respond(HTTPResponse(status: 200, body: try Fixtures.rates))],
         ])
         let report = try await Self.pipeline(html).makeReport(Self.request(cache))
-        #expect(report.sources.first?.status == "cached")
+        #expect(report.sources.first?.status == .cached)
         #expect(PayloadCache(directory: cache.url).load(.tickers)?.data == (try Fixtures.tickers))
     }
 
@@ -110,19 +110,19 @@ struct CacheTests {
         let cache = try TemporaryFolder()
         try await Self.warm(cache)
         var request = Self.request(cache)
-        request.offline = true
+        request.fetch.offline = true
         let client = PerSourceHTTPClient([:])
         let report = try await Self.pipeline(client).makeReport(request)
         #expect(client.calls(.tickers) == 0 && client.calls(.rates) == 0)
-        #expect(report.sources.map(\.status) == ["cached", "cached"])
-        #expect(report.notices.first?.text == "Tickers from cache, fetched 2022-11-22 01:00 UTC — offline run")
+        #expect(report.sources.map(\.status) == [.cached, .cached])
+        #expect(report.notices.first.map(NoticeText.text) == "Tickers from cache, fetched 2022-11-22 01:00 UTC — offline run")
     }
 
     @Test("--offline without a cache is a clear error")
     func offlineWithoutCache() async throws {
         let cache = try TemporaryFolder()
         var request = Self.request(cache)
-        request.offline = true
+        request.fetch.offline = true
         await #expect {
             try await Self.pipeline(PerSourceHTTPClient([:])).makeReport(request)
         } throws: { error in
@@ -160,7 +160,7 @@ struct CacheTests {
         }
         #expect(try String(contentsOf: record, encoding: .utf8) != stored || kind == "damaged" || kind == "unreadable")
         var request = Self.request(cache)
-        request.offline = true
+        request.fetch.offline = true
         let log = LogRecorder()
         var pipeline = Self.pipeline(PerSourceHTTPClient([:]))
         pipeline.logger = log.logger

@@ -56,12 +56,12 @@ struct FreshnessTests {
         tickers: [String], rates: Data, origin: FetchedPayload.Origin = .file, fetchedAt: Date = Fixtures.captureTime,
         allowStale: Bool = false
     ) throws -> Report {
-        var request = ReportRequest()
-        request.selection = Selection(markets: .all)
-        request.allowStale = allowStale
+        var request = Settings()
+        request.report.selection = Selection(markets: .all)
+        request.fetch.allowStale = allowStale
         let tickerPayload = FetchedPayload(
             source: .tickers, location: .file("t"), data: Fixtures.tickerJSON(tickers), fetchedAt: fetchedAt, origin: origin)
-        return try ReportBuilder(request: request, generatedAt: fetchedAt).build(
+        return try ReportBuilder(spec: request.report, ratesAgeLimit: request.fetch.ratesAgeLimit, generatedAt: fetchedAt).build(
             tickers: tickerPayload, rates: Fixtures.payload(.rates, rates))
     }
 
@@ -74,7 +74,7 @@ struct FreshnessTests {
             tickers: [Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", at: Self.at)],
             rates: Fixtures.ecbXML(date: "2022-11-18", rates: Self.usd))
         #expect(report.freshness.ratesBehind)
-        #expect(report.notices.map(\.text) == [
+        #expect(report.notices.map(NoticeText.text) == [
             "ECB rates are of 2022-11-18; the rates of 2022-11-21 should have been published by the time of these tickers."
         ])
     }
@@ -113,7 +113,7 @@ struct FreshnessTests {
         #expect(report.rows.first { $0.symbol == "oldusdt" }?.isStale == true)
         #expect(report.rows.first { $0.symbol == "btcusdt" }?.isStale == false)
         #expect(report.freshness.halt == nil)
-        #expect(report.notices.map(\.text) == ["1 markets have not updated for over an hour; they are marked stale."])
+        #expect(report.notices.map(NoticeText.text) == ["1 markets have not updated for over an hour; they are marked stale."])
         let templates = try TemplateRenderer()
         let pipeline = ReportPipeline()
         #expect(try pipeline.render(report, as: .csv, templates: templates).contains("2022-11-21T22:33:20Z,true,,,\r\n"))
@@ -140,7 +140,7 @@ struct FreshnessTests {
             ],
             rates: try Fixtures.rates)
         #expect(report.freshness.halt == .noVolume)
-        #expect(report.notices.map(\.text) == ["WazirX appears halted: no market traded anything in 24 h."])
+        #expect(report.notices.map(NoticeText.text) == ["WazirX appears halted: no market traded anything in 24 h."])
     }
 
     @Test("files and the sample are judged against their newest ticker, not today")
@@ -153,10 +153,10 @@ struct FreshnessTests {
     }
 
     static func replay(rates: URL) async throws -> Report {
-        var request = ReportRequest()
-        request.tickersLocation = Fixtures.tickersURL.path
-        request.ratesLocation = rates.path
-        request.history = .disabled
+        var request = Settings()
+        request.fetch.tickers = .at(Fixtures.tickersURL.path)
+        request.fetch.rates = .at(rates.path, .rates)
+        request.output.history = .disabled
         return try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
     }
 
@@ -180,7 +180,7 @@ struct FreshnessTests {
         #expect(report.rates.date == "2024-11-28")
         #expect(report.freshness.ratesAhead)
         #expect(report.notices.map(\.kind) == [.ratesAhead])
-        #expect(report.notices.first?.text == "ECB rates are of 2024-11-28, published after these tickers (the rates in effect were those of 2022-11-21); prices are converted at later rates.")
+        #expect(report.notices.first.map(NoticeText.text) == "ECB rates are of 2024-11-28, published after these tickers (the rates in effect were those of 2022-11-21); prices are converted at later rates.")
         #expect(try JSONRenderer().render(report).contains(#""rates_ahead" : true"#))
     }
 

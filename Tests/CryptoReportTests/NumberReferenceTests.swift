@@ -30,7 +30,7 @@ struct NumberReferenceTests {
     /// Every figure a report prints, and each one negated and shifted, so that signs, grouping and
     /// small magnitudes are covered too.
     static func figures(currency: String) async throws -> [Decimal] {
-        let report = try await GoldenReportTests.report(currency: currency)
+        let report = try await GoldenReportTests.report(currency: CurrencyCode(stringLiteral: currency))
         var values: [Decimal] = []
         for row in report.rows {
             values += [row.price, row.fxRate]

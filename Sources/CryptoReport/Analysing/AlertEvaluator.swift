@@ -7,72 +7,95 @@ public struct AlertEvaluator: Sendable {
     public struct Result: Sendable, Equatable {
         public var fired: [FiredAlert] = []
         /// Rules that could not be checked, and why.
-        public var notes: [String] = []
+        public var notes: [AlertNote] = []
     }
 
+    /// Linear in rules + markets: the report's rows are indexed once for the move rules, and an
+    /// `above`/`below` rule's currency is priced once per currency, however many rules name it.
     public func evaluate(_ rules: [AlertRule], report: Report, tickers: [Ticker], rates: ExchangeRates) -> Result {
         var result = Result()
+        let shown = MarketIndex(report.rows)
+        // Per currency a rule names: every market priced in it, or nil when the rates lack it.
+        var priced: [String: MarketIndex?] = [:]
         for rule in rules {
             switch rule.condition {
             case let .above(limit, currency), let .below(limit, currency):
                 guard let asset = rule.asset else { continue }
-                guard let quoteRates = try? CurrencyConverter(rates: rates, target: currency).quoteRates(for: tickers) else {
-                    result.notes.append("alert \"\(rule)\": the ECB rates of \(rates.date) have no \(currency)")
+                if priced[currency] == nil {
+                    priced[currency] = Self.index(tickers, rates: rates, currency: currency)
+                }
+                guard let markets = priced[currency] ?? nil else {
+                    result.notes.append(AlertNote(rule: rule, reason: .currencyNotInRates(currency: currency, ratesDate: rates.date)))
                     continue
                 }
-                let rows = MarketAnalyser().analyse(tickers, rates: quoteRates, currency: currency).rows
-                guard let row = Self.market(asset, in: rows) else {
-                    result.notes.append("alert \"\(rule)\": no market for \(asset)")
+                guard let row = markets.market(asset) else {
+                    result.notes.append(AlertNote(rule: rule, reason: .noMarket(asset: asset)))
                     continue
                 }
                 let isAbove: Bool
                 if case .above = rule.condition { isAbove = true } else { isAbove = false }
                 guard isAbove ? row.price > limit : row.price < limit else { continue }
-                let numbers = PeopleNumberFormatter(
-                    currency: currency, locale: Locale(identifier: PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)))
-                result.fired.append(
-                    FiredAlert(
-                        rule: rule.description, symbol: row.symbol, value: row.price, unit: currency,
-                        message: "\(rule.description): \(Self.pair(row)) is at \(numbers.money(row.price))"))
+                result.fired.append(Self.fired(rule, row, .price(row.price, currency: currency)))
             case let .move(limit):
-                for row in Self.rows(for: rule.asset, in: report.rows) {
+                for row in shown.rows(for: rule.asset) {
                     guard let change = row.changePercent, abs(change) >= limit else { continue }
-                    result.fired.append(alert(rule, row, change, "in 24 h", report))
+                    result.fired.append(
+                        Self.fired(rule, row, .change(change, period: .day, price: row.price, currency: report.currency)))
                 }
             case let .moveSinceLastReport(limit):
                 guard report.hasHistory else {
-                    result.notes.append("alert \"\(rule)\": no history to compare with (--no-history or no earlier run)")
+                    result.notes.append(AlertNote(rule: rule, reason: .noHistory))
                     continue
                 }
-                for row in Self.rows(for: rule.asset, in: report.rows) {
+                for row in shown.rows(for: rule.asset) {
                     guard let change = row.trend?.sincePrevious, abs(change) >= limit else { continue }
-                    result.fired.append(alert(rule, row, change, "since the last report", report))
+                    result.fired.append(
+                        Self.fired(rule, row, .change(change, period: .sinceLastReport, price: row.price, currency: report.currency)))
                 }
             }
         }
         return result
     }
 
-    private func alert(_ rule: AlertRule, _ row: MarketRow, _ change: Decimal, _ period: String, _ report: Report) -> FiredAlert {
-        let numbers = PeopleNumberFormatter(currency: report.currency, locale: Locale(identifier: report.localeIdentifier))
-        return FiredAlert(
-            rule: rule.description, symbol: row.symbol, value: change, unit: "%",
-            message: "\(rule.description): \(Self.pair(row)) moved \(numbers.percent(change)) \(period), now \(numbers.money(row.price))")
+    /// Every market priced in `currency`, at the same rates a report in that currency would use
+    /// (not only the report's rows: `--symbols` and `--top` choose what is shown, not what is
+    /// watched); nil when the rates have no such currency.
+    static func index(_ tickers: [Ticker], rates: ExchangeRates, currency: String) -> MarketIndex? {
+        guard let quoteRates = try? CurrencyConverter(rates: rates, target: currency).quoteRates(for: tickers) else {
+            return nil
+        }
+        return MarketIndex(MarketAnalyser().analyse(tickers, rates: quoteRates, currency: currency).rows)
     }
 
-    private static func pair(_ row: MarketRow) -> String {
-        "\(row.baseAsset.uppercased())/\(row.quoteAsset.uppercased())"
+    private static func fired(_ rule: AlertRule, _ row: MarketRow, _ figure: FiredAlert.Figure) -> FiredAlert {
+        FiredAlert(rule: rule, symbol: row.symbol, baseAsset: row.baseAsset, quoteAsset: row.quoteAsset, figure: figure)
     }
 
-    /// An exact market symbol, else the asset's primary market.
-    static func market(_ asset: String, in rows: [MarketRow]) -> MarketRow? {
-        rows.first { $0.symbol.lowercased() == asset }
-            ?? MarketSelector(Selection(markets: .primary, symbols: [asset])).select(rows).first
-    }
+    /// Markets found by exact symbol, else by base asset's primary market, in constant time.
+    struct MarketIndex {
+        var all: [MarketRow]
+        var bySymbol: [String: MarketRow] = [:]
+        var primaryByBase: [String: MarketRow]
 
-    private static func rows(for asset: String?, in rows: [MarketRow]) -> [MarketRow] {
-        guard let asset else { return rows }
-        return market(asset, in: rows).map { [$0] } ?? []
+        init(_ rows: [MarketRow]) {
+            all = rows
+            for row in rows {
+                let symbol = row.symbol.lowercased()
+                if bySymbol[symbol] == nil { bySymbol[symbol] = row }
+            }
+            primaryByBase = MarketSelector.primaryByBase(rows)
+        }
+
+        /// An exact market symbol, else the asset's primary market.
+        func market(_ asset: String) -> MarketRow? {
+            bySymbol[asset] ?? primaryByBase[asset]
+        }
+
+        /// Every market for `any`, else the one the asset names.
+        func rows(for asset: String?) -> [MarketRow] {
+            guard let asset else { return all }
+            return market(asset).map { [$0] } ?? []
+        }
     }
 }
 

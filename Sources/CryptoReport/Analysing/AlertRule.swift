@@ -44,14 +44,3 @@ public struct AlertRule: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
-
-/// An alert that fired in this run.
-public struct FiredAlert: Sendable, Equatable {
-    public var rule: String
-    public var symbol: String
-    /// The figure that crossed the line: a price, or a change in percent.
-    public var value: Decimal
-    /// In what: a currency code, or `%`.
-    public var unit: String
-    public var message: String
-}

@@ -22,12 +22,9 @@ public struct MarketAnalyser: Sendable {
         }
         // One warning per quote asset: a missing INR rate must not print two hundred lines.
         let diagnostics = leftOut.keys.sorted().map { quote in
-            let symbols = leftOut[quote] ?? []
-            let reason = rates.reasons[quote] ?? "no rate for \(quote.uppercased())"
-            let what = symbols.count == 1
-                ? symbols[0]
-                : "\(symbols.count) markets quoted in \(quote.uppercased()) (\(symbols.prefix(3).joined(separator: ", "))\(symbols.count > 3 ? ", …" : ""))"
-            return Diagnostic(.tickers, "left out \(what): \(reason)")
+            Diagnostic(
+                .tickers,
+                .leftOut(symbols: leftOut[quote] ?? [], quoteAsset: quote, reason: rates.reasons[quote] ?? "no rate for \(quote.uppercased())"))
         }
         return Result(rows: rows, diagnostics: diagnostics)
     }

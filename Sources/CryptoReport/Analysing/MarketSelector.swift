@@ -45,9 +45,15 @@ public struct MarketSelector: Sendable {
 
     /// Symbols of each base asset's primary market.
     func primaryMarkets(_ rows: [MarketRow]) -> Set<String> {
+        Set(Self.primaryByBase(rows).values.map { $0.symbol.lowercased() })
+    }
+
+    /// Each base asset's (lower-cased) primary market: quoted in USDT, else INR, else BTC, else
+    /// WRX, else the first quote by name; the first such row on a tie.
+    static func primaryByBase(_ rows: [MarketRow]) -> [String: MarketRow] {
         func rank(_ row: MarketRow) -> (Int, String) {
             let quote = row.quoteAsset.lowercased()
-            return (Self.quotePreference.firstIndex(of: quote) ?? Self.quotePreference.count, quote)
+            return (quotePreference.firstIndex(of: quote) ?? quotePreference.count, quote)
         }
         var best: [String: MarketRow] = [:]
         for row in rows {
@@ -55,7 +61,7 @@ public struct MarketSelector: Sendable {
             if let current = best[base], rank(current) <= rank(row) { continue }
             best[base] = row
         }
-        return Set(best.values.map { $0.symbol.lowercased() })
+        return best
     }
 
     func sorted(_ rows: [MarketRow]) -> [MarketRow] {

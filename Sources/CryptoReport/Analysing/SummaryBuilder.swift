@@ -16,6 +16,8 @@ public struct SummaryBuilder: Sendable {
         public var shown: Int
         public var quoteRates: CurrencyConverter.Result
         public var rates: ExchangeRates
+        /// The report currency.
+        public var currency: String
     }
 
     public func summarise(_ input: Input) -> ReportSummary {
@@ -28,7 +30,8 @@ public struct SummaryBuilder: Sendable {
                 converted: input.converted.count, selected: selected.count, shown: input.shown,
                 assets: Set(selected.map { $0.baseAsset.lowercased() }).count),
             newestTickerAt: input.tickers.compactMap(\.updatedAt).max(),
-            ratesUsed: input.quoteRates.rates.values.sorted(by: Self.ratesOrder),
+            ratesUsed: input.quoteRates.rates.values.filter { !Self.isIdentity($0, currency: input.currency) }
+                .sorted(by: Self.ratesOrder),
             gainers: top(selected.filter { ($0.changePercent ?? 0) > 0 }, by: \.changePercent),
             losers: top(selected.filter { ($0.changePercent ?? 0) < 0 }, by: \.changePercent, ascending: true),
             topVolume: top(selected.filter { $0.volumeValue != nil }, by: \.volumeValue),
@@ -54,6 +57,13 @@ public struct SummaryBuilder: Sendable {
             let ecb = try? rates.rate(from: "USD", to: "INR"), ecb > 0
         else { return nil }
         return .init(usdtInrLast: usdtInr.last, ecbUsdInr: ecb, percent: (usdtInr.last / ecb - 1) * 100)
+    }
+
+    /// A quote asset that is the report currency itself (USDT, at par, in a USD report; INR in
+    /// an INR report): "1 USD = 1.00000 USD" tells a reader nothing.
+    static func isIdentity(_ rate: QuoteRate, currency: String) -> Bool {
+        let fiat = rate.quoteAsset.lowercased() == "usdt" ? "USD" : rate.quoteAsset.uppercased()
+        return fiat == currency.uppercased() && rate.rate == 1
     }
 
     /// USDT first, then INR, then the crypto quotes by name: the order people read them in.

@@ -3,17 +3,7 @@ import Logging
 
 /// A feed's raw bytes, where they came from and when they were fetched.
 public struct FetchedPayload: Sendable {
-    public enum Origin: Sendable, Equatable {
-        /// Fetched over the network just now.
-        case network
-        /// Read from a local file (`--tickers-url path`).
-        case file
-        /// The built-in snapshot.
-        case sample
-        /// A cached copy of an earlier fetch; `liveError` says why the live fetch was not used
-        /// (`nil` with `--offline`).
-        case cache(liveError: String?)
-    }
+    public typealias Origin = SourceOrigin
 
     public var source: DataSource
     public var location: SourceLocation

@@ -1,6 +1,7 @@
 import Foundation
 
 /// One asset's stored series, converted at each day's own rates: `cryptoreport history`.
+/// Values only; `HistoryRenderer` writes them as CSV, Markdown or JSON.
 public struct HistoryExporter: Sendable {
     public var store: HistoryStore
 
@@ -20,8 +21,33 @@ public struct HistoryExporter: Sendable {
     /// No run in the window is an empty series; runs none of which has rates for `currency`, or
     /// none of which holds the market, are an error saying so, not an empty export.
     public func series(symbol: String, currency: String, days: Int, now: Date) throws(HistoryError) -> [Point] {
+        try series(symbol: symbol, currency: currency, days: days, runs: try store.runs(in: now.addingTimeInterval(-Double(days) * 86400)...now))
+    }
+
+    /// An empty window, said plainly: the newest run recorded before it, and the `--days` that
+    /// reaches it. The currency and the market are judged against every recorded run first, so
+    /// that a name no run has is an error whatever `--days` is. `nil`: the database is empty.
+    public struct EmptyWindow: Sendable, Equatable {
+        public var newestRun: Date
+        public var daysNeeded: Int
+    }
+
+    public func emptyWindow(symbol: String, currency: String, now: Date) throws(HistoryError) -> EmptyWindow? {
+        let all = try store.runs(in: Date.distantPast...now)
+        guard let newest = all.last else { return nil }
+        let span = Int((now.timeIntervalSince(all[0].sourceTime) / 86400).rounded(.up))
+        // Newest first, a run at a time: the common case (the newest run has both) reads one.
+        var found = false
+        for run in all.reversed() where !found {
+            found = try !series(symbol: symbol, currency: currency, days: span, runs: [run], quietly: true).isEmpty
+        }
+        if !found { _ = try series(symbol: symbol, currency: currency, days: span, runs: all) }
+        return EmptyWindow(newestRun: newest.sourceTime, daysNeeded: Int((now.timeIntervalSince(newest.sourceTime) / 86400).rounded(.up)))
+    }
+
+    /// `quietly`: an empty result instead of the errors, for probing one run at a time.
+    private func series(symbol: String, currency: String, days: Int, runs: [RunSummary], quietly: Bool = false) throws(HistoryError) -> [Point] {
         let wanted = symbol.lowercased()
-        let runs = try store.runs(in: now.addingTimeInterval(-Double(days) * 86400)...now)
         var points: [Point] = []
         var currencies = Set<String>()
         var convertible = false
@@ -39,6 +65,7 @@ public struct HistoryExporter: Sendable {
             guard let row = exact ?? primary else { continue }
             points.append(Point(time: run.sourceTime, kind: run.kind, row: row, ratesDate: rates.date))
         }
+        if quietly { return points }
         if !runs.isEmpty && !convertible && !currencies.isEmpty {
             throw .currencyNotRecorded(currency: currency, available: currencies.sorted())
         }
@@ -46,60 +73,5 @@ public struct HistoryExporter: Sendable {
             throw .noSeries(symbol: wanted, days: days, runs: runs.count)
         }
         return points
-    }
-
-    public static let csvColumns = [
-        "time", "symbol", "currency", "price", "open", "high", "low", "change_pct", "volume", "volume_value", "fx_rate",
-        "rates_date", "kind",
-    ]
-
-    public func csv(_ points: [Point]) -> String {
-        var lines = [Self.csvColumns.joined(separator: ",")]
-        for point in points {
-            let row = point.row
-            lines.append(
-                [
-                    ReportDates.iso8601(point.time), CSVRenderer.text(row.symbol), row.currency, PlainNumber.format(row.price),
-                    PlainNumber.format(row.open), PlainNumber.format(row.high), PlainNumber.format(row.low),
-                    PlainNumber.format(row.changePercent), PlainNumber.format(row.volume), PlainNumber.format(row.volumeValue),
-                    PlainNumber.format(row.fxRate), point.ratesDate, point.kind.rawValue,
-                ].joined(separator: ","))
-        }
-        return lines.joined(separator: "\r\n") + "\r\n"
-    }
-
-    public func json(_ points: [Point], symbol: String, currency: String) -> String {
-        let items: [[String: String?]] = points.map { point in
-            [
-                "time": ReportDates.iso8601(point.time), "symbol": point.row.symbol, "price": point.row.price.description,
-                "open": point.row.open?.description, "high": point.row.high?.description, "low": point.row.low?.description,
-                "change_pct": point.row.changePercent?.description, "volume": point.row.volume?.description,
-                "volume_value": point.row.volumeValue?.description, "fx_rate": point.row.fxRate.description, "rates_date": point.ratesDate, "kind": point.kind.rawValue,
-            ]
-        }
-        let document: [String: Any] = [
-            "symbol": symbol, "currency": currency,
-            "points": items.map { $0.mapValues { $0 as Any? ?? NSNull() } },
-        ]
-        guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
-    }
-
-    public func markdown(_ points: [Point], symbol: String, currency: String, locale: Locale) -> String {
-        let numbers = PeopleNumberFormatter(currency: currency, locale: locale)
-        let escape = MarkdownContentType()
-        var lines = [
-            "# \(escape.escapeText(symbol.uppercased())) in \(currency)", "",
-            "Trend: \(Sparkline.unicode(points.map(\.row.price)))", "",
-            "| Time | Market | Price | 24h | Volume value | ECB rates | Source |", "|:---|:---|---:|---:|---:|:---|:---|",
-        ]
-        for point in points {
-            lines.append(
-                "| \(ReportDates.minute(point.time)) | \(escape.escapeText(point.row.symbol)) | \(numbers.money(point.row.price)) | \(numbers.percent(point.row.changePercent)) | \(numbers.money(point.row.volumeValue)) | \(point.ratesDate) | \(point.kind.rawValue) |"
-            )
-        }
-        if points.isEmpty { lines.append("") ; lines.append("No stored runs hold this asset.") }
-        return lines.joined(separator: "\n") + "\n"
     }
 }

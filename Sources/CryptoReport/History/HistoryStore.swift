@@ -12,6 +12,7 @@ public struct HistoryStore: Sendable {
 
     public init(path: String) throws(HistoryError) {
         self.path = path
+        try Self.refuseSymbolicLinks(at: path)
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -107,8 +108,9 @@ public struct HistoryStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                sourceTime, milliseconds(snapshot.fetchedAt), snapshot.rates.date, snapshot.tickersStatus,
-                snapshot.tickersLocation, snapshot.ratesStatus, snapshot.ratesLocation, snapshot.kind.rawValue,
+                sourceTime, milliseconds(snapshot.fetchedAt), snapshot.rates.date,
+                snapshot.source(.tickers).status.rawValue, snapshot.source(.tickers).location,
+                snapshot.source(.rates).status.rawValue, snapshot.source(.rates).location, snapshot.kind.rawValue,
             ])
         let runID = db.lastInsertedRowID
         let statement = try db.makeStatement(

@@ -24,17 +24,3 @@ public struct Freshness: Sendable, Equatable {
         case noVolume = "no_volume"
     }
 }
-
-/// Something a reader of the report must see before the figures.
-public struct Notice: Sendable, Equatable {
-    public enum Kind: String, Sendable, Equatable {
-        case cachedSource = "cached_source"
-        case ratesBehind = "rates_behind"
-        case ratesAhead = "rates_ahead"
-        case exchangeHalted = "exchange_halted"
-        case staleMarkets = "stale_markets"
-    }
-
-    public var kind: Kind
-    public var text: String
-}

@@ -7,7 +7,7 @@ public struct Report: Sendable, Equatable {
         /// The URL or path the data was read from.
         public var location: String
         public var fetchedAt: Date
-        public var origin: FetchedPayload.Origin
+        public var origin: SourceOrigin
 
         public init(_ payload: FetchedPayload) {
             source = payload.source
@@ -16,15 +16,7 @@ public struct Report: Sendable, Equatable {
             origin = payload.origin
         }
 
-        /// `live`, `file`, `sample` or `cached`.
-        public var status: String {
-            switch origin {
-            case .network: "live"
-            case .file: "file"
-            case .sample: "sample"
-            case .cache: "cached"
-            }
-        }
+        public var status: SourceStatus { origin.status }
     }
 
     public var currency: String
@@ -43,6 +35,11 @@ public struct Report: Sendable, Equatable {
     public var hasHistory = false
     /// Alert rules that fired in this run.
     public var alerts: [FiredAlert] = []
+
+    /// The named source's metadata, whatever order the sources are listed in.
+    public func source(_ source: DataSource) -> SourceInfo? {
+        sources.first { $0.source == source }
+    }
 
     /// The UTC day the data describes: the newest ticker's, else the day the report was made.
     public var dataDate: String {

@@ -39,7 +39,10 @@ public struct CSVRenderer: Sendable {
         var lines = ["rule,symbol,value,unit,message"]
         for alert in report.alerts {
             lines.append(
-                [Self.text(alert.rule), Self.text(alert.symbol), PlainNumber.format(alert.value), Self.text(alert.unit), Self.text(alert.message)]
+                [
+                    Self.text(alert.rule.description), Self.text(alert.symbol), PlainNumber.format(alert.value),
+                    Self.text(alert.unit), Self.text(AlertText.message(alert, in: report)),
+                ]
                     .joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"

@@ -140,7 +140,7 @@ public struct JSONRenderer: Sendable {
                 var liveError: String?
                 if case let .cache(error) = info.origin { liveError = error }
                 let source = Source(
-                    url: info.location, status: info.status, liveError: liveError,
+                    url: info.location, status: info.status.rawValue, liveError: liveError,
                     fetchedAt: ReportDates.iso8601(info.fetchedAt),
                     newestTickerAt: info.source == .tickers ? report.summary.newestTickerAt.map(ReportDates.iso8601) : nil,
                     rateDate: info.source == .rates ? report.rates.date : nil)
@@ -155,10 +155,12 @@ public struct JSONRenderer: Sendable {
             }
             summary = Summary(report.summary)
             markets = report.rows.map(Market.init)
-            warnings = report.diagnostics.map(\.description)
-            notices = report.notices.map { NoticeItem(kind: $0.kind.rawValue, text: $0.text) }
+            warnings = report.diagnostics.map(DiagnosticText.line)
+            notices = report.notices.map { NoticeItem(kind: $0.kind.rawValue, text: NoticeText.text($0)) }
             alerts = report.alerts.map {
-                AlertItem(rule: $0.rule, symbol: $0.symbol, value: DecimalParts.plainText($0.value), unit: $0.unit, message: $0.message)
+                AlertItem(
+                    rule: $0.rule.description, symbol: $0.symbol, value: DecimalParts.plainText($0.value), unit: $0.unit,
+                    message: AlertText.message($0, in: report))
             }
             let f = report.freshness
             freshness = FreshnessItem(

@@ -125,15 +125,15 @@ struct ReportViewModel {
         hasMovers = hasGainers || hasLosers || hasTopVolume || hasWidestSpreads
         rows = report.rows.map(row)
         hasRows = !rows.isEmpty
-        warnings = report.diagnostics.map { Text(text: $0.description) }
+        warnings = report.diagnostics.map { Text(text: DiagnosticText.line($0)) }
         hasWarnings = !warnings.isEmpty
         warningCount = count(warnings.count)
         sources = report.sources.map {
             Source(
                 name: $0.source.displayName, url: $0.location, fetchedAt: ReportDates.minute($0.fetchedAt),
-                status: $0.status, isLink: $0.location.hasPrefix("http://") || $0.location.hasPrefix("https://"))
+                status: $0.status.rawValue, isLink: $0.location.hasPrefix("http://") || $0.location.hasPrefix("https://"))
         }
-        notices = report.notices.map { Text(text: $0.text) }
+        notices = report.notices.map { Text(text: NoticeText.text($0)) }
         hasNotices = !notices.isEmpty
         func status(_ source: DataSource) -> String {
             guard let info = report.sources.first(where: { $0.source == source }) else { return "" }
@@ -147,7 +147,7 @@ struct ReportViewModel {
         tickersStatus = status(.tickers)
         ratesStatus = status(.rates)
         hasHistory = report.hasHistory
-        alerts = report.alerts.map { Text(text: $0.message) }
+        alerts = report.alerts.map { Text(text: AlertText.message($0, in: report)) }
         hasAlerts = !alerts.isEmpty
         // The larger charts: the five markets with the most volume that have a few days of history.
         charts = summary.topVolume.compactMap { mover in

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The one wording of fired alerts and of rules that could not be checked: the reports, the
+/// alerts file and the command's `cryptoreport: alert: …` lines.
+public enum AlertText {
+    /// `btc above 60000 SEK: BTC/USDT is at 171 447,35 kr`; a move in `localeIdentifier` (the
+    /// report's), a price in its own currency's usual locale, as the rule names that currency.
+    public static func message(_ alert: FiredAlert, localeIdentifier: String) -> String {
+        let pair = "\(alert.baseAsset.uppercased())/\(alert.quoteAsset.uppercased())"
+        switch alert.figure {
+        case let .price(price, currency):
+            let numbers = PeopleNumberFormatter(
+                currency: currency, locale: Locale(identifier: PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)))
+            return "\(alert.rule.description): \(pair) is at \(numbers.money(price))"
+        case let .change(change, period, price, currency):
+            let numbers = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: localeIdentifier))
+            return "\(alert.rule.description): \(pair) moved \(numbers.percent(change)) \(text(period)), now \(numbers.money(price))"
+        }
+    }
+
+    public static func message(_ alert: FiredAlert, in report: Report) -> String {
+        message(alert, localeIdentifier: report.localeIdentifier)
+    }
+
+    public static func text(_ period: FiredAlert.Period) -> String {
+        switch period {
+        case .day: "in 24 h"
+        case .sinceLastReport: "since the last report"
+        }
+    }
+
+    /// Why a rule could not be checked, for the log.
+    public static func note(_ note: AlertNote) -> String {
+        let rule = "alert \"\(note.rule.description)\""
+        switch note.reason {
+        case let .currencyNotInRates(currency, ratesDate): return "\(rule): the ECB rates of \(ratesDate) have no \(currency)"
+        case let .noMarket(asset): return "\(rule): no market for \(asset)"
+        case .noHistory: return "\(rule): no history to compare with (--no-history or no earlier run)"
+        }
+    }
+}

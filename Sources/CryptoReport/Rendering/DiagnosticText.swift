@@ -1,0 +1,42 @@
+import Foundation
+
+/// The one wording of every diagnostic: the reports' warnings and the log lines.
+public enum DiagnosticText {
+    /// Without the source: `left out abcxyz: …`.
+    public static func message(_ diagnostic: Diagnostic) -> String {
+        switch diagnostic.kind {
+        case let .unmatchedSymbol(symbol):
+            return "no market matches \"\(symbol)\" (--symbols)"
+        case let .leftOut(symbols, quoteAsset, reason):
+            let what = symbols.count == 1
+                ? symbols[0]
+                : "\(symbols.count) markets quoted in \(quoteAsset.uppercased()) (\(symbols.prefix(3).joined(separator: ", "))\(symbols.count > 3 ? ", …" : ""))"
+            return "left out \(what): \(reason)"
+        case let .input(text):
+            return text
+        case let .moreLikeIt(count, group):
+            return "… and \(grouped(count)) more \(count == 1 ? "row" : "rows") like it (\(group))"
+        }
+    }
+
+    /// `999,980`: the same in every locale, as the rest of standard error is English.
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        var text = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
+    }
+
+    /// With the source: `WazirX tickers: left out abcxyz: …`.
+    public static func line(_ diagnostic: Diagnostic) -> String {
+        "\(diagnostic.source.displayName): \(message(diagnostic))"
+    }
+}
+
+extension Diagnostic: CustomStringConvertible {
+    public var message: String { DiagnosticText.message(self) }
+    public var description: String { DiagnosticText.line(self) }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// `cryptoreport history` output: one asset's series as CSV, Markdown or JSON, in the same
+/// styles as the reports (RFC 4180 CSV with plain numbers; JSON with full-precision decimal
+/// strings, sorted keys and explicit nulls, as `JSONRenderer` writes).
+public struct HistoryRenderer: Sendable {
+    public var symbol: String
+    public var currency: String
+
+    public init(symbol: String, currency: String) {
+        self.symbol = symbol
+        self.currency = currency
+    }
+
+    public static let csvColumns = [
+        "time", "symbol", "currency", "price", "open", "high", "low", "change_pct", "volume", "volume_value", "fx_rate",
+        "rates_date", "kind",
+    ]
+
+    public func csv(_ points: [HistoryExporter.Point]) -> String {
+        var lines = [Self.csvColumns.joined(separator: ",")]
+        lines.reserveCapacity(points.count + 1)
+        for point in points {
+            let row = point.row
+            lines.append(
+                [
+                    ReportDates.iso8601(point.time), CSVRenderer.text(row.symbol), row.currency, PlainNumber.format(row.price),
+                    PlainNumber.format(row.open), PlainNumber.format(row.high), PlainNumber.format(row.low),
+                    PlainNumber.format(row.changePercent), PlainNumber.format(row.volume), PlainNumber.format(row.volumeValue),
+                    PlainNumber.format(row.fxRate), point.ratesDate, point.kind.rawValue,
+                ].joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    public func json(_ points: [HistoryExporter.Point]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let document = Document(symbol: symbol, currency: currency, points: points.map(PointItem.init))
+        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+    }
+
+    public func markdown(_ points: [HistoryExporter.Point], locale: Locale) -> String {
+        let numbers = PeopleNumberFormatter(currency: currency, locale: locale)
+        let escape = MarkdownContentType()
+        var lines = [
+            "# \(escape.escapeText(symbol.uppercased())) in \(currency)", "",
+            "Trend: \(Sparkline.unicode(points.map(\.row.price)))", "",
+            "| Time | Market | Price | 24h | Volume value | ECB rates | Source |", "|:---|:---|---:|---:|---:|:---|:---|",
+        ]
+        for point in points {
+            lines.append(
+                "| \(ReportDates.minute(point.time)) | \(escape.escapeText(point.row.symbol)) | \(numbers.money(point.row.price)) | \(numbers.percent(point.row.changePercent)) | \(numbers.money(point.row.volumeValue)) | \(point.ratesDate) | \(point.kind.rawValue) |"
+            )
+        }
+        if points.isEmpty {
+            lines.append("")
+            lines.append("No stored runs hold this asset.")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    struct Document: Encodable {
+        var symbol: String
+        var currency: String
+        var points: [PointItem]
+    }
+
+    struct PointItem: Encodable {
+        var time, symbol, price: String
+        var open, high, low, changePercent, volume, volumeValue: String?
+        var fxRate, ratesDate, kind: String
+
+        init(_ point: HistoryExporter.Point) {
+            let row = point.row
+            time = ReportDates.iso8601(point.time)
+            symbol = row.symbol
+            price = JSONRenderer.number(row.price) ?? ""
+            open = JSONRenderer.number(row.open)
+            high = JSONRenderer.number(row.high)
+            low = JSONRenderer.number(row.low)
+            changePercent = JSONRenderer.number(row.changePercent)
+            volume = JSONRenderer.number(row.volume)
+            volumeValue = JSONRenderer.number(row.volumeValue)
+            fxRate = JSONRenderer.number(row.fxRate) ?? ""
+            ratesDate = point.ratesDate
+            kind = point.kind.rawValue
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case time, symbol, price, open, high, low, volume, kind
+            case changePercent = "change_pct"
+            case volumeValue = "volume_value"
+            case fxRate = "fx_rate"
+            case ratesDate = "rates_date"
+        }
+
+        /// Empty figures are null, as in the report's markets, so a reader can tell "none" from "zero".
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(time, forKey: .time)
+            try container.encode(symbol, forKey: .symbol)
+            try container.encode(price, forKey: .price)
+            try container.encode(open, forKey: .open)
+            try container.encode(high, forKey: .high)
+            try container.encode(low, forKey: .low)
+            try container.encode(changePercent, forKey: .changePercent)
+            try container.encode(volume, forKey: .volume)
+            try container.encode(volumeValue, forKey: .volumeValue)
+            try container.encode(fxRate, forKey: .fxRate)
+            try container.encode(ratesDate, forKey: .ratesDate)
+            try container.encode(kind, forKey: .kind)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The one wording of every notice: the reports (HTML, Markdown, JSON) and the log lines.
+public enum NoticeText {
+    public static func text(_ notice: Notice) -> String {
+        switch notice {
+        case let .cachedSource(source, fetchedAt, liveError):
+            let name = source == .tickers ? "Tickers" : "ECB rates"
+            let why = liveError.map { " — live fetch failed: \($0)" } ?? " — offline run"
+            return "\(name) from cache, fetched \(ReportDates.minute(fetchedAt))\(why)"
+        case let .ratesAhead(ratesDate, inEffect):
+            return "ECB rates are of \(ratesDate), published after these tickers (the rates in effect were those of \(inEffect)); prices are converted at later rates."
+        case let .ratesBehind(ratesDate, expected):
+            return "ECB rates are of \(ratesDate); the rates of \(expected) should have been published by the time of these tickers."
+        case .exchangeHalted(.allStale):
+            return "WazirX appears halted: every market's last update is over an hour older than the fetch."
+        case .exchangeHalted(.noVolume):
+            return "WazirX appears halted: no market traded anything in 24 h."
+        case let .staleMarkets(count):
+            return "\(count) markets have not updated for over an hour; they are marked stale."
+        }
+    }
+}
