@@ -247,4 +247,22 @@ struct NumberReferenceTests {
         #expect(ReportDates.minute(Fixtures.reportTime) == "2022-11-22 07:00 UTC")
         #expect(ReportDates.day(Fixtures.reportTime) == "2022-11-22")
     }
+
+    @Test("DecimalOrder orders and equates as Decimal does", arguments: [UInt64(8), 9])
+    func order(seed: UInt64) {
+        var values = Self.randomDecimals(count: 600, seed: seed)
+        // Equal values of different digit counts, zeros, and neighbours.
+        values += [0, Fixtures.decimal("1.5"), Fixtures.decimal("1.50") * 1, Decimal(sign: .plus, exponent: -1, significand: 15), -1, 1]
+        values += values.prefix(50).map { $0 + Decimal(sign: .plus, exponent: -30, significand: 1) }
+        var mismatches: [String] = []
+        for left in values {
+            for right in values.prefix(200) {
+                let (l, r) = (DecimalOrder(left), DecimalOrder(right))
+                if (l < r) != (left < right) || (l == r) != (left == right) {
+                    if mismatches.count < 10 { mismatches.append("\(left) vs \(right)") }
+                }
+            }
+        }
+        #expect(mismatches == [])
+    }
 }

@@ -354,3 +354,63 @@ package struct DecimalParts: Sendable, Equatable {
         return result
     }
 }
+
+/// A `Decimal`'s place in numeric order, worked out once so that sorting many rows does not
+/// compare `Decimal`s (each comparison compacts both sides: the sorts of a 100,000-market report
+/// took a quarter of its analysis). Equal keys are equal values; a value this cannot key (over
+/// 38 digits, or an unknown storage layout) compares through `Decimal` itself.
+package struct DecimalOrder: Comparable, Sendable {
+    package let value: Decimal
+    /// −1, 0 or 1.
+    let sign: Int
+    let magnitude: Int
+    /// The mantissa scaled to 38 digits, so that values of one magnitude compare as integers.
+    let high: UInt64
+    let low: UInt64
+    let keyed: Bool
+
+    package init(_ value: Decimal) {
+        self.value = value
+        guard let parts = DecimalParts(value), parts.isZero || parts.digitCount <= 38 else {
+            (sign, magnitude, high, low, keyed) = (0, 0, 0, 0, false)
+            return
+        }
+        if parts.isZero {
+            (sign, magnitude, high, low, keyed) = (0, 0, 0, 0, true)
+            return
+        }
+        var (high, low) = (parts.high, parts.low)
+        var missing = 38 - parts.digitCount
+        while missing > 0 {
+            let step = min(missing, 19)
+            let factor = DecimalParts.powersOfTen[step]
+            let lowProduct = low.multipliedFullWidth(by: factor)
+            high = high &* factor &+ lowProduct.high
+            low = lowProduct.low
+            missing -= step
+        }
+        (sign, magnitude, self.high, self.low, keyed) = (parts.isNegative ? -1 : 1, parts.magnitude, high, low, true)
+    }
+
+    package static func < (left: DecimalOrder, right: DecimalOrder) -> Bool {
+        guard left.keyed && right.keyed else { return left.value < right.value }
+        if left.sign != right.sign { return left.sign < right.sign }
+        if left.sign == 0 { return false }
+        let smaller: Bool
+        if left.magnitude != right.magnitude {
+            smaller = left.magnitude < right.magnitude
+        } else if left.high != right.high {
+            smaller = left.high < right.high
+        } else if left.low != right.low {
+            smaller = left.low < right.low
+        } else {
+            return false
+        }
+        return left.sign > 0 ? smaller : !smaller
+    }
+
+    package static func == (left: DecimalOrder, right: DecimalOrder) -> Bool {
+        guard left.keyed && right.keyed else { return left.value == right.value }
+        return left.sign == right.sign && (left.sign == 0 || (left.magnitude == right.magnitude && left.high == right.high && left.low == right.low))
+    }
+}
