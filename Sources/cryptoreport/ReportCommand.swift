@@ -123,8 +123,8 @@ struct ReportCommand: AsyncParsableCommand {
                 print(outcome.written.map(\.relativePath).joined(separator: "\n"))
             }
             // Alerts reach standard error even with --quiet, so that cron mails them.
-            for alert in outcome.report.alerts {
-                FileHandle.standardError.write(Data("cryptoreport: alert: \(AlertText.message(alert, in: outcome.report))\n".utf8))
+            for message in AlertText.messages(outcome.report) {
+                FileHandle.standardError.write(Data("cryptoreport: alert: \(message)\n".utf8))
             }
             if request.failOnAlert && !outcome.report.alerts.isEmpty {
                 throw AlertsFired(count: outcome.report.alerts.count)
