@@ -6,7 +6,7 @@ FORMAT   ?= all
 OUTPUT   ?= Output
 BIN      := .build/release/cryptoreport
 
-.PHONY: build demo test report install embed clean fuzz fuzz-smoke
+.PHONY: build demo test report install embed clean fuzz fuzz-smoke bench
 
 ## Release binary at .build/release/cryptoreport.
 build:
@@ -45,3 +45,13 @@ fuzz:
 ## A fixed seed, so that CI's pass stays on the ground covered here (`make fuzz` explores with new seeds).
 fuzz-smoke:
 	RUNS=100000 MAX_TIME=40 SEED=1 Scripts/fuzz.sh
+
+PEER_BENCH   ?= ../shared/tools/bench-vs-peer
+SIZES        ?= 450,10000,100000
+HISTORY_DAYS ?= 30
+
+## Micro-benchmarks of the number paths (fast against Foundation), then the release binary against
+## the pandas peer at SIZES tickers with HISTORY_DAYS days of history (README, "Performance").
+bench: build
+	$(SWIFT) run -c release cryptoreport-bench
+	$(PEER_BENCH) --bin $(BIN) --sizes $(SIZES) --history-days $(HISTORY_DAYS)

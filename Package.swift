@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // libxml2 through pkg-config; the shim header hides its ICU declarations from Swift.
@@ -28,16 +29,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // The git commit `--version` names, from a define `make build` passes.
+        .target(name: "CBuildInfo"),
         .executableTarget(
             name: "cryptoreport",
             dependencies: [
-                "CryptoReport",
+                "CryptoReport", "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Micro-benchmarks of the number paths (`make bench`); never run by the tests.
+        .executableTarget(name: "cryptoreport-bench", dependencies: ["CryptoReport"]),
         .testTarget(
             name: "CryptoReportTests",
             dependencies: [

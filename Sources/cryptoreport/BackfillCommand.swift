@@ -11,18 +11,29 @@ struct BackfillCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backfill",
         abstract: "Fill the history with daily klines of the primary markets and the ECB 90-day rates.",
-        discussion: "Keeps to one request per second to WazirX; run it again to resume where it stopped.")
+        discussion: """
+            Keeps to one request per second to WazirX; run it again to resume where it stopped. Uses the \
+            reports' settings (configuration file, CRYPTOREPORT_* environment): their database, symbols, \
+            timeout, retries, payload limit, tickers source and cache folder; with no_history set it \
+            writes nothing unless --history names a database.
+            """)
 
-    @Option(help: "Days of history per market (1 to 1000): enough daily closes for an N-day change in the next report.")
+    @Option(parsing: .unconditional, help: "Days of history per market (1 to 1000): enough daily closes for an N-day change in the next report.")
     var days = 30
 
-    @Option(help: "History database (default: the configuration file's, else history.sqlite in its output folder, else Output/history.sqlite).")
+    @Option(
+        help: ArgumentHelp(
+            "History database (default: the settings' history, else history.sqlite in their output folder, else Output/history.sqlite).",
+            valueName: "path"),
+        transform: SettingKeys.history.flag)
     var history: String?
 
-    @Option(help: "Only these base assets or market symbols, comma-separated (default: the configuration file's symbols, else every primary market).")
-    var symbols: String?
+    @Option(
+        help: "Only these base assets or market symbols, comma-separated (default: the settings' symbols, else every primary market).",
+        transform: SettingKeys.symbols.flag)
+    var symbols: [String]?
 
-    @OptionGroup var configFile: ConfigOptions
+    @OptionGroup var settingsOptions: SettingsOptions
 
     @Option(name: .customLong("api-url"), help: "Base URL of the WazirX API.")
     var apiURL = "https://api.wazirx.com"
@@ -30,43 +41,43 @@ struct BackfillCommand: AsyncParsableCommand {
     @Option(name: .customLong("ecb-history-url"), help: "The ECB 90-day history file.")
     var ecbHistoryURL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml"
 
-    @Option(help: "Seconds each request may take.")
-    var timeout: Double = 15
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each request may take. (default: the settings', else 15)", valueName: "seconds"), transform: SettingKeys.timeout.flag)
+    var timeout: Duration?
 
-    @Option(help: "Retries after a failed request.")
-    var retries = 3
+    @Option(parsing: .unconditional, help: "Retries after a failed request. (default: the settings', else 3)", transform: SettingKeys.retries.flag)
+    var retries: Int?
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {
         guard (1...1000).contains(days) else { throw ValidationError("--days: \(days) is not valid; use 1 to 1000.") }
-        _ = try configFile.request()
     }
 
     func run() async throws {
-        var options = Backfiller.Options()
-        options.days = days
-        options.apiBase = apiURL
-        options.ratesHistoryURL = ecbHistoryURL
-        // The same database and markets as the reports: flags, then the configuration file.
-        let request = try configFile.request()
-        let history = ConfigOptions.historyPath(flag: history, request: request)
-        options.symbols = symbols.map {
-            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
-        } ?? request.selection.symbols
-        options.timeout = timeout
-        // The reports' cache folder, so that a backfill and a report keep to WazirX's limit together.
-        options.requestLog = RequestLog(
-            directory: request.cacheDirectory.map { URL(fileURLWithPath: $0) }
-                ?? PayloadCache.defaultDirectory(environment: ProcessInfo.processInfo.environment))
-        options.retry.retries = retries
-        let quiet = quiet
         let terminal = isatty(2) == 1
         do {
+            var flags = SettingsLayer()
+            flags.set(SettingKeys.noHistory, history != nil ? false : nil)
+            flags.set(SettingKeys.history, history)
+            flags.set(SettingKeys.symbols, symbols)
+            flags.set(SettingKeys.timeout, timeout)
+            flags.set(SettingKeys.retries, retries)
+            flags.set(SettingKeys.quiet, quiet ? true : nil)
+            let settings = try settingsOptions.settings(flags: flags)
+            guard let history = settings.output.sharedHistoryPath else { throw BackfillRefused.historyOff }
+            let quiet = settings.command.quiet
+            var options = Backfiller.Options(fetch: settings.fetch)
+            options.days = days
+            options.apiBase = apiURL
+            options.ratesHistoryURL = ecbHistoryURL
+            options.symbols = settings.report.selection.symbols
+            // The reports' cache folder, so that a backfill and a report keep to WazirX's limit together.
+            options.requestLog = RequestLog(directory: settings.fetch.cacheFolder(environment: ProcessInfo.processInfo.environment))
+            try ReportWriter.finishInterruptedCommit(inFolderOf: history)
             let store = try HistoryStore(path: history)
             let backfiller = Backfiller(
-                store: store, logger: CryptoReportCommand.logger(verbose: false, quiet: quiet),
+                store: store, logger: CryptoReportCommand.logger(verbose: settings.command.verbose, quiet: quiet),
                 progress: { done, total, symbol in
                     guard !quiet else { return }
                     FileHandle.standardError.write(Data(BackfillProgress.line(done: done, total: total, symbol: symbol, terminal: terminal).utf8))
@@ -82,4 +93,15 @@ struct BackfillCommand: AsyncParsableCommand {
             throw CryptoReportCommand.fail(error)
         }
     }
+}
+
+/// `no_history = true` means no history is written by anything.
+enum BackfillRefused: LocalizedError, ExitStatusProviding {
+    case historyOff
+
+    var errorDescription: String? {
+        "backfill: history is switched off (no_history in the settings); pass --history PATH to fill a database anyway."
+    }
+
+    var exitStatus: ExitStatus { .usage }
 }

@@ -3,25 +3,71 @@ import CryptoReport
 import Foundation
 import Logging
 
+/// `cryptoreport [options]` writes the day's report (the `report` subcommand, the default);
+/// `history` and `backfill` work on its history.
+///
+/// The report's options are not the root command's own: swift-argument-parser lets a parent's
+/// options claim values after a subcommand's name, so `history --currency` would go to the
+/// root. `cryptoreport --help` prints the report's help instead (`main`).
 @main
 struct CryptoReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cryptoreport",
         abstract: "Daily crypto price reports from WazirX tickers and ECB exchange rates.",
-        discussion: exitCodes,
+        discussion: """
+            Fetches every WazirX 24h ticker and the ECB reference rates, converts every market into \
+            one currency and writes CSV, Markdown, HTML and JSON reports. Every option may also be \
+            set in the configuration file or as CRYPTOREPORT_<KEY> in the environment (flags win, \
+            then the environment, then the file).
+
+            \(exitCodes)
+            """,
+        version: BuildInfo.version,
         subcommands: [ReportCommand.self, HistoryCommand.self, BackfillCommand.self],
         defaultSubcommand: ReportCommand.self)
+
+    /// `cryptoreport --help` (with report options or none, and no subcommand named) shows the
+    /// report's options, which are what a bare `cryptoreport` takes.
+    static func asksForReportHelp(_ arguments: [String]) -> Bool {
+        let subcommands = Set(["report", "history", "backfill", "help"])
+        guard arguments.contains(where: { $0 == "--help" || $0 == "-h" }) else { return false }
+        return !arguments.contains { subcommands.contains($0) }
+    }
+
+    static var reportHelp: String {
+        helpMessage(for: ReportCommand.self)
+            .replacingOccurrences(of: "USAGE: cryptoreport report ", with: "USAGE: cryptoreport [report] ")
+            + """
+
+
+            SUBCOMMANDS:
+              report (default)        Write the day's report (these options).
+              history                 One asset's recorded series, to standard output.
+              backfill                Fill the history from WazirX daily klines and ECB rates.
+
+              See 'cryptoreport help <subcommand>' for detailed help.
+            """
+    }
 
     static let exitCodes = """
         Exit codes: 0 success, 10 an alert fired with --fail-on-alert, 64 usage error, \
         65 bad data from a source, 66 input file missing or unreadable, 69 source unreachable \
-        or HTTP error, 70 internal error, 73 output cannot be written, 75 another run holds \
+        or HTTP error, 70 internal error, 73 output cannot be written, 74 reports written but the history not updated, 75 another run holds \
         the output folder.
         """
 
     /// Every failure, bad flags included, ends as one line on stderr and a documented exit code;
     /// `--help` still prints the full help.
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if asksForReportHelp(arguments) {
+            print(reportHelp)
+            return
+        }
+        if arguments == ["--version"] {
+            print(BuildInfo.version)
+            return
+        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()

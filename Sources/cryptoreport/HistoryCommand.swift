@@ -8,76 +8,84 @@ struct HistoryCommand: ParsableCommand {
         commandName: "history",
         abstract: "Export one asset's recorded series, converted at each day's own ECB rates, to standard output.")
 
-    @Option(help: "Base asset (its primary market) or market symbol, e.g. btc or btcinr.")
+    /// What `history` writes.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case csv, markdown, md, json
+    }
+
+    @Option(help: "Base asset (its primary market) or market symbol, e.g. btc or btcinr.", completion: Completions.assets)
     var symbol: String
 
-    @Option(help: "Currency to show prices in (default: the configuration file's, else USD).")
-    var currency: String?
+    @Option(
+        help: "Currency to show prices in (default: the settings', else USD).", completion: .list(Completions.currencies),
+        transform: SettingKeys.currency.flag)
+    var currency: CurrencyCode?
 
     @Option(help: "csv, markdown (md) or json.")
-    var format = "csv"
+    var format = Format.csv
 
-    @Option(help: "How many days back.")
+    @Option(parsing: .unconditional, help: "How many days back (1 to 3650).")
     var days = 90
 
-    @Option(help: "History database (default: the configuration file's, else history.sqlite in its output folder, else Output/history.sqlite).")
+    @Option(
+        help: ArgumentHelp(
+            "History database (default: the settings' history, else history.sqlite in their output folder, else Output/history.sqlite).",
+            valueName: "path"),
+        transform: SettingKeys.history.flag)
     var history: String?
 
-    @Option(help: "Locale for Markdown numbers (default: the configuration file's, else the currency's own).")
-    var locale: String?
+    @Option(
+        help: "Locale for Markdown numbers (default: the settings', else the currency's own).", completion: .list(Completions.locales),
+        transform: SettingKeys.locale.flag)
+    var locale: ReportLocale?
 
-    @OptionGroup var configFile: ConfigOptions
-
-    /// What to export, with the configuration file's settings under the flags.
-    struct Plan {
-        var path: String
-        var currency: String
-        var locale: String
-    }
+    @OptionGroup var settingsOptions: SettingsOptions
 
     func validate() throws {
         guard (1...3650).contains(days) else { throw ValidationError("--days: \(days) is not valid; use 1 to 3650.") }
-        guard ["csv", "markdown", "md", "json"].contains(format.lowercased()) else {
-            throw ValidationError("--format: \"\(format)\" is not valid; use csv, markdown or json.")
-        }
-        _ = try plan()
-    }
-
-    func plan() throws -> Plan {
-        var request = try configFile.request()
-        if let currency { request.currency = currency }
-        if let locale { request.locale = locale }
-        do {
-            // Only what an export uses: a configuration made for reports on standard output
-            // (`output = "-"` and every format) is no reason to refuse one.
-            request = try request.validatedMoney()
-        } catch {
-            throw ValidationError(error.errorDescription ?? "invalid request")
-        }
-        let path = ConfigOptions.historyPath(flag: history, request: request)
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ValidationError("--history: no history database at \(path); run a report first, or backfill.")
-        }
-        return Plan(path: path, currency: request.currency, locale: request.effectiveLocale)
     }
 
     func run() throws {
-        let plan = try plan()
         do {
+            var flags = SettingsLayer()
+            flags.set(SettingKeys.noHistory, history != nil ? false : nil)
+            flags.set(SettingKeys.history, history)
+            flags.set(SettingKeys.currency, currency)
+            flags.set(SettingKeys.locale, locale)
+            let settings = try settingsOptions.settings(flags: flags)
+            // Reading what earlier runs recorded: `no_history` stops writing, not this.
+            var output = settings.output
+            if output.history == .disabled { output.history = .automatic }
+            let path = output.sharedHistoryPath ?? "Output/history.sqlite"
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw SettingsError.flag(name: "--history", message: "no history database at \(path); run a report first, or backfill")
+            }
+            let currency = settings.report.currency.code
+            let locale = settings.report.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)
+            try ReportWriter.finishInterruptedCommit(inFolderOf: path)
             let points: [HistoryExporter.Point]
+            let emptyWindow: HistoryExporter.EmptyWindow?
             do throws(HistoryError) {
-                let exporter = HistoryExporter(store: try HistoryStore(path: plan.path))
-                points = try exporter.series(symbol: symbol, currency: plan.currency, days: days, now: Date())
+                let exporter = HistoryExporter(store: try HistoryStore(path: path))
+                let now = Date()
+                points = try exporter.series(symbol: symbol, currency: currency, days: days, now: now)
+                emptyWindow = points.isEmpty ? try exporter.emptyWindow(symbol: symbol, currency: currency, now: now) : nil
             } catch {
                 // Here the database is an input: one that cannot be read is not an output problem.
                 throw error.asInput
             }
+            if let emptyWindow {
+                FileHandle.standardError.write(
+                    Data(
+                        "cryptoreport: history: no run in the last \(days) days; the newest recorded run is of \(ReportDates.minute(emptyWindow.newestRun)): --days \(emptyWindow.daysNeeded) reaches it.\n"
+                            .utf8))
+            }
             let text: String
-            switch format.lowercased() {
-            case "json": text = try HistoryRenderer(symbol: symbol.lowercased(), currency: plan.currency).json(points)
-            case "markdown", "md":
-                text = HistoryRenderer(symbol: symbol, currency: plan.currency).markdown(points, locale: Locale(identifier: plan.locale))
-            default: text = HistoryRenderer(symbol: symbol, currency: plan.currency).csv(points)
+            switch format {
+            case .json: text = try HistoryRenderer(symbol: symbol.lowercased(), currency: currency).json(points)
+            case .markdown, .md:
+                text = HistoryRenderer(symbol: symbol, currency: currency).markdown(points, locale: Locale(identifier: locale))
+            case .csv: text = HistoryRenderer(symbol: symbol, currency: currency).csv(points)
             }
             FileHandle.standardOutput.write(Data(text.utf8))
         } catch {

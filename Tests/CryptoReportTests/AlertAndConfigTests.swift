@@ -18,10 +18,11 @@ struct AlertAndConfigTests {
     }
 
     static func report(history: Bool = false) async throws -> (Report, [Ticker], ExchangeRates) {
-        var request = ReportRequest()
-        request.currency = "USD"
-        request.sample = true
-        let (report, snapshot) = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).prepare(request)
+        var spec = ReportSpec()
+        spec.currency = "USD"
+        var fetch = FetchPolicy()
+        fetch.sample = true
+        let (report, snapshot) = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).prepare(spec, fetch: fetch)
         return (report, snapshot.tickers, snapshot.rates)
     }
 
@@ -50,104 +51,6 @@ struct AlertAndConfigTests {
         #expect(result.fired.map(\.symbol) == ["btcusdt"])
         report.rows[index].trend = Trend(sincePrevious: Fixtures.decimal("4.9"))
         #expect(AlertEvaluator().evaluate([rule], report: report, tickers: tickers, rates: rates).fired.isEmpty)
-    }
-
-    @Test("the file: every key, comments, multi-line arrays")
-    func parseFile() throws {
-        let text = """
-            # cryptoreport settings
-            currency = "SEK"   # kronor
-            locale = "sv_SE"
-            formats = ["html", "csv"]
-            output = "/srv/reports"
-            symbols = ["btc", "eth"]
-            markets = "all"
-            sort = "change"
-            top = 25
-            fail_on_alert = true
-            alerts = [
-              "btc above 60000 SEK",  # a comment inside
-              "any move 10 %",
-            ]
-            """
-        let config = try ConfigFile.parse(text, path: "c.toml")
-        #expect(config.currency == "SEK" && config.top == 25 && config.failOnAlert == true)
-        #expect(config.formats == ["html", "csv"])
-        #expect(config.alerts.map(\.description) == ["btc above 60000 SEK", "any move 10 %"])
-    }
-
-    @Test("every report flag has a key: the file's values reach the request")
-    func everyFlag() throws {
-        let text = """
-            tickers_url = "saved/tickers.json"
-            ecb_url = "saved/ecb.xml"
-            timeout = 2.5
-            retries = 5
-            deadline = 60
-            max_bytes = 1000000
-            cache_dir = "/var/cache/cr"
-            max_age = ["tickers=12h", "rates=7d"]
-            strict = true
-            allow_stale = true
-            lock_timeout = 0
-            no_history = true
-            templates = "/etc/cr/templates"
-            quiet = true
-            verbose = false
-            """
-        let config = try ConfigFile.parse(text, path: "c.toml")
-        var request = ReportRequest()
-        config.apply(to: &request)
-        #expect(request.tickersLocation == "saved/tickers.json" && request.ratesLocation == "saved/ecb.xml")
-        #expect(request.timeout == 2.5 && request.retry.retries == 5 && request.deadline == 60)
-        #expect(request.maximumBytes == 1_000_000 && request.cacheDirectory == "/var/cache/cr")
-        #expect(request.maxAge == MaxAge(tickers: 12 * 3600, rates: 7 * 86400))
-        #expect(request.strict && request.allowStale && !request.offline)
-        #expect(request.lockTimeout == 0 && request.history == .disabled && request.templatesDirectory == "/etc/cr/templates")
-        #expect(config.quiet == true && config.verbose == false)
-        // Every key the parser knows is documented in the README's configuration section.
-        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        for key in ConfigFile.keys {
-            #expect(readme.contains("`\(key)`"), "README does not name the key \(key)")
-        }
-    }
-
-    @Test(
-        "a bad file is a clear error naming the line",
-        arguments: [
-            ("currency = SEK", "Config: c.toml, line 1: a value is a \"string\", a number, true, false or [\"an\", \"array\"]."),
-            ("\n\ncolour = \"red\"", "Config: c.toml, line 3: unknown key \"colour\"; known: \(ConfigFile.keys.joined(separator: ", "))."),
-            ("top = 0", "Config: c.toml, line 1: top must be a positive whole number."),
-            ("[report]", "Config: c.toml, line 1: sections are not used; put every key at the top level."),
-            ("alerts = [\"btc sideways\"]", "Config: c.toml, line 1: alert \"btc sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
-            ("currency = \"SEK\"\ncurrency = \"USD\"", "Config: c.toml, line 2: \"currency\" is set twice."),
-            ("output = \"x", "Config: c.toml, line 1: a string is not closed."),
-            ("# mine\nmarkets = \"foo\"", "Config: c.toml, line 2: markets \"foo\" is not primary or all."),
-            ("sort = \"cheap\"", "Config: c.toml, line 1: sort \"cheap\" is not change, volume, spread, name or price."),
-            ("formats = [\"csv\", \"pdf\"]", "Config: c.toml, line 1: formats: \"pdf\" is not csv, markdown, html, json or all."),
-            ("formats = []", "Config: c.toml, line 1: formats must name at least one of csv, markdown, html, json or all."),
-            ("currency = \"dollar\"", "Config: c.toml, line 1: currency \"dollar\" is not a three-letter code such as USD or SEK."),
-            ("\nlocale = \"xx_YY\"", "Config: c.toml, line 2: locale \"xx_YY\" is not a locale identifier such as en_US or sv_SE."),
-            ("symbols = [\"btc\" \"eth\"]", "Config: c.toml, line 1: an array holds \"strings\" separated by commas, closed by ]."),
-            ("timeout = 0", "Config: c.toml, line 1: timeout must be a number of seconds, above 0 to 86400."),
-            ("deadline = 10000000000000000", "Config: c.toml, line 1: deadline must be a number of seconds, above 0 to 86400."),
-            ("retries = 11", "Config: c.toml, line 1: retries must be a whole number from 0 to 10."),
-            ("strict = \"yes\"", "Config: c.toml, line 1: strict must be true or false."),
-            ("max_age = \"forever\"", "Config: c.toml, line 1: max_age \"forever\" is not a duration like 24h or 5d, optionally as tickers=… or rates=…."),
-            ("alerts = [\n  \"btc above 1 USD\",\n  # a comment\n  \"eth sideways\",\n]", "Config: c.toml, line 4: alert \"eth sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
-        ])
-    func badFile(text: String, message: String) {
-        #expect {
-            try ConfigFile.parse(text, path: "c.toml")
-        } throws: { error in
-            (error as? ConfigError)?.errorDescription == message && (error as? ConfigError)?.exitStatus == .usage
-        }
-    }
-
-    @Test("a file saved with CRLF line ends reads like any other")
-    func crlf() throws {
-        let config = try ConfigFile.parse("currency = \"SEK\"\r\nformats = [\"csv\",\r\n  \"html\"]\r\n", path: "c.toml")
-        #expect(config.currency == "SEK" && config.formats == ["csv", "html"])
     }
 
     @Test("the alerts file of an earlier run goes when the same report fires no alert")

@@ -10,11 +10,11 @@ struct AlertEvaluationTests {
     static func prepare(_ currency: String, markets: Selection.Markets = .primary, top: Int? = nil) async throws
         -> (report: Report, snapshot: Snapshot)
     {
-        var request = ReportRequest()
-        request.currency = currency
-        request.sample = true
-        request.selection = Selection(markets: markets, top: top)
-        return try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).prepare(try request.validated())
+        var request = Settings()
+        request.report.currency = CurrencyCode(stringLiteral: currency)
+        request.fetch.sample = true
+        request.report.selection = Selection(markets: markets, top: top)
+        return try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).prepare(request.report, fetch: request.fetch)
     }
 
     @Test("10,000 above/below rules over every market and five currencies fire exactly where the price crosses")

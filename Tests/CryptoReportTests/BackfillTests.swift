@@ -136,7 +136,7 @@ struct BackfillTests {
         defer { server.stop() }
         var options = Self.options(server)
         options.symbols = ["nosuchcoin"]
-        await #expect(throws: UsageError.invalid(option: "--symbols", value: "nosuchcoin", expected: "base assets or market symbols that WazirX lists")) {
+        await #expect(throws: SelectionError.nothingMatches(symbols: ["nosuchcoin"])) {
             try await Backfiller(store: try HistoryStore(), sleeper: RecordingSleeper()).run(options)
         }
         options.symbols = ["btc", "nosuchcoin"]
@@ -179,13 +179,13 @@ struct BackfillTests {
 
         let tickersFile = folder.url.appendingPathComponent("tickers.json")
         try tickers.write(to: tickersFile)
-        var request = ReportRequest()
-        request.tickersLocation = tickersFile.path
-        request.ratesLocation = Fixtures.historyURL.path
-        request.history = .path(historyPath)
-        request.selection = Selection(markets: .all)
-        request.destination = .directory(folder.url.appendingPathComponent("reports").path)
-        request.formats = [.html]
+        var request = Settings()
+        request.fetch.tickers = .at(tickersFile.path)
+        request.fetch.rates = .at(Fixtures.historyURL.path, .rates)
+        request.output.history = .path(historyPath)
+        request.report.selection = Selection(markets: .all)
+        request.output.destination = .directory(folder.url.appendingPathComponent("reports").path)
+        request.output.formats = [.html]
         let report = try await ReportPipeline(clock: FixedClock(now)).run(request).report
         #expect(report.rows.count == 2)
         for row in report.rows {

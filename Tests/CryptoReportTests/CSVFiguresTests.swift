@@ -46,11 +46,11 @@ struct CSVFiguresTests {
             }
         }
 
-        var request = ReportRequest()
-        request.currency = currency
-        request.sample = true
-        request.selection = Selection(markets: .all)
-        let report = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(try request.validated())
+        var request = Settings()
+        request.report.currency = try #require(CurrencyCode(currency))
+        request.fetch.sample = true
+        request.report.selection = Selection(markets: .all)
+        let report = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
         let csv = Self.parseCSV(CSVRenderer().render(report))
         #expect(csv.count == 450)
         let bySymbol = Dictionary(csv.map { ($0["symbol"] ?? "", $0) }, uniquingKeysWith: { a, _ in a })
@@ -93,8 +93,8 @@ struct CSVFiguresTests {
 
     @Test("the header is exactly the documented columns, then the extra ones")
     func header() async throws {
-        var request = ReportRequest()
-        request.sample = true
+        var request = Settings()
+        request.fetch.sample = true
         let report = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
         let firstLine = CSVRenderer().render(report).components(separatedBy: "\r\n").first
         #expect(

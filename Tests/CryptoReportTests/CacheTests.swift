@@ -16,11 +16,11 @@ struct CacheTests {
         ])
     }
 
-    static func request(_ cache: TemporaryFolder) -> ReportRequest {
-        var request = ReportRequest()
-        request.currency = "SEK"
-        request.cacheDirectory = cache.url.path
-        request.retry.retries = 0
+    static func request(_ cache: TemporaryFolder) -> Settings {
+        var request = Settings()
+        request.report.currency = "SEK"
+        request.fetch.cacheDirectory = cache.url.path
+        request.fetch.retry.retries = 0
         return request
     }
 
@@ -71,7 +71,7 @@ struct CacheTests {
         let cache = try TemporaryFolder()
         try await Self.warm(cache)
         var request = Self.request(cache)
-        request.strict = true
+        request.fetch.strict = true
         let failing = PerSourceHTTPClient([.tickers: [Self.down], .rates: [.respond(HTTPResponse(status: 200, body: try Fixtures.rates))]])
         await #expect(throws: FetchError.unreachable(source: .tickers, location: SourceLocation.defaultTickersURL, reason: "the connection was refused")) {
             try await Self.pipeline(failing).makeReport(request)
@@ -87,7 +87,7 @@ struct CacheTests {
             try await Self.pipeline(failing, at: Self.fetchTime.addingTimeInterval(25 * 3600)).makeReport(Self.request(cache))
         }
         var request = Self.request(cache)
-        try request.maxAge.apply("tickers=2d")
+        request.fetch.maxAge.tickers = 2 * 86400
         let report = try await Self.pipeline(failing, at: Self.fetchTime.addingTimeInterval(25 * 3600)).makeReport(request)
         #expect(report.sources.first?.status == .cached)
     }
@@ -110,7 +110,7 @@ struct CacheTests {
         let cache = try TemporaryFolder()
         try await Self.warm(cache)
         var request = Self.request(cache)
-        request.offline = true
+        request.fetch.offline = true
         let client = PerSourceHTTPClient([:])
         let report = try await Self.pipeline(client).makeReport(request)
         #expect(client.calls(.tickers) == 0 && client.calls(.rates) == 0)
@@ -122,7 +122,7 @@ struct CacheTests {
     func offlineWithoutCache() async throws {
         let cache = try TemporaryFolder()
         var request = Self.request(cache)
-        request.offline = true
+        request.fetch.offline = true
         await #expect {
             try await Self.pipeline(PerSourceHTTPClient([:])).makeReport(request)
         } throws: { error in
@@ -160,7 +160,7 @@ struct CacheTests {
         }
         #expect(try String(contentsOf: record, encoding: .utf8) != stored || kind == "damaged" || kind == "unreadable")
         var request = Self.request(cache)
-        request.offline = true
+        request.fetch.offline = true
         let log = LogRecorder()
         var pipeline = Self.pipeline(PerSourceHTTPClient([:]))
         pipeline.logger = log.logger

@@ -92,7 +92,7 @@ struct ConversionTests {
         let payload = FetchedPayload(source: .tickers, location: .file("t.json"), data: Data(), fetchedAt: Date(timeIntervalSince1970: 1_669_078_293))
         let ratesPayload = FetchedPayload(source: .rates, location: .file("r.xml"), data: Data(), fetchedAt: payload.fetchedAt)
         #expect {
-            try ReportBuilder(request: ReportRequest(), generatedAt: payload.fetchedAt).build(
+            try ReportBuilder(spec: ReportSpec(), generatedAt: payload.fetchedAt).build(
                 tickers: payload, decoded: TickerDecoder.Result(tickers: inrOnly, received: 2, diagnostics: []),
                 rates: ratesPayload, exchangeRates: rates)
         } throws: { error in

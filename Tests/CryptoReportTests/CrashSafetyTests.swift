@@ -11,7 +11,9 @@ import Testing
 /// Runs killed mid-way, runs started together, folders that cannot be written.
 @Suite("Crash safety and concurrent runs", .serialized, .timeLimit(.minutes(3)))
 struct CrashSafetyTests {
-    static let arguments = ["--sample", "--markets", "all", "--format", "all", "--output", "out", "--currency", "SEK"]
+    static let arguments = [
+        "--sample", "--markets", "all", "--format", "all", "--output", "out", "--currency", "SEK", "--history", "out/history.sqlite",
+    ]
     static let names = ["csv", "md", "html", "json"].map { "cryptoreport-2022-11-22-SEK.\($0)" }
 
     func start(_ arguments: [String], in folder: URL) throws -> Process {

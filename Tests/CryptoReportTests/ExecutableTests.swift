@@ -25,9 +25,11 @@ struct ExecutableTests {
     }
 
     /// Runs the binary with its cache inside `directory`, never the user's.
-    static func run(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) throws -> Run {
+    static func run(
+        _ arguments: [String], in directory: URL, environment extra: [String: String] = [:], executable: URL? = nil
+    ) throws -> Run {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
@@ -101,14 +103,19 @@ struct ExecutableTests {
             (["--currency", "dollars"], 64, "--currency"),
             (["--locale", "xx_QQ"], 64, "--locale"),
             (["--output", "-"], 64, "exactly one format"),
-            (["--top", "-1"], 64, "--top: \"-1\" is not valid; expected a positive whole number."),
-            (["--deadline", "1e16"], 64, "--deadline: \"1e+16\" is not valid; expected a positive number of seconds, up to 86400."),
+            (["--top", "-1"], 64, "'-1' is invalid for '--top <top>': expected a positive whole number"),
+            (["--timeout", "-1"], 64, "'-1' is invalid for '--timeout <seconds>': expected a positive number of seconds, up to 86400"),
+            (["--retries", "-2"], 64, "'-2' is invalid for '--retries <retries>': expected a whole number from 0 to 10"),
+            (["--output", ""], 64, "'' is invalid for '--output <dir>': expected a folder, or - for standard output"),
+            (["--format", "csv,pdf"], 64, "\"pdf\" is not valid; expected csv, markdown, html, json or all"),
+            (["--deadline", "1e16"], 64, "'1e16' is invalid for '--deadline <seconds>': expected a positive number of seconds, up to 86400"),
+            (["--symbols", "nosuchcoin,btc2"], 64, "--symbols: WazirX lists no market or base asset named \"nosuchcoin\", \"btc2\"."),
             (["--tickers-url", "/nonexistent/tickers.json"], 66, "WazirX tickers: no such file /nonexistent/tickers.json."),
             (["--tickers-url", "RATES"], 65, "WazirX tickers: not a JSON array of tickers (got XML or other markup)."),
             (["--ecb-url", "TICKERS"], 65, "ECB rates: not the ECB eurofxref XML"),
             (["--ecb-url", "ZERO"], 65, "ECB rates: the rate of 2022-11-21 for INR is \"0\", not a positive number."),
             (["--tickers-url", "http://127.0.0.1:9/tickers", "--retries", "0"], 69, "WazirX tickers: cannot reach http://127.0.0.1:9/tickers"),
-            (["--tickers-url", "ftp://example.com/x"], 64, "is not an http(s) URL"),
+            (["--tickers-url", "ftp://example.com/x"], 64, "'ftp://example.com/x' is invalid for '--tickers-url <url>': expected an http(s) URL, a file:// URL or a path"),
         ])
     func failures(arguments: [String], status: Int32, message: String) throws {
         let folder = try TemporaryFolder()

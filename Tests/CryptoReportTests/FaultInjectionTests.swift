@@ -8,14 +8,14 @@ import Testing
 struct FaultInjectionTests {
     typealias Response = LoopbackServer.Response
 
-    static func request(_ server: LoopbackServer, tickers: String = "/tickers", retries: Int = 3) -> ReportRequest {
-        var request = ReportRequest()
-        request.tickersLocation = server.url(tickers)
-        request.ratesLocation = server.url("/rates")
-        request.cacheDirectory = FileManager.default.temporaryDirectory
+    static func request(_ server: LoopbackServer, tickers: String = "/tickers", retries: Int = 3) -> Settings {
+        var request = Settings()
+        request.fetch.tickers = .at(server.url(tickers))
+        request.fetch.rates = .at(server.url("/rates"), .rates)
+        request.fetch.cacheDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("cryptoreport-cache-\(UUID().uuidString)").path
-        request.retry = RetryPolicy(retries: retries, baseDelay: 0.2)
-        request.timeout = 2
+        request.fetch.retry = RetryPolicy(retries: retries, baseDelay: 0.2)
+        request.fetch.timeout = .milliseconds(Int(2 * 1000))
         return request
     }
 
@@ -55,7 +55,7 @@ struct FaultInjectionTests {
         defer { server.stop() }
         var request = Self.request(server, retries: 0)
         // Long enough for the rates, which must not time out first, even on a busy machine.
-        request.timeout = 2
+        request.fetch.timeout = .milliseconds(Int(2 * 1000))
         let started = ContinuousClock.now
         await #expect(throws: FetchError.timedOut(source: .tickers, location: server.url("/tickers"), seconds: 2)) {
             try await ReportPipeline().makeReport(request)
@@ -69,7 +69,7 @@ struct FaultInjectionTests {
         let server = try Self.server(tickersRoute: Response(status: 200, body: Data("[]".utf8), delay: 30))
         defer { server.stop() }
         var request = Self.request(server, retries: 0)
-        request.timeout = 1.5
+        request.fetch.timeout = .milliseconds(Int(1.5 * 1000))
         let started = ContinuousClock.now
         await #expect(throws: FetchError.timedOut(source: .tickers, location: server.url("/tickers"), seconds: 1.5)) {
             try await ReportPipeline().makeReport(request)
@@ -150,8 +150,8 @@ struct FaultInjectionTests {
         let server = try Self.server(tickersRoute: slow)
         defer { server.stop() }
         var request = Self.request(server)
-        request.timeout = 30
-        request.deadline = 2
+        request.fetch.timeout = .milliseconds(Int(30 * 1000))
+        request.fetch.deadline = .seconds(2)
         let started = ContinuousClock.now
         await #expect(throws: FetchError.deadlinePassed(source: .tickers, seconds: 2)) {
             try await ReportPipeline().makeReport(request)
@@ -167,7 +167,7 @@ struct FaultInjectionTests {
         ])
         defer { server.stop() }
         var request = Self.request(server)
-        request.timeout = 20
+        request.fetch.timeout = .milliseconds(Int(20 * 1000))
         let started = ContinuousClock.now
         await #expect(throws: FetchError.httpStatus(source: .rates, location: server.url("/rates"), status: 404)) {
             try await ReportPipeline().makeReport(request)
@@ -182,10 +182,10 @@ struct FaultInjectionTests {
         let folder = try TemporaryFolder()
         let tickers = folder.url.appendingPathComponent("bad.json")
         try Data("{}".utf8).write(to: tickers)
-        var request = ReportRequest()
-        request.tickersLocation = tickers.path
-        request.ratesLocation = folder.url.appendingPathComponent("missing.xml").path
-        request.history = .disabled
+        var request = Settings()
+        request.fetch.tickers = .at(tickers.path)
+        request.fetch.rates = .at(folder.url.appendingPathComponent("missing.xml").path, .rates)
+        request.output.history = .disabled
         for _ in 0..<30 {
             await #expect(throws: DataError.self) {
                 try await ReportPipeline().makeReport(request)
@@ -200,7 +200,7 @@ struct FaultInjectionTests {
         let server = try Self.server(tickersRoute: Response(status: 200, body: try Fixtures.tickers, behaviour: behaviour))
         defer { server.stop() }
         var request = Self.request(server)
-        request.maximumBytes = 10_000
+        request.fetch.maximumBytes = 10_000
         await #expect(throws: FetchError.tooLarge(source: .tickers, location: server.url("/tickers"), limit: 10_000)) {
             try await ReportPipeline().makeReport(request)
         }

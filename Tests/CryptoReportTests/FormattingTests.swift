@@ -93,9 +93,9 @@ struct EscapingTests {
         let hostileRow = Fixtures.ticker("x<b>|", base: "x<b>|", quote: "usdt", last: "2")
             .replacingOccurrences(of: "x<b>|", with: #"=x<b>\"|"#)
         let tickers = Fixtures.tickerJSON([hostileRow])
-        var request = ReportRequest()
-        request.selection = Selection(markets: .all)
-        let report = try ReportBuilder(request: request, generatedAt: Fixtures.reportTime).build(
+        var request = Settings()
+        request.report.selection = Selection(markets: .all)
+        let report = try ReportBuilder(spec: request.report, ratesAgeLimit: request.fetch.ratesAgeLimit, generatedAt: Fixtures.reportTime).build(
             tickers: Fixtures.payload(.tickers, tickers), rates: Fixtures.payload(.rates, try Fixtures.rates))
         #expect(report.rows.first?.symbol == #"=x<b>"|"#)
         let templates = try TemplateRenderer()

@@ -56,12 +56,12 @@ struct FreshnessTests {
         tickers: [String], rates: Data, origin: FetchedPayload.Origin = .file, fetchedAt: Date = Fixtures.captureTime,
         allowStale: Bool = false
     ) throws -> Report {
-        var request = ReportRequest()
-        request.selection = Selection(markets: .all)
-        request.allowStale = allowStale
+        var request = Settings()
+        request.report.selection = Selection(markets: .all)
+        request.fetch.allowStale = allowStale
         let tickerPayload = FetchedPayload(
             source: .tickers, location: .file("t"), data: Fixtures.tickerJSON(tickers), fetchedAt: fetchedAt, origin: origin)
-        return try ReportBuilder(request: request, generatedAt: fetchedAt).build(
+        return try ReportBuilder(spec: request.report, ratesAgeLimit: request.fetch.ratesAgeLimit, generatedAt: fetchedAt).build(
             tickers: tickerPayload, rates: Fixtures.payload(.rates, rates))
     }
 
@@ -153,10 +153,10 @@ struct FreshnessTests {
     }
 
     static func replay(rates: URL) async throws -> Report {
-        var request = ReportRequest()
-        request.tickersLocation = Fixtures.tickersURL.path
-        request.ratesLocation = rates.path
-        request.history = .disabled
+        var request = Settings()
+        request.fetch.tickers = .at(Fixtures.tickersURL.path)
+        request.fetch.rates = .at(rates.path, .rates)
+        request.output.history = .disabled
         return try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
     }
 

@@ -8,19 +8,19 @@ import Testing
 /// intended change, then read the diff.
 @Suite("Golden reports on the bundled snapshot")
 struct GoldenReportTests {
-    static func report(currency: String) async throws -> Report {
-        var request = ReportRequest()
-        request.currency = currency
-        request.sample = true
+    static func report(currency: CurrencyCode) async throws -> Report {
+        var request = Settings()
+        request.report.currency = currency
+        request.fetch.sample = true
         let pipeline = ReportPipeline(clock: FixedClock(Fixtures.reportTime))
-        return try await pipeline.makeReport(try request.validated())
+        return try await pipeline.makeReport(request)
     }
 
     @Test(
         "every format matches its golden file",
         arguments: [("SEK", ReportFormat.csv), ("SEK", .markdown), ("SEK", .html), ("SEK", .json), ("USD", .markdown), ("USD", .csv)])
     func golden(currency: String, format: ReportFormat) async throws {
-        let report = try await Self.report(currency: currency)
+        let report = try await Self.report(currency: CurrencyCode(stringLiteral: currency))
         let text = try ReportPipeline().render(report, as: format, templates: try TemplateRenderer())
         let url = Fixtures.goldenFolder.appendingPathComponent("sample-\(currency).\(format.fileExtension)")
         if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
@@ -59,13 +59,14 @@ struct GoldenReportTests {
             let factor = Decimal(80 + (daysAgo * 7) % 31) / 100
             try store.record(try HistoryTests.snapshot(daysAgo: daysAgo, factor: factor))
         }
-        var request = ReportRequest()
-        request.currency = "SEK"
-        request.sample = true
-        request.selection.top = 10
-        request.formats = [format]
-        request.destination = .directory(folder.url.path)
-        let outcome = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).run(try request.validated())
+        var request = Settings()
+        request.report.currency = "SEK"
+        request.fetch.sample = true
+        request.report.selection.top = 10
+        request.output.formats = [format]
+        request.output.destination = .directory(folder.url.path)
+        request.output.history = .path(folder.url.appendingPathComponent("history.sqlite").path)
+        let outcome = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).run(request)
         let text = try String(contentsOf: try #require(outcome.written.first), encoding: .utf8)
         let url = Fixtures.goldenFolder.appendingPathComponent("history-SEK.\(format.fileExtension)")
         if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {

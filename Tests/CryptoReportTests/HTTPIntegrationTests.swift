@@ -17,15 +17,15 @@ struct HTTPIntegrationTests {
     }
 
     /// A fresh cache per request, so that no test reads another's (or the user's) cache.
-    static func request(_ server: LoopbackServer, tickers: String = "/sapi/v1/tickers/24hr", rates: String = "/eurofxref-daily.xml") -> ReportRequest {
-        var request = ReportRequest()
-        request.cacheDirectory = FileManager.default.temporaryDirectory
+    static func request(_ server: LoopbackServer, tickers: String = "/sapi/v1/tickers/24hr", rates: String = "/eurofxref-daily.xml") -> Settings {
+        var request = Settings()
+        request.fetch.cacheDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("cryptoreport-cache-\(UUID().uuidString)").path
-        request.retry.retries = 0
-        request.currency = "SEK"
-        request.tickersLocation = server.url(tickers)
-        request.ratesLocation = server.url(rates)
-        request.timeout = 2
+        request.fetch.retry.retries = 0
+        request.report.currency = "SEK"
+        request.fetch.tickers = .at(server.url(tickers))
+        request.fetch.rates = .at(server.url(rates), .rates)
+        request.fetch.timeout = .milliseconds(Int(2 * 1000))
         return request
     }
 
@@ -38,9 +38,9 @@ struct HTTPIntegrationTests {
         let report = try await pipeline.makeReport(Self.request(server))
         #expect(report.summary.counts.tickersReceived == 450)
         #expect(report.sources.map(\.location) == [server.url("/sapi/v1/tickers/24hr"), server.url("/eurofxref-daily.xml")])
-        var sample = ReportRequest()
-        sample.currency = "SEK"
-        sample.sample = true
+        var sample = Settings()
+        sample.report.currency = "SEK"
+        sample.fetch.sample = true
         #expect(try await pipeline.makeReport(sample).rows == report.rows)
     }
 
@@ -63,7 +63,7 @@ struct HTTPIntegrationTests {
         let server = try Self.server()
         defer { server.stop() }
         var request = Self.request(server, tickers: "/broken", rates: "/slow")
-        request.timeout = 10
+        request.fetch.timeout = .milliseconds(Int(10 * 1000))
         await #expect(throws: FetchError.httpStatus(source: .tickers, location: server.url("/broken"), status: 500)) {
             try await ReportPipeline().makeReport(request)
         }
@@ -88,7 +88,7 @@ struct HTTPIntegrationTests {
         var request = Self.request(server, tickers: "/slow")
         // Well under /slow's 3 s, and well over what the rates take even on a busy machine: the
         // first source to fail decides the error, and a loaded CI once took 0.5 s for the rates.
-        request.timeout = 1.5
+        request.fetch.timeout = .milliseconds(Int(1.5 * 1000))
         await #expect(throws: FetchError.timedOut(source: .tickers, location: server.url("/slow"), seconds: 1.5)) {
             try await ReportPipeline().makeReport(request)
         }
@@ -100,8 +100,8 @@ struct HTTPIntegrationTests {
         let url = server.url("/sapi/v1/tickers/24hr")
         server.stop()
         var request = Self.request(server)
-        request.tickersLocation = url
-        request.ratesLocation = Fixtures.ratesURL.path
+        request.fetch.tickers = .at(url)
+        request.fetch.rates = .at(Fixtures.ratesURL.path, .rates)
         await #expect {
             try await ReportPipeline().makeReport(request)
         } throws: { error in
@@ -112,12 +112,12 @@ struct HTTPIntegrationTests {
 
     @Test("file:// URLs and plain paths are read; a missing file is its own error")
     func localFiles() async throws {
-        var request = ReportRequest()
-        request.tickersLocation = "file://" + Fixtures.tickersURL.path
-        request.ratesLocation = Fixtures.ratesURL.path
+        var request = Settings()
+        request.fetch.tickers = .at("file://" + Fixtures.tickersURL.path)
+        request.fetch.rates = .at(Fixtures.ratesURL.path, .rates)
         let report = try await ReportPipeline().makeReport(request)
         #expect(report.summary.counts.converted == 450)
-        request.ratesLocation = "/nonexistent/eurofxref.xml"
+        request.fetch.rates = .at("/nonexistent/eurofxref.xml", .rates)
         await #expect(throws: FetchError.fileMissing(source: .rates, path: "/nonexistent/eurofxref.xml")) {
             try await ReportPipeline().makeReport(request)
         }

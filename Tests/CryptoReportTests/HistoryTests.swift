@@ -34,11 +34,11 @@ struct HistoryTests {
         return (difference < 0 ? -difference : difference) <= magnitude * Fixtures.decimal("1e-30")
     }
 
-    static func currentReport(currency: String = "SEK") async throws -> Report {
-        var request = ReportRequest()
-        request.currency = currency
-        request.sample = true
-        request.selection = Selection(symbols: ["btc", "eth"])
+    static func currentReport(currency: CurrencyCode = "SEK") async throws -> Report {
+        var request = Settings()
+        request.report.currency = currency
+        request.fetch.sample = true
+        request.report.selection = Selection(symbols: ["btc", "eth"])
         return try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
     }
 
@@ -148,11 +148,11 @@ struct HistoryTests {
     @Test("a run records its snapshot; the next run shows the trend in every format")
     func endToEnd() async throws {
         let folder = try TemporaryFolder()
-        var request = ReportRequest()
-        request.currency = "SEK"
-        request.destination = .directory(folder.url.path)
-        request.tickersLocation = Fixtures.tickersURL.path
-        request.ratesLocation = Fixtures.ratesURL.path
+        var request = Settings()
+        request.report.currency = "SEK"
+        request.output.destination = .directory(folder.url.path)
+        request.fetch.tickers = .at(Fixtures.tickersURL.path)
+        request.fetch.rates = .at(Fixtures.ratesURL.path, .rates)
         let store = try HistoryStore(path: folder.url.appendingPathComponent("history.sqlite").path)
         try store.record(try Self.snapshot(daysAgo: 7, factor: Fixtures.decimal("0.5")))
         let outcome = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).run(request)
@@ -222,7 +222,12 @@ struct HistoryTests {
         let folder = try TemporaryFolder()
         let config = folder.url.appendingPathComponent("config.toml")
         try Data("output = \"reports\"\ncurrency = \"SEK\"\nformats = [\"csv\"]\n".utf8).write(to: config)
-        let report = try ExecutableTests.run(["--sample", "--config", config.path], in: folder.url)
+        // The built-in sample is not recorded unless a database is named: its 2022 day would sit among real ones.
+        let sample = try ExecutableTests.run(["--sample", "--config", config.path], in: folder.url)
+        #expect(sample.stdout == "reports/cryptoreport-2022-11-22-SEK.csv\n", "\(sample.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("reports/history.sqlite").path))
+        let report = try ExecutableTests.run(
+            ["--tickers-url", Fixtures.tickersURL.path, "--ecb-url", Fixtures.ratesURL.path, "--config", config.path], in: folder.url)
         #expect(report.stdout == "reports/cryptoreport-2022-11-22-SEK.csv\n", "\(report.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("reports/history.sqlite").path))
         let export = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "3650", "--config", config.path], in: folder.url)
@@ -230,6 +235,20 @@ struct HistoryTests {
         // One point, in the file's currency.
         #expect(export.stdout.split(separator: "\r\n").count == 2)
         #expect(export.stdout.contains(",btcusdt,SEK,"))
+        // A window with no run: an empty export, and a line saying what would reach the newest run.
+        let empty = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "30", "--config", config.path], in: folder.url)
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect(empty.stdout.split(separator: "\r\n").count == 1)
+        let needed = Int((Date().timeIntervalSince(Fixtures.captureTime) / 86400).rounded(.up))
+        #expect(
+            empty.stderr
+                == "cryptoreport: history: no run in the last 30 days; the newest recorded run is of 2022-11-22 00:51 UTC: --days \(needed) reaches it.\n")
+        // A market or currency that no run has is 64 whatever --days is.
+        for arguments in [["--symbol", "nosuchcoin", "--days", "30"], ["--symbol", "btc", "--days", "30", "--currency", "XYZ"]] {
+            let refused = try ExecutableTests.run(["history"] + arguments + ["--config", config.path], in: folder.url)
+            #expect(refused.status == 64, "\(arguments) \(refused.stderr)")
+            #expect(refused.stdout.isEmpty && refused.stderr.hasPrefix("cryptoreport: History: no "), "\(refused.stderr)")
+        }
         let unknown = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "3650", "--currency", "XYZ", "--config", config.path], in: folder.url)
         #expect(unknown.status == 64)
         #expect(unknown.stderr.hasPrefix("cryptoreport: History: no recorded ECB rates have XYZ; choose one of AUD,"))

@@ -8,11 +8,11 @@ import Testing
 @Suite("Presentation: values from analysis, text from Rendering")
 struct PresentationTests {
     static func sample(_ currency: String, symbols: [String] = []) async throws -> Report {
-        var request = ReportRequest()
-        request.currency = currency
-        request.sample = true
-        request.selection.symbols = symbols
-        return try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(try request.validated())
+        var request = Settings()
+        request.report.currency = CurrencyCode(stringLiteral: currency)
+        request.fetch.sample = true
+        request.report.selection.symbols = symbols
+        return try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
     }
 
     static let fetched = Date(timeIntervalSince1970: 1_669_078_800)  // 2022-11-22 01:00 UTC

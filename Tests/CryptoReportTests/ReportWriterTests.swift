@@ -73,10 +73,7 @@ struct ReportWriterTests {
     func noHardLinks() throws {
         let folder = try TemporaryFolder()
         var writer = ReportWriter(directory: folder.url)
-        writer.hardLink = { _, _ in
-            errno = EPERM
-            return -1
-        }
+        writer.fileSystem = NoHardLinks()
         try writer.write([("a.csv", "old a"), ("b.md", "old b")])
         #expect(throws: OutputError.self) {
             try writer.write([("a.csv", "new a"), ("b.md", "new b"), ("missing/c.json", "new")])
@@ -99,10 +96,25 @@ struct ReportWriterTests {
         try Data("half".utf8).write(to: folder.url.appendingPathComponent(".cryptoreport-2022-11-22-SEK.md.9C0D1E2F.tmp"))
         // An outdated file on its way out (moved aside after every report was in place): it goes.
         try Data("outdated".utf8).write(to: folder.url.appendingPathComponent(".cryptoreport-2022-11-22-USD-alerts.csv.3A4B5C6D.gone.tmp"))
-        writer.removeLeftovers()
+        try writer.recover()
         #expect(Self.everything(in: folder) == ["cryptoreport-2022-11-22-SEK-alerts.csv", "cryptoreport-2022-11-22-SEK.csv"])
         #expect(Self.text(folder, "cryptoreport-2022-11-22-SEK.csv") == "new csv")
         #expect(Self.text(folder, "cryptoreport-2022-11-22-SEK-alerts.csv") == "old alerts")
         #expect(ReportWriter.originalName(ofBackup: ".a.csv.1234.old.tmp") == nil)
+        // Only the writer's own pattern is ever deleted: a user's hidden files stay.
+        #expect(ReportWriter.isTemporaryName(".a.csv.1A2B3C4D.tmp") && ReportWriter.isTemporaryName(".cryptoreport-journal.tmp"))
+        #expect(!ReportWriter.isTemporaryName(".notes.tmp") && !ReportWriter.isTemporaryName(".a.csv.1A2B3C4G.tmp"))
+        #expect(!ReportWriter.isTemporaryName("a.csv.1A2B3C4D.tmp") && !ReportWriter.isTemporaryName(".1A2B3C4D.tmp"))
     }
+}
+
+/// A file system without hard links (FAT, some network file systems).
+struct NoHardLinks: CommitFileSystem {
+    let real = POSIXCommitFileSystem()
+    func createSynced(_ path: String, _ data: Data) -> Int32 { real.createSynced(path, data) }
+    func hardLink(_ existing: String, _ new: String) -> Int32 { EPERM }
+    func copySynced(_ existing: String, _ new: String) -> Int32 { real.copySynced(existing, new) }
+    func rename(_ from: String, _ to: String) -> Int32 { real.rename(from, to) }
+    func unlink(_ path: String) -> Int32 { real.unlink(path) }
+    func syncDirectory(_ path: String) -> Int32 { real.syncDirectory(path) }
 }

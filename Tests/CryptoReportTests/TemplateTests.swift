@@ -6,10 +6,10 @@ import Testing
 @Suite("User templates with --templates")
 struct TemplateTests {
     static func report() throws -> Report {
-        var request = ReportRequest()
-        request.currency = "SEK"
-        request.selection = Selection(symbols: ["btc"])
-        return try ReportBuilder(request: request, generatedAt: Fixtures.reportTime).build(
+        var request = Settings()
+        request.report.currency = "SEK"
+        request.report.selection = Selection(symbols: ["btc"])
+        return try ReportBuilder(spec: request.report, ratesAgeLimit: request.fetch.ratesAgeLimit, generatedAt: Fixtures.reportTime).build(
             tickers: Fixtures.payload(.tickers, try Fixtures.tickers), rates: Fixtures.payload(.rates, try Fixtures.rates))
     }
 
@@ -47,8 +47,8 @@ struct TemplateTests {
     /// the row but not to `child(named:)` would render empty without this test.
     @Test("every property of a table row answers Mustache under its own name")
     func rowLookupCoversEveryProperty() async throws {
-        var request = ReportRequest()
-        request.sample = true
+        var request = Settings()
+        request.fetch.sample = true
         let report = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
         let row = try #require(ReportViewModel(report).rows.first)
         let labels = Mirror(reflecting: row).children.compactMap(\.label)
@@ -59,5 +59,108 @@ struct TemplateTests {
             #expect("\(answered)" == "\(child.value)", "\(label)")
         }
         #expect(row.child(named: "currency") == nil, "unknown keys fall through to the report")
+    }
+
+    static func templates(_ files: [String: String]) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        for (name, text) in files { try Data(text.utf8).write(to: folder.url.appendingPathComponent(name)) }
+        return folder
+    }
+
+    static func refusal(_ files: [String: String]) throws -> (name: String, reason: String)? {
+        let folder = try templates(files)
+        do {
+            _ = try TemplateRenderer(directory: folder.url)
+            return nil
+        } catch {
+            guard case let .templateInvalid(name, reason) = error else { return ("?", "\(error)") }
+            #expect(error.exitStatus == .usage)
+            return (name, reason)
+        }
+    }
+
+    @Test("a template that includes itself is a usage error naming it, not a crash")
+    func includesItself() throws {
+        let refused = try #require(try Self.refusal(["report.md.mustache": "{{> report.md}}"]))
+        #expect(refused.name == "report.md.mustache")
+        #expect(refused.reason == "it includes itself through partials (report.md → report.md)")
+    }
+
+    @Test("Markdown and HTML including each other are refused")
+    func includeEachOther() throws {
+        let refused = try #require(
+            try Self.refusal(["report.md.mustache": "{{>report.html}}", "report.html.mustache": "x{{#rows}}{{> report.md }}{{/rows}}"]))
+        #expect(refused.reason.contains("report.html → report.md → report.html") || refused.reason.contains("report.md → report.html → report.md"))
+    }
+
+    @Test("a cycle hidden behind changed delimiters and partials of the folder is refused")
+    func cycleBehindDelimiters() throws {
+        let refused = try #require(
+            try Self.refusal([
+                "report.md.mustache": "{{=<% %>=}}<%> a%>", "a.mustache": "{{{x}}}{{! > no }}{{> b}}", "b.mustache": "{{> a}}",
+            ]))
+        #expect(refused.name == "report.md.mustache")
+        #expect(refused.reason == "it includes itself through partials (report.md → a → b → a)")
+    }
+
+    @Test("partials nesting too deep, or fanning out too wide, are refused quickly")
+    func tooDeepOrWide() throws {
+        var chain: [String: String] = ["report.md.mustache": "{{> p0}}"]
+        for level in 0..<12 { chain["p\(level).mustache"] = "{{> p\(level + 1)}}" }
+        chain["p12.mustache"] = "end"
+        let deep = try #require(try Self.refusal(chain))
+        #expect(deep.reason.contains("nest more than 8 deep"))
+        // Ten partials each including the next ten times: 10^8 expansions if rendered.
+        var wide: [String: String] = ["report.html.mustache": String(repeating: "{{> w0}}", count: 10)]
+        for level in 0..<7 { wide["w\(level).mustache"] = String(repeating: "{{> w\(level + 1)}}", count: 10) }
+        wide["w7.mustache"] = "leaf"
+        let started = ContinuousClock.now
+        let fan = try #require(try Self.refusal(wide))
+        #expect(fan.reason.contains("more than 1000 partials"))
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test("a partial with no file, or named by the data, is refused; one in the folder renders")
+    func partialsResolved() throws {
+        #expect(try Self.refusal(["report.md.mustache": "{{> footer}}"])?.reason.hasPrefix("the partial {{> footer}} has no file footer.mustache in /") == true)
+        #expect(try Self.refusal(["report.md.mustache": "{{>*title}}"])?.reason.contains("dynamic partial") == true)
+        #expect(try Self.refusal(["report.md.mustache": "{{> ../report.md}}"])?.reason.contains("has no file") == true)
+        let folder = try Self.templates(["report.md.mustache": "{{> title-line}}", "title-line.mustache": "# {{title}}"])
+        let rendered = try TemplateRenderer(directory: folder.url).render(try Self.report(), format: .markdown)
+        #expect(rendered == "# Crypto prices in SEK, 2022-11-22")
+        // The built-in templates pass their own check.
+        _ = try TemplateRenderer()
+    }
+
+    @Test("the issue's case end to end: exit 64 naming the template, before any request")
+    func includesItselfEndToEnd() throws {
+        let server = try LoopbackServer(routes: [:])
+        defer { server.stop() }
+        let folder = try Self.templates(["report.md.mustache": "{{> report.md}}"])
+        let run = try ExecutableTests.run(
+            ["--tickers-url", server.url("/t"), "--ecb-url", server.url("/r"), "--format", "md", "--output", "-", "--templates", folder.url.path],
+            in: folder.url)
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("cryptoreport: Templates: report.md.mustache is not a valid Mustache template: it includes itself"))
+        #expect(server.requests.isEmpty)
+        let sample = try ExecutableTests.run(["--sample", "--format", "md", "--output", "-", "--templates", folder.url.path], in: folder.url)
+        #expect(sample.status == 64)
+    }
+
+    /// The report answers too, so that a row section's `{{#hasHistory}}` needs no reflection.
+    @Test("every property of the report view answers Mustache under its own name")
+    func reportLookupCoversEveryProperty() async throws {
+        var request = Settings()
+        request.fetch.sample = true
+        let report = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
+        let view = ReportViewModel(report)
+        let children = Mirror(reflecting: view).children
+        #expect(children.count >= 38)
+        for child in children {
+            guard let label = child.label else { continue }
+            let answered = try #require(view.child(named: label), "\(label) does not answer")
+            #expect("\(answered)" == "\(child.value)", "\(label)")
+        }
+        #expect(view.child(named: "price") == nil)
     }
 }

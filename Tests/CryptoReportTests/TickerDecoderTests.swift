@@ -155,10 +155,10 @@ struct DecimalTextTests {
             Fixtures.ticker("bbbaaa", base: "bbb", quote: "aaa", last: huge, open: tiny, volume: huge, bid: tiny, ask: huge),
         ])
         let rates = Fixtures.ecbXML(rates: [("USD", tiny), ("SEK", huge), ("INR", "1")])
-        var request = ReportRequest()
-        request.currency = "SEK"
-        request.selection = Selection(markets: .all)
-        let report = try ReportBuilder(request: request, generatedAt: Fixtures.reportTime).build(
+        var request = Settings()
+        request.report.currency = "SEK"
+        request.report.selection = Selection(markets: .all)
+        let report = try ReportBuilder(spec: request.report, ratesAgeLimit: request.fetch.ratesAgeLimit, generatedAt: Fixtures.reportTime).build(
             tickers: Fixtures.payload(.tickers, tickers), rates: Fixtures.payload(.rates, rates))
         #expect(report.rows.count == 2)
         #expect(report.rows.allSatisfy { $0.volumeValue.map { !$0.isNaN } ?? false })

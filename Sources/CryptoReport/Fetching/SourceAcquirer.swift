@@ -4,7 +4,7 @@ import Logging
 /// Gets one source's parsed data: live if it can, else from the cache when that is allowed and
 /// young enough, and says which.
 struct SourceAcquirer: Sendable {
-    var request: ReportRequest
+    var policy: FetchPolicy
     var loader: SourceLoader
     var cache: PayloadCache
     var clock: any ReportClock
@@ -23,7 +23,7 @@ struct SourceAcquirer: Sendable {
             let payload = try await loader.load(location, source: source)
             return Acquired(payload: payload, value: try parse(payload.data))
         }
-        if request.offline {
+        if policy.offline {
             guard let cached = cached(source, location: location, liveError: nil, parse: parse) else {
                 throw FetchError.notCached(source: source, directory: cache.directory.path)
             }
@@ -38,7 +38,7 @@ struct SourceAcquirer: Sendable {
             return Acquired(payload: payload, value: value)
         } catch let error where Self.isSourceFailure(error) {
             let message = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
-            guard !request.strict,
+            guard !policy.strict,
                 let cached = cached(source, location: location, liveError: Self.reason(message, source: source), parse: parse)
             else { throw error }
             logger.warning(
@@ -70,9 +70,9 @@ struct SourceAcquirer: Sendable {
             logger.warning("\(source.displayName): the cached copy says it was fetched \(ReportDates.minute(entry.fetchedAt)), in the future.")
             return nil
         }
-        guard age <= request.maxAge[source] else {
+        guard age <= policy.maxAge[source] else {
             logger.warning(
-                "\(source.displayName): the cached copy is \(MaxAge.describe(age)) old, past the \(MaxAge.describe(request.maxAge[source])) limit (--max-age).")
+                "\(source.displayName): the cached copy is \(MaxAge.describe(age)) old, past the \(MaxAge.describe(policy.maxAge[source])) limit (--max-age).")
             return nil
         }
         guard let value = try? parse(entry.data) else {

@@ -9,6 +9,9 @@ public struct Backfiller: Sendable {
         /// Base of the WazirX API; tickers and klines are below it.
         public var apiBase = "https://api.wazirx.com"
         public var ratesHistoryURL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml"
+        /// Where the tickers that name the primary markets are read; `nil`: below `apiBase`.
+        public var tickers: SourceLocation?
+        public var maximumBytes = 50_000_000
         /// Base assets or market symbols; empty: every primary market.
         public var symbols: [String] = []
         public var timeout: TimeInterval = 15
@@ -17,6 +20,14 @@ public struct Backfiller: Sendable {
         public var requestLog: RequestLog?
 
         public init() {}
+
+        /// The reports' fetch settings: timeout, retries, payload limit and tickers source.
+        public init(fetch: FetchPolicy) {
+            timeout = fetch.timeout.timeInterval
+            retry = fetch.retry
+            maximumBytes = fetch.maximumBytes
+            tickers = fetch.tickers
+        }
     }
 
     public struct Outcome: Sendable, Equatable {
@@ -50,8 +61,8 @@ public struct Backfiller: Sendable {
 
     public func run(_ options: Options) async throws -> Outcome {
         var loader = SourceLoader(
-            http: http, clock: clock, sleeper: sleeper, logger: logger, timeout: options.timeout, retry: options.retry,
-            deadlineSeconds: 24 * 3600)
+            http: http, clock: clock, sleeper: sleeper, logger: logger, timeout: options.timeout,
+            maximumBytes: options.maximumBytes, retry: options.retry, deadlineSeconds: 24 * 3600)
         loader.requestLog = options.requestLog
         let base = options.apiBase.hasSuffix("/") ? String(options.apiBase.dropLast()) : options.apiBase
         let ratesPayload = try await loader.load(try SourceLocation(parsing: options.ratesHistoryURL, source: .rates), source: .rates)
@@ -59,14 +70,13 @@ public struct Backfiller: Sendable {
         try store.recordRates(rateDays)
 
         let tickersPayload = try await loader.load(
-            try SourceLocation(parsing: base + "/sapi/v1/tickers/24hr", source: .tickers), source: .tickers)
+            try options.tickers ?? SourceLocation(parsing: base + "/sapi/v1/tickers/24hr", source: .tickers), source: .tickers)
         let tickers = try TickerDecoder().decode(tickersPayload.data).tickers
         let markets = Self.primaryMarkets(tickers, symbols: options.symbols)
         let unmatched = MarketSelector(Selection(symbols: options.symbols)).unmatched(in: tickers)
         if !unmatched.isEmpty {
             guard !markets.isEmpty else {
-                throw UsageError.invalid(
-                    option: "--symbols", value: unmatched.joined(separator: ","), expected: "base assets or market symbols that WazirX lists")
+                throw SelectionError.nothingMatches(symbols: unmatched)
             }
             logger.warning("backfill: no market matches \(unmatched.map { "\"\($0)\"" }.joined(separator: ", ")) (--symbols)")
         }

@@ -4,6 +4,9 @@ import Foundation
 public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
     case cannotOpen(path: String, reason: String)
     case failed(path: String, reason: String)
+    /// The reports were written, but this run could not be recorded: exit 74, so that cron
+    /// hears of a day missing from the history.
+    case notRecorded(path: String, reason: String)
     /// The database read by `history`, which is its input: exit 66, not 73.
     case unreadable(path: String, reason: String)
     /// No recorded run in the window has ECB rates for the currency.
@@ -16,6 +19,8 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
         case let .cannotOpen(path, reason): "History: cannot open \(path): \(reason)."
         case let .failed(path, reason): "History: \(path): \(reason)."
         case let .unreadable(path, reason): "History: cannot read \(path): \(reason)."
+        case let .notRecorded(path, reason):
+            "History: \(path): \(reason); the reports were written, but this run is not in the history."
         case let .currencyNotRecorded(currency, available):
             "History: no recorded ECB rates have \(currency); choose one of \(available.joined(separator: ", "))."
         case let .noSeries(symbol, days, runs):
@@ -24,6 +29,15 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
     }
 
     /// The same failure, met while reading the database for an export.
+    /// The same failure, met after the reports were written.
+    public var asNotRecorded: HistoryError {
+        switch self {
+        case let .cannotOpen(path, reason), let .failed(path, reason), let .unreadable(path, reason):
+            .notRecorded(path: path, reason: reason)
+        default: self
+        }
+    }
+
     public var asInput: HistoryError {
         switch self {
         case let .cannotOpen(path, reason), let .failed(path, reason): .unreadable(path: path, reason: reason)
@@ -35,6 +49,7 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
         switch self {
         case .cannotOpen, .failed: .cannotCreateOutput
         case .unreadable: .noInput
+        case .notRecorded: .ioError
         case .currencyNotRecorded, .noSeries: .usage
         }
     }

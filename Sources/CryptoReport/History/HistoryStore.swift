@@ -12,6 +12,7 @@ public struct HistoryStore: Sendable {
 
     public init(path: String) throws(HistoryError) {
         self.path = path
+        try Self.refuseSymbolicLinks(at: path)
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -119,9 +120,9 @@ public struct HistoryStore: Sendable {
                 """)
         for ticker in snapshot.tickers {
             try statement.execute(arguments: [
-                runID, ticker.symbol, ticker.baseAsset, ticker.quoteAsset, ticker.last.description,
-                ticker.open?.description, ticker.high?.description, ticker.low?.description, ticker.bid?.description,
-                ticker.ask?.description, ticker.volume?.description, ticker.updatedAt.map(milliseconds),
+                runID, ticker.symbol, ticker.baseAsset, ticker.quoteAsset, DecimalParts.plainText(ticker.last),
+                ticker.open.map(DecimalParts.plainText), ticker.high.map(DecimalParts.plainText), ticker.low.map(DecimalParts.plainText), ticker.bid.map(DecimalParts.plainText),
+                ticker.ask.map(DecimalParts.plainText), ticker.volume.map(DecimalParts.plainText), ticker.updatedAt.map(milliseconds),
             ])
         }
         return true
@@ -130,7 +131,7 @@ public struct HistoryStore: Sendable {
     static func insertRates(_ rates: ExchangeRates, into db: Database) throws {
         let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO rate (date, currency, per_euro) VALUES (?, ?, ?)")
         for (currency, rate) in rates.perEuro.sorted(by: { $0.key < $1.key }) {
-            try statement.execute(arguments: [rates.date, currency, rate.description])
+            try statement.execute(arguments: [rates.date, currency, DecimalParts.plainText(rate)])
         }
     }
 
@@ -230,8 +231,8 @@ public struct HistoryStore: Sendable {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    runID, ticker.symbol, ticker.baseAsset, ticker.quoteAsset, ticker.last.description, ticker.open?.description,
-                    ticker.high?.description, ticker.low?.description, ticker.volume?.description, ticker.updatedAt.map(milliseconds),
+                    runID, ticker.symbol, ticker.baseAsset, ticker.quoteAsset, DecimalParts.plainText(ticker.last), ticker.open.map(DecimalParts.plainText),
+                    ticker.high.map(DecimalParts.plainText), ticker.low.map(DecimalParts.plainText), ticker.volume.map(DecimalParts.plainText), ticker.updatedAt.map(milliseconds),
                 ])
         }
     }

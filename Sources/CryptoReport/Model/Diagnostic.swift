@@ -10,24 +10,69 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
         /// A row of the feed skipped or amended by the decoder, described by the decoder itself:
         /// the same sentence is the decoding error's when no row is usable.
         case input(String)
+        /// `count` more diagnostics of `group` than were listed (`summarised`).
+        case moreLikeIt(count: Int, group: String)
     }
 
     public var source: DataSource
     public var kind: Kind
+    /// What this problem has in common with others of its kind (`no lastPrice`), for summing up a
+    /// payload with the same fault in every row; not part of what the diagnostic says.
+    public var group: String?
 
-    public init(_ source: DataSource, _ kind: Kind) {
+    public init(_ source: DataSource, _ kind: Kind, group: String? = nil) {
         self.source = source
         self.kind = kind
+        self.group = group
     }
 
     /// A decoder's note.
-    public init(_ source: DataSource, _ message: String) {
-        self.init(source, .input(message))
+    public init(_ source: DataSource, _ message: String, group: String? = nil) {
+        self.init(source, .input(message), group: group)
     }
 
     /// The decoder's own sentence, for `.input`.
     public var decoderNote: String? {
         guard case let .input(text) = kind else { return nil }
         return text
+    }
+
+    public static func == (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
+        lhs.source == rhs.source && lhs.kind == rhs.kind
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(source)
+        hasher.combine(kind)
+    }
+
+    /// How many of one group are listed before the rest are summed up in one line.
+    public static let keptPerGroup = 5
+
+    /// `diagnostics` with at most `keptPerGroup` of each group; where the next would have come,
+    /// one `.moreLikeIt` says how many more there were. A million broken rows make six lines on
+    /// standard error and in every report, not a million.
+    public static func summarised(_ diagnostics: [Diagnostic], keeping kept: Int = keptPerGroup) -> [Diagnostic] {
+        var seen: [String: Int] = [:]
+        var summaryIndex: [String: Int] = [:]
+        var result: [Diagnostic] = []
+        for diagnostic in diagnostics {
+            guard let group = diagnostic.group else {
+                result.append(diagnostic)
+                continue
+            }
+            let count = seen[group, default: 0] + 1
+            seen[group] = count
+            if count <= kept {
+                result.append(diagnostic)
+            } else if count == kept + 1 {
+                summaryIndex[group] = result.count
+                result.append(diagnostic)
+            }
+        }
+        for (group, index) in summaryIndex {
+            result[index] = Diagnostic(result[index].source, .moreLikeIt(count: seen[group, default: 0] - kept, group: group), group: group)
+        }
+        return result
     }
 }

@@ -9,23 +9,38 @@ public struct ExchangeRates: Sendable, Equatable {
     /// Currencies whose rate was present but not a positive number, with the text the ECB sent.
     /// Kept so that a run needing one of them can say exactly what was wrong.
     public var invalid: [String: String]
+    /// Currencies listed more than once with different rates, each with its rates in document
+    /// order. Neither is right, so neither is used: corrupt data for a report that needs one.
+    public var ambiguous: [String: [Decimal]]
 
-    public init(date: String, perEuro: [String: Decimal], invalid: [String: String] = [:]) {
+    public init(date: String, perEuro: [String: Decimal], invalid: [String: String] = [:], ambiguous: [String: [Decimal]] = [:]) {
         self.date = date
         self.perEuro = perEuro
         self.invalid = invalid
+        self.ambiguous = ambiguous
     }
 
     /// Adds one rate as the ECB writes it (`<Cube currency='SEK' rate='10.9873'/>`). A code that is
-    /// not three ASCII letters is ignored; a repeated currency keeps its first rate, as a repeated
-    /// ticker symbol does; a rate that is not a positive decimal is kept aside in `invalid`, on one
-    /// line and cut short, for the error that needs it.
+    /// not three ASCII letters is ignored; a currency repeated with the same rate is one rate, and
+    /// with a different one is kept aside in `ambiguous`; a rate that is not a positive decimal is
+    /// kept aside in `invalid`, on one line and cut short, for the error that needs it (a repeat of
+    /// a currency whose first rate was invalid changes nothing).
     mutating func record(currency code: String, rate text: String) {
         let currency = code.trimmingCharacters(in: .whitespaces).uppercased()
-        guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }),
-            perEuro[currency] == nil, invalid[currency] == nil
-        else { return }
-        if let rate = DecimalText.parse(text.trimmingCharacters(in: .whitespaces)), rate > 0 {
+        guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }), invalid[currency] == nil else { return }
+        let rate = DecimalText.parse(text.trimmingCharacters(in: .whitespaces)).flatMap { $0 > 0 ? $0 : nil }
+        if let known = ambiguous[currency] {
+            if let rate, !known.contains(rate) { ambiguous[currency] = known + [rate] }
+            return
+        }
+        if let first = perEuro[currency] {
+            if let rate, rate != first {
+                perEuro[currency] = nil
+                ambiguous[currency] = [first, rate]
+            }
+            return
+        }
+        if let rate {
             perEuro[currency] = rate
         } else {
             invalid[currency] = TickerDecoder.oneLine(text, limit: 40)
@@ -42,6 +57,9 @@ public struct ExchangeRates: Sendable, Equatable {
         let code = code.uppercased()
         if code == "EUR" { return 1 }
         if let rate = perEuro[code] { return rate }
+        if let rates = ambiguous[code] {
+            throw .ambiguousRate(currency: code, rates: rates, date: date)
+        }
         if let text = invalid[code] {
             throw .invalidRate(currency: code, text: text, date: date)
         }

@@ -24,10 +24,7 @@ public final class OutputLock: @unchecked Sendable {
         -> OutputLock
     {
         let path = directory.appendingPathComponent(fileName).path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw OutputError.notWritable(path: directory.path, reason: String(cString: strerror(errno)))
-        }
+        let descriptor = try openLockFile(in: directory)
         let started = Date()
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
@@ -47,6 +44,30 @@ public final class OutputLock: @unchecked Sendable {
             }
         }
         return OutputLock(descriptor: descriptor)
+    }
+
+    /// The lock if no other run holds it, at once; `nil` if one does.
+    public static func acquireIfFree(in directory: URL) throws(OutputError) -> OutputLock? {
+        let descriptor = try openLockFile(in: directory)
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return OutputLock(descriptor: descriptor)
+    }
+
+    /// Never through a symbolic link: one planted there would make the lock file, created with
+    /// the run's rights, appear wherever it points.
+    private static func openLockFile(in directory: URL) throws(OutputError) -> Int32 {
+        let path = directory.appendingPathComponent(fileName).path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else {
+            if errno == ELOOP {
+                throw .notWritable(path: directory.path, reason: "\(fileName) is a symbolic link, which is never followed; remove it")
+            }
+            throw .notWritable(path: directory.path, reason: String(cString: strerror(errno)))
+        }
+        return descriptor
     }
 
     deinit {

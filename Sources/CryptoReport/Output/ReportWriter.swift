@@ -6,16 +6,20 @@ import Foundation
     import Darwin
 #endif
 
-/// Writes rendered reports into a folder, all or nothing.
+/// Writes rendered reports into a folder, all or nothing, even across a `kill -9`.
 ///
-/// Every report first goes to a hidden temporary file in the same folder and is synced to disk;
-/// only when all of them are written, and every name is free or a file, are they renamed over
-/// their final names, and a rename that fails puts back what the earlier ones replaced. A reader
-/// never sees half a report, and a run that fails part-way replaces nothing.
+/// A commit goes in steps, each durable before the next: every new report is written to a hidden
+/// temporary file in the folder and synced; every report it replaces is kept aside (a hard link,
+/// else a copy); the whole set of renames is recorded in a journal (`.cryptoreport-journal`),
+/// synced with the folder; then the renames run, one per report. The next run or subcommand that
+/// uses the folder calls `recover()` before anything else: a journal still there is finished
+/// (rolled forward), so that the folder holds the whole previous set or the whole new set, never
+/// a mix. A rename that fails puts back everything the commit had replaced (rolled back), and a
+/// report kept aside is deleted only once a report of its name is in place.
 public struct ReportWriter: Sendable {
     public var directory: URL
-    /// `link(2)`; tests stand in a file system without hard links.
-    var hardLink: @Sendable (String, String) -> Int32 = { link($0, $1) }
+    /// Every change to the folder goes through here; tests stop a commit after any step.
+    package var fileSystem: any CommitFileSystem = POSIXCommitFileSystem()
 
     public init(directory: URL) {
         self.directory = directory
@@ -35,21 +39,40 @@ public struct ReportWriter: Sendable {
         }
     }
 
-    /// Removes temporary files a killed run left behind. Call it only while holding the folder's
-    /// `OutputLock`: then no other run can be writing them.
+    /// Finishes the commit a killed run left in the folder, then removes its temporary files. Call
+    /// it only while holding the folder's `OutputLock`, before reading or writing anything there.
     ///
-    /// A previous report kept aside by a run killed while committing goes back under its name
-    /// if nothing took its place, so that a kill at any moment leaves the previous reports intact.
-    public func removeLeftovers() {
+    /// A journal ready to roll forward is rolled forward; one being rolled back is rolled back.
+    /// Without a journal no report was replaced yet: staged files go, and a report kept aside goes
+    /// back under its name if nothing took its place (never is the only copy of a report deleted).
+    public func recover() throws(OutputError) {
+        if let found = try CommitJournal.read(in: directory) {
+            guard let journal = found.journal else {
+                throw .writeFailed(
+                    path: path(found.file),
+                    reason: "the journal of an interrupted commit is damaged, so the reports in the folder may be a mix of two runs; check them, then remove the journal")
+            }
+            switch found.direction {
+            case .forward:
+                // A rename that fails again rolls the commit back: the previous set is whole,
+                // which is all this run needs.
+                try? apply(journal)
+            case .back: finishRollBack(journal)
+            }
+        }
+        removeLeftovers()
+    }
+
+    /// Temporary files with no journal: a run killed while staging, or by an older version.
+    func removeLeftovers() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where Self.isTemporaryName(name) {
-            let leftover = directory.appendingPathComponent(name)
-            if let original = Self.originalName(ofBackup: name), !Self.isRegularFile(directory.appendingPathComponent(original)),
-                rename(leftover.path, directory.appendingPathComponent(original).path) == 0
+            if let original = Self.originalName(ofBackup: name), !isRegularFile(original),
+                fileSystem.rename(path(name), path(original)) == 0
             {
                 continue
             }
-            unlink(leftover.path)
+            _ = fileSystem.unlink(path(name))
         }
     }
 
@@ -62,90 +85,158 @@ public struct ReportWriter: Sendable {
         return original.isEmpty || original.contains("/") ? nil : original
     }
 
-    /// `.cryptoreport-2022-11-22-SEK.csv.1A2B3C4D.tmp`
+    /// `.cryptoreport-2022-11-22-SEK.csv.1A2B3C4D.tmp` (or `.old.tmp`, `.gone.tmp`): a dot, a name,
+    /// eight hexadecimal digits; and the journal while it is written.
     static func isTemporaryName(_ name: String) -> Bool {
-        name.hasPrefix(".cryptoreport-") && name.hasSuffix(".tmp")
+        if name == CommitJournal.temporaryFileName { return true }
+        guard name.hasPrefix(".") else { return false }
+        var stem = Substring(name)
+        for suffix in [".old.tmp", ".gone.tmp", ".tmp"] where stem.hasSuffix(suffix) {
+            stem = stem.dropLast(suffix.count)
+            break
+        }
+        guard stem.count < name.count, let dot = stem.lastIndex(of: ".") else { return false }
+        let tag = stem[stem.index(after: dot)...]
+        return stem[..<dot].count > 1 && tag.count == 8 && tag.allSatisfy(\.isHexDigit)
     }
 
     /// Writes `files` (file name → contents), removes the `obsolete` names (a report of this run
     /// that no longer applies, such as an alerts file when none fired), and returns the written
     /// paths in the given order.
     ///
-    /// All or nothing: every file is staged and every name checked before the first rename, and
-    /// a rename that still fails puts back every file already replaced or removed.
+    /// All or nothing: every file is staged and synced, every name checked and every replaced
+    /// report kept aside, and the journal recorded, before the first rename.
     @discardableResult
     public func write(_ files: [(name: String, contents: String)], removing obsolete: [String] = []) throws(OutputError) -> [URL] {
         try prepare()
-        var staged: [(temporary: URL, final: URL)] = []
+        var journal = CommitJournal(replacements: [], removals: [])
+        // What to delete if the commit fails before its first rename: nothing else has changed.
+        var created: [String] = []
         do throws(OutputError) {
             for file in files {
-                let final = directory.appendingPathComponent(file.name)
-                let temporary = try stage(Data(file.contents.utf8), for: final)
-                staged.append((temporary, final))
+                let staged = Self.hiddenName(for: file.name, suffix: "tmp")
+                try check(fileSystem.createSynced(path(staged), Data(file.contents.utf8)), file.name)
+                created.append(staged)
+                journal.replacements.append(.init(name: file.name, staged: staged, backup: nil))
             }
             // A folder in the way of one report must fail the run before any report is replaced.
-            for item in staged { try Self.checkReplaceable(item.final) }
-            try commit(staged, removing: obsolete.map { directory.appendingPathComponent($0) })
+            for item in journal.replacements { try Self.checkReplaceable(directory.appendingPathComponent(item.name)) }
+            for index in journal.replacements.indices where isRegularFile(journal.replacements[index].name) {
+                let name = journal.replacements[index].name
+                let backup = Self.hiddenName(for: name, suffix: "old.tmp")
+                // A report that cannot be kept aside is not replaced: a later failure could not
+                // put it back.
+                var error = fileSystem.hardLink(path(name), path(backup))
+                if error != 0 { error = fileSystem.copySynced(path(name), path(backup)) }
+                guard error == 0 else {
+                    throw .writeFailed(path: path(name), reason: "cannot keep the previous report aside: \(String(cString: strerror(error)))")
+                }
+                created.append(backup)
+                journal.replacements[index].backup = backup
+            }
+            for name in obsolete where isRegularFile(name) {
+                journal.removals.append(.init(name: name, aside: Self.hiddenName(for: name, suffix: "gone.tmp")))
+            }
+            try check(fileSystem.createSynced(path(CommitJournal.temporaryFileName), journal.encoded()), CommitJournal.fileName)
+            created.append(CommitJournal.temporaryFileName)
+            try check(fileSystem.rename(path(CommitJournal.temporaryFileName), path(CommitJournal.fileName)), CommitJournal.fileName)
+            created[created.count - 1] = CommitJournal.fileName
+            try check(fileSystem.syncDirectory(directory.path), CommitJournal.fileName)
         } catch {
-            for item in staged { unlink(item.temporary.path) }
+            for name in created.reversed() { _ = fileSystem.unlink(path(name)) }
             throw error
         }
-        return staged.map(\.final)
+        try apply(journal)
+        return journal.replacements.map { directory.appendingPathComponent($0.name) }
     }
 
-    /// Renames the staged files over their names and moves the obsolete ones aside, keeping a hard
-    /// link to every file it replaces until all renames have succeeded, to put them back if one
-    /// fails. Backups carry the temporary-file pattern, so a run killed here leaves nothing that
-    /// the next run does not clear.
-    private func commit(_ staged: [(temporary: URL, final: URL)], removing obsolete: [URL]) throws(OutputError) {
-        var undo: [(final: URL, backup: URL?)] = []
-        func rollBack() {
-            for step in undo.reversed() {
-                if let backup = step.backup { rename(backup.path, step.final.path) } else { unlink(step.final.path) }
+    /// Makes the renames a synced journal records, skipping those already made, then deletes the
+    /// journal and what was kept aside. A rename that fails rolls the whole commit back.
+    private func apply(_ journal: CommitJournal) throws(OutputError) {
+        for item in journal.replacements where exists(item.staged) {
+            let error = fileSystem.rename(path(item.staged), path(item.name))
+            if error != 0 { throw rollBack(journal, failed: item.name, reason: String(cString: strerror(error))) }
+        }
+        // Last, once every report is in place.
+        for removal in journal.removals where isRegularFile(removal.name) && !exists(removal.aside) {
+            let error = fileSystem.rename(path(removal.name), path(removal.aside))
+            if error != 0 {
+                throw rollBack(journal, failed: removal.name, reason: "cannot remove the outdated file: \(String(cString: strerror(error)))")
             }
         }
-        for item in staged {
-            var backup: URL?
-            if Self.isRegularFile(item.final) {
-                let candidate = backupURL(for: item.final)
-                // A hard link costs nothing; without hard links (FAT, some network file systems)
-                // a copy. A report that cannot be kept aside is not replaced: a later failure
-                // could not put it back.
-                guard hardLink(item.final.path, candidate.path) == 0
-                    || (try? FileManager.default.copyItem(at: item.final, to: candidate)) != nil
-                else {
-                    let reason = String(cString: strerror(errno))
-                    rollBack()
-                    throw .writeFailed(path: item.final.path, reason: "cannot keep the previous report aside: \(reason)")
-                }
-                backup = candidate
-            }
-            guard rename(item.temporary.path, item.final.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                if let backup { unlink(backup.path) }
-                rollBack()
-                throw .writeFailed(path: item.final.path, reason: reason)
-            }
-            undo.append((item.final, backup))
-        }
-        // Last, once every report is in place; moved aside under a name the next run deletes and
-        // never restores, so a run killed here cannot bring an outdated file back.
-        for final in obsolete where Self.isRegularFile(final) {
-            let backup = backupURL(for: final, suffix: "gone")
-            guard rename(final.path, backup.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                rollBack()
-                throw .writeFailed(path: final.path, reason: "cannot remove the outdated file: \(reason)")
-            }
-            undo.append((final, backup))
-        }
-        for step in undo { if let backup = step.backup { unlink(backup.path) } }
+        _ = fileSystem.syncDirectory(directory.path)
+        _ = fileSystem.unlink(path(CommitJournal.fileName))
+        _ = fileSystem.syncDirectory(directory.path)
+        discardKeptAside(journal)
     }
 
-    /// `.old.tmp`: a previous report, put back by the next run if a kill left its name free;
-    /// `.gone.tmp`: an outdated one on its way out.
-    private func backupURL(for final: URL, suffix: String = "old") -> URL {
-        directory.appendingPathComponent(".\(final.lastPathComponent).\(UUID().uuidString.prefix(8)).\(suffix).tmp")
+    /// Marks the journal as rolling back (a rename: it needs no free space), puts back every report
+    /// replaced or removed, and returns the error to throw.
+    private func rollBack(_ journal: CommitJournal, failed name: String, reason: String) -> OutputError {
+        _ = fileSystem.rename(path(CommitJournal.fileName), path(CommitJournal.undoFileName))
+        _ = fileSystem.syncDirectory(directory.path)
+        finishRollBack(journal)
+        return .writeFailed(path: path(name), reason: reason)
+    }
+
+    /// Undoes a recorded commit, whatever part of it was made; safe to repeat after a kill.
+    private func finishRollBack(_ journal: CommitJournal) {
+        for removal in journal.removals where exists(removal.aside) {
+            _ = fileSystem.rename(path(removal.aside), path(removal.name))
+        }
+        for item in journal.replacements.reversed() {
+            if let backup = item.backup {
+                // Still the same file as the report when its rename was never made: rename(2)
+                // then leaves both names, and the backup goes.
+                if exists(backup) { _ = fileSystem.rename(path(backup), path(item.name)) }
+                if exists(backup) && isRegularFile(item.name) { _ = fileSystem.unlink(path(backup)) }
+            } else if !exists(item.staged) {
+                // The name was free before the commit, and the new report took it.
+                _ = fileSystem.unlink(path(item.name))
+            }
+            if exists(item.staged) { _ = fileSystem.unlink(path(item.staged)) }
+        }
+        _ = fileSystem.syncDirectory(directory.path)
+        _ = fileSystem.unlink(path(CommitJournal.undoFileName))
+        _ = fileSystem.syncDirectory(directory.path)
+    }
+
+    /// After a commit: the previous reports and the outdated ones go, each only if a report of its
+    /// name is in place (a backup whose name is free is the only copy left: it goes back).
+    private func discardKeptAside(_ journal: CommitJournal) {
+        for item in journal.replacements {
+            guard let backup = item.backup, exists(backup) else { continue }
+            if isRegularFile(item.name) {
+                _ = fileSystem.unlink(path(backup))
+            } else {
+                _ = fileSystem.rename(path(backup), path(item.name))
+            }
+        }
+        for removal in journal.removals where exists(removal.aside) { _ = fileSystem.unlink(path(removal.aside)) }
+    }
+
+    /// `.a.csv.1A2B3C4D.tmp`, `.a.csv.1A2B3C4D.old.tmp` (a previous report), `.a.csv.1A2B3C4D.gone.tmp`
+    /// (an outdated one on its way out), always in the folder itself.
+    private static func hiddenName(for name: String, suffix: String) -> String {
+        ".\((name as NSString).lastPathComponent).\(UUID().uuidString.prefix(8)).\(suffix)"
+    }
+
+    private func path(_ name: String) -> String {
+        directory.appendingPathComponent(name).path
+    }
+
+    private func check(_ error: Int32, _ name: String) throws(OutputError) {
+        if error != 0 { throw .writeFailed(path: path(name), reason: String(cString: strerror(error))) }
+    }
+
+    private func exists(_ name: String) -> Bool {
+        var info = stat()
+        return lstat(path(name), &info) == 0
+    }
+
+    private func isRegularFile(_ name: String) -> Bool {
+        var info = stat()
+        return lstat(path(name), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// A name a report can be renamed over: free, or a file (not a folder).
@@ -155,40 +246,6 @@ public struct ReportWriter: Sendable {
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw .writeFailed(path: final.path, reason: "a folder of that name is in the way")
         }
-    }
-
-    private static func isRegularFile(_ url: URL) -> Bool {
-        var info = stat()
-        return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-    }
-
-    private func stage(_ data: Data, for final: URL) throws(OutputError) -> URL {
-        let temporary = directory.appendingPathComponent(
-            ".\(final.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard descriptor >= 0 else {
-            throw .writeFailed(path: final.path, reason: String(cString: strerror(errno)))
-        }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count, let base = raw.baseAddress {
-                let written = posixWrite(descriptor, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
-        if failure != 0 {
-            unlink(temporary.path)
-            throw .writeFailed(path: final.path, reason: String(cString: strerror(failure)))
-        }
-        return temporary
     }
 
     /// Foundation's error for a file where a folder should be is vague; name the file.
@@ -220,8 +277,17 @@ public struct ReportWriter: Sendable {
     }
 }
 
-#if canImport(Glibc)
-    private let posixWrite = Glibc.write
-#elseif canImport(Darwin)
-    private let posixWrite = Darwin.write
-#endif
+extension ReportWriter {
+    /// For a subcommand that uses a file in an output folder (the history database): finishes a
+    /// commit a killed run left there, unless another run holds the folder (that run is either
+    /// committing, or will finish it itself).
+    public static func finishInterruptedCommit(inFolderOf file: String) throws(OutputError) {
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        var info = stat()
+        let journals = [CommitJournal.fileName, CommitJournal.undoFileName]
+        guard journals.contains(where: { lstat(folder.appendingPathComponent($0).path, &info) == 0 }) else { return }
+        guard let lock = try OutputLock.acquireIfFree(in: folder) else { return }
+        try ReportWriter(directory: folder).recover()
+        withExtendedLifetime(lock) {}
+    }
+}

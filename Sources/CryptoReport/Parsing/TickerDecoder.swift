@@ -29,7 +29,9 @@ public struct TickerDecoder: Sendable {
                     tickers.append(validated.ticker)
                 } else {
                     diagnostics.append(
-                        Diagnostic(.tickers, "skipped ticker #\(index + 1) (\(validated.ticker.symbol)): the symbol appeared before; the first one is kept"))
+                        Diagnostic(
+                            .tickers, "skipped ticker #\(index + 1) (\(validated.ticker.symbol)): the symbol appeared before; the first one is kept",
+                            group: "the symbol appeared before"))
                 }
             case let .failure(problem):
                 diagnostics.append(problem.diagnostic)
@@ -112,7 +114,7 @@ public struct TickerDecoder: Sendable {
     private func validate(_ row: RawTickerRow, index: Int) -> Swift.Result<Validated, Problem> {
         let position = "ticker #\(index + 1)"
         guard let fields = row.fields else {
-            return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(position): not a JSON object")))
+            return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(position): not a JSON object", group: "not a JSON object")))
         }
         // Identifiers end up in file rows, table cells and log lines: a control character could
         // forge a log line, and no real symbol is long.
@@ -125,26 +127,28 @@ public struct TickerDecoder: Sendable {
         }
         guard let symbol = identifier("symbol") else {
             return .failure(
-                Problem(diagnostic: Diagnostic(.tickers, "skipped \(position): no symbol, or not a plain string of up to \(Self.maximumIdentifierLength) characters")))
+                Problem(diagnostic: Diagnostic(
+                        .tickers, "skipped \(position): no symbol, or not a plain string of up to \(Self.maximumIdentifierLength) characters",
+                        group: "no usable symbol")))
         }
         let name = "\(position) (\(symbol))"
         guard let base = identifier("baseAsset"), let quote = identifier("quoteAsset") else {
             return .failure(
-                Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): no usable baseAsset or quoteAsset")))
+                Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): no usable baseAsset or quoteAsset", group: "no usable baseAsset or quoteAsset")))
         }
         guard let lastField = fields["lastPrice"] else {
-            return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): no lastPrice")))
+            return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): no lastPrice", group: "no lastPrice")))
         }
         guard let last = lastField.decimal, last > 0 else {
             return .failure(
-                Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): lastPrice \(lastField.quoted) is not a positive number")))
+                Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): lastPrice \(lastField.quoted) is not a positive number", group: "lastPrice not a positive number")))
         }
         var notes: [Diagnostic] = []
         func amount(_ key: String) -> Decimal? {
             guard let field = fields[key] else { return nil }
             if case .null = field { return nil }
             if let value = field.decimal, value >= 0 { return value }
-            notes.append(Diagnostic(.tickers, "\(symbol): \(key) \(field.quoted) is not a non-negative number; left empty"))
+            notes.append(Diagnostic(.tickers, "\(symbol): \(key) \(field.quoted) is not a non-negative number; left empty", group: "\(key) left empty"))
             return nil
         }
         let ticker = Ticker(
@@ -164,7 +168,7 @@ public struct TickerDecoder: Sendable {
         // From Bitcoin's first block (2009-01-03) to the year 9999: no market traded earlier, and
         // an earlier value is a zero, or seconds sent for milliseconds, which would date the report 1970.
         guard let milliseconds = field.decimal, milliseconds >= Self.earliestMilliseconds, milliseconds < 253_402_300_800_000 else {
-            notes.append(Diagnostic(.tickers, "\(symbol): at \(field.quoted) is not a time in milliseconds; left empty"))
+            notes.append(Diagnostic(.tickers, "\(symbol): at \(field.quoted) is not a time in milliseconds; left empty", group: "at left empty"))
             return nil
         }
         let seconds = NSDecimalNumber(decimal: milliseconds / 1000).doubleValue

@@ -15,6 +15,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case internalError = 70
     /// The report could not be written.
     case cannotCreateOutput = 73
+    /// The reports were written, but the history could not be updated (`EX_IOERR`).
+    case ioError = 74
     /// Another run holds the output folder; try again later.
     case temporaryFailure = 75
 }

@@ -2,11 +2,14 @@ import Foundation
 
 /// The pure middle of the pipeline: parsed payloads in, a report out.
 public struct ReportBuilder: Sendable {
-    public var request: ReportRequest
+    public var spec: ReportSpec
+    /// How old the ECB rates may be against the tickers; `nil` accepts any age (`--allow-stale`).
+    public var ratesAgeLimit: TimeInterval?
     public var generatedAt: Date
 
-    public init(request: ReportRequest, generatedAt: Date) {
-        self.request = request
+    public init(spec: ReportSpec, ratesAgeLimit: TimeInterval? = MaxAge().rates, generatedAt: Date) {
+        self.spec = spec
+        self.ratesAgeLimit = ratesAgeLimit
         self.generatedAt = generatedAt
     }
 
@@ -34,7 +37,7 @@ public struct ReportBuilder: Sendable {
         guard let exchangeRates = TARGETCalendar.ratesInEffect(exchangeDays, at: newestTicker ?? reference) else {
             throw ECBRatesParser.noDay
         }
-        let converter = try CurrencyConverter(rates: exchangeRates, target: request.currency)
+        let converter = try CurrencyConverter(rates: exchangeRates, target: spec.currency.code)
         let quoteRates = try converter.quoteRates(for: decoded.tickers)
         var analysed = MarketAnalyser().analyse(decoded.tickers, rates: quoteRates, currency: converter.target)
         guard !analysed.rows.isEmpty else {
@@ -49,10 +52,21 @@ public struct ReportBuilder: Sendable {
         }
         let freshness = try freshness(analysed.rows, rates: exchangeRates, reference: reference, dataTime: newestTicker)
 
-        let selector = MarketSelector(request.selection)
+        let selector = MarketSelector(spec.selection)
         let selected = selector.select(analysed.rows)
-        for symbol in selector.unmatched(in: decoded.tickers) {
+        let unmatched = selector.unmatched(in: decoded.tickers)
+        // Names partly matching are a warning; naming nothing at all is a mistake (64).
+        if !unmatched.isEmpty && unmatched.count == spec.selection.symbols.count {
+            throw SelectionError.nothingMatches(symbols: unmatched)
+        }
+        for symbol in unmatched {
             analysed.diagnostics.append(Diagnostic(.tickers, .unmatchedSymbol(symbol)))
+        }
+        // A currency listed twice with different rates that the report needed has failed the run
+        // already (65); one it did not need is only said.
+        for (currency, rates) in exchangeRates.ambiguous.sorted(by: { $0.key < $1.key }) {
+            analysed.diagnostics.append(
+                Diagnostic(.rates, "\(currency) is listed \(rates.count) times with different rates (\(ConversionError.list(rates))); it is left out"))
         }
         let shown = selector.cut(selected)
         let summary = SummaryBuilder().summarise(
@@ -61,10 +75,10 @@ public struct ReportBuilder: Sendable {
                 skipped: decoded.received - decoded.tickers.count, converted: analysed.rows, selected: selected,
                 shown: shown.count, quoteRates: quoteRates, rates: exchangeRates, currency: converter.target))
         return Report(
-            currency: converter.target, localeIdentifier: request.effectiveLocale, generatedAt: generatedAt,
+            currency: converter.target, localeIdentifier: spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: converter.target), generatedAt: generatedAt,
             rates: exchangeRates, rows: shown, summary: summary,
             sources: [Report.SourceInfo(tickers), Report.SourceInfo(rates)],
-            diagnostics: decoded.diagnostics + analysed.diagnostics, freshness: freshness,
+            diagnostics: Diagnostic.summarised(decoded.diagnostics + analysed.diagnostics), freshness: freshness,
             notices: notices(tickers: tickers, rates: rates, exchangeRates: exchangeRates, freshness: freshness))
     }
 
@@ -82,11 +96,11 @@ public struct ReportBuilder: Sendable {
         // by that day's calendar, not today's.
         let asOf = dataTime ?? reference
         let expected = TARGETCalendar.expectedRatesDate(at: asOf)
-        if let published = TARGETCalendar.publication(of: rates.date), !request.allowStale {
+        if let published = TARGETCalendar.publication(of: rates.date), let limit = ratesAgeLimit {
             let age = asOf.timeIntervalSince(published)
-            if age > request.maxAge.rates {
+            if age > limit {
                 throw DataError.staleRates(
-                    date: rates.date, age: MaxAge.describe(age), limit: MaxAge.describe(request.maxAge.rates),
+                    date: rates.date, age: MaxAge.describe(age), limit: MaxAge.describe(limit),
                     against: dataTime == nil ? "the fetch (no ticker carries a time)" : "the tickers")
             }
         }

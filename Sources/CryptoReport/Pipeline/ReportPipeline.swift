@@ -34,29 +34,32 @@ public struct ReportPipeline: Sendable {
         public var written: [URL]
         /// The single report, when it goes to standard output.
         public var standardOutput: String?
+        /// The reports were made, but the history could not be opened or updated: the command
+        /// says so even with `--quiet` and exits 74.
+        public var historyFailure: HistoryError?
     }
 
-    /// Runs the whole pipeline as the command line asks.
-    public func run(_ request: ReportRequest) async throws -> Outcome {
-        let request = try request.validated()
+    /// Runs the whole pipeline: each stage is given its part of the settings, already valid.
+    public func run(_ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec) async throws -> Outcome {
         // A bad template or an unwritable folder is known before any fetch.
-        let templates = try TemplateRenderer(directory: request.templatesDirectory.map { URL(fileURLWithPath: $0) })
+        let templates = try TemplateRenderer(directory: output.templates.map { URL(fileURLWithPath: $0) })
         var writer: ReportWriter?
         var lock: OutputLock?
-        if case let .directory(path) = request.destination {
+        if case let .directory(path) = output.destination {
             let folder = ReportWriter(directory: URL(fileURLWithPath: path))
             try folder.prepare()
-            lock = try await OutputLock.acquire(in: folder.directory, timeout: request.lockTimeout, sleeper: sleeper)
-            folder.removeLeftovers()
+            lock = try await OutputLock.acquire(in: folder.directory, timeout: output.lockTimeout.timeInterval, sleeper: sleeper)
+            try folder.recover()
             writer = folder
         }
-        var (report, snapshot) = try await prepare(request)
-        let history = openHistory(request)
+        var (report, snapshot) = try await prepare(spec, fetch: fetch)
+        var historyFailure: HistoryError?
+        let history = openHistory(output.historyPath(sample: fetch.sample), failure: &historyFailure)
         if let history {
             report = withTrends(report, from: history)
         }
         let alerts = AlertEvaluator().evaluate(
-            request.alerts.compactMap { try? AlertRule(parsing: $0) }, report: report, tickers: snapshot.tickers,
+            spec.alerts, report: report, tickers: snapshot.tickers,
             rates: snapshot.rates)
         report.alerts = alerts.fired
         for diagnostic in report.diagnostics {
@@ -68,12 +71,12 @@ public struct ReportPipeline: Sendable {
         for notice in report.notices where notice.kind != .cachedSource {
             logger.warning("\(NoticeText.text(notice))")
         }
-        let rendered = try request.formats.map { format in
+        let rendered = try output.formats.map { format in
             (format, try render(report, as: format, templates: templates))
         }
         guard let writer else {
-            record(snapshot, in: history)
-            return Outcome(report: report, written: [], standardOutput: rendered.first?.1)
+            record(snapshot, in: history, failure: &historyFailure)
+            return Outcome(report: report, written: [], standardOutput: rendered.first?.1, historyFailure: historyFailure)
         }
         var files = rendered.map { format, text in
             (name: "cryptoreport-\(report.dataDate)-\(report.currency).\(format.fileExtension)", contents: text)
@@ -84,20 +87,21 @@ public struct ReportPipeline: Sendable {
             files.append((name: alertsName, contents: CSVRenderer().alerts(report)))
         }
         let written = try writer.write(files, removing: report.alerts.isEmpty ? [alertsName] : [])
-        record(snapshot, in: history)
+        record(snapshot, in: history, failure: &historyFailure)
         withExtendedLifetime(lock) {}
-        return Outcome(report: report, written: written, standardOutput: nil)
+        return Outcome(report: report, written: written, standardOutput: nil, historyFailure: historyFailure)
     }
 
     // MARK: - History
 
-    /// A history that cannot be opened costs the trends, not the report: a warning, then on.
-    func openHistory(_ request: ReportRequest) -> HistoryStore? {
-        guard let path = request.historyPath else { return nil }
+    /// A history that cannot be opened costs the trends, not the report; the run goes on, and
+    /// ends saying that it could not be recorded.
+    func openHistory(_ path: String?, failure: inout HistoryError?) -> HistoryStore? {
+        guard let path else { return nil }
         do {
             return try HistoryStore(path: path)
         } catch {
-            logger.warning("\(error.errorDescription ?? "history unavailable") The report has no trends.")
+            failure = error.asNotRecorded
             return nil
         }
     }
@@ -117,47 +121,36 @@ public struct ReportPipeline: Sendable {
         return report
     }
 
-    func record(_ snapshot: Snapshot, in history: HistoryStore?) {
+    func record(_ snapshot: Snapshot, in history: HistoryStore?, failure: inout HistoryError?) {
         guard let history else { return }
         do {
             try history.record(snapshot)
         } catch {
-            logger.warning("\(error.errorDescription ?? "history not updated")")
+            failure = failure ?? error.asNotRecorded
         }
     }
 
     /// Fetches both sources concurrently and builds the report.
-    public func makeReport(_ request: ReportRequest) async throws -> Report {
-        try await prepare(request).report
+    public func makeReport(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> Report {
+        try await prepare(spec, fetch: fetch).report
     }
 
     /// The report, and the raw snapshot a history records.
-    public func prepare(_ request: ReportRequest) async throws -> (report: Report, snapshot: Snapshot) {
+    public func prepare(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> (report: Report, snapshot: Snapshot) {
         let generatedAt = clock.now()
         var loader = SourceLoader(
-            http: http, files: files, clock: clock, sleeper: sleeper, logger: logger, timeout: request.timeout,
-            maximumBytes: request.maximumBytes, retry: request.retry, deadlineSeconds: request.deadline)
-        let cache = PayloadCache(
-            directory: request.cacheDirectory.map { URL(fileURLWithPath: $0) }
-                ?? PayloadCache.defaultDirectory(environment: environment))
+            http: http, files: files, clock: clock, sleeper: sleeper, logger: logger, timeout: fetch.timeout.timeInterval,
+            maximumBytes: fetch.maximumBytes, retry: fetch.retry, deadlineSeconds: fetch.deadline.timeInterval)
+        let cache = PayloadCache(directory: fetch.cacheFolder(environment: environment))
         loader.requestLog = RequestLog(directory: cache.directory)
-        let acquirer = SourceAcquirer(request: request, loader: loader, cache: cache, clock: clock, logger: logger)
-        let tickerLocation: SourceLocation
-        let ratesLocation: SourceLocation
-        if request.sample {
-            tickerLocation = .embedded(name: EmbeddedSample.tickersName)
-            ratesLocation = .embedded(name: EmbeddedSample.ratesName)
-        } else {
-            tickerLocation = try SourceLocation(
-                parsing: request.tickersLocation ?? SourceLocation.defaultTickersURL, source: .tickers)
-            ratesLocation = try SourceLocation(
-                parsing: request.ratesLocation ?? SourceLocation.defaultRatesURL, source: .rates)
-        }
+        let acquirer = SourceAcquirer(policy: fetch, loader: loader, cache: cache, clock: clock, logger: logger)
+        let tickerLocation = try fetch.location(of: .tickers)
+        let ratesLocation = try fetch.location(of: .rates)
         logger.debug("fetching \(tickerLocation.description) and \(ratesLocation.description)")
         let (tickerResult, ratesResult) = try await bothOrFirstFailure(
             { try await acquirer.acquire(tickerLocation, source: .tickers) { try TickerDecoder().decode($0) } },
             { try await acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseAvailable($0) } })
-        let report = try ReportBuilder(request: request, generatedAt: generatedAt).build(
+        let report = try ReportBuilder(spec: spec, ratesAgeLimit: fetch.ratesAgeLimit, generatedAt: generatedAt).build(
             tickers: tickerResult.payload, decoded: tickerResult.value, rates: ratesResult.payload,
             exchangeDays: ratesResult.value)
         let snapshot = Snapshot(

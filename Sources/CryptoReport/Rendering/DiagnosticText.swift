@@ -14,7 +14,20 @@ public enum DiagnosticText {
             return "left out \(what): \(reason)"
         case let .input(text):
             return text
+        case let .moreLikeIt(count, group):
+            return "… and \(grouped(count)) more \(count == 1 ? "row" : "rows") like it (\(group))"
         }
+    }
+
+    /// `999,980`: the same in every locale, as the rest of standard error is English.
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        var text = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
     }
 
     /// With the source: `WazirX tickers: left out abcxyz: …`.

@@ -13,7 +13,7 @@ public struct JSONRenderer: Sendable {
 
     /// Full precision, plain digits: JSON numbers would lose digits in most readers' doubles.
     static func number(_ value: Decimal?) -> String? {
-        value.map { $0.isNaN ? "" : $0.description }
+        value.map { $0.isNaN ? "" : DecimalParts.plainText($0) }
     }
 
     struct Document: Encodable {
@@ -60,8 +60,8 @@ public struct JSONRenderer: Sendable {
             notices = report.notices.map { NoticeItem(kind: $0.kind.rawValue, text: NoticeText.text($0)) }
             alerts = zip(report.alerts, AlertText.messages(report)).map { alert, message in
                 AlertItem(
-                    rule: alert.rule.description, symbol: alert.symbol, value: alert.value.description, unit: alert.unit,
-                    message: message)
+                    rule: alert.rule.description, symbol: alert.symbol, value: DecimalParts.plainText(alert.value),
+                    unit: alert.unit, message: message)
             }
             let f = report.freshness
             freshness = FreshnessItem(
@@ -203,8 +203,8 @@ public struct JSONRenderer: Sendable {
             unchanged = summary.unchanged
             inrPremium = summary.inrPremium.map {
                 [
-                    "usdtinr_last": $0.usdtInrLast.description, "ecb_usd_inr": $0.ecbUsdInr.description,
-                    "percent": $0.percent.description,
+                    "usdtinr_last": DecimalParts.plainText($0.usdtInrLast), "ecb_usd_inr": DecimalParts.plainText($0.ecbUsdInr),
+                    "percent": DecimalParts.plainText($0.percent),
                 ]
             }
             gainers = summary.gainers.map { Mover(symbol: $0.symbol, value: JSONRenderer.number($0.changePercent)) }
@@ -239,7 +239,7 @@ public struct JSONRenderer: Sendable {
             trend = row.trend.map {
                 TrendItem(
                     sincePrevious: JSONRenderer.number($0.sincePrevious), change7d: JSONRenderer.number($0.change7d),
-                    change30d: JSONRenderer.number($0.change30d), series: $0.series.map(\.description))
+                    change30d: JSONRenderer.number($0.change30d), series: $0.series.map(DecimalParts.plainText))
             }
         }
 

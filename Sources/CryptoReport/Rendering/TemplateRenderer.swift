@@ -18,18 +18,17 @@ public struct TemplateRenderer: Sendable {
             else { throw .templateUnreadable(path: directory.path, reason: "no such folder") }
         }
         var library = MustacheLibrary()
+        var texts: [String: String] = [:]
         for name in Self.fileNames.values.sorted() {
-            var text = EmbeddedTemplates.files[name] ?? ""
-            if let directory {
-                let url = directory.appendingPathComponent(name + ".mustache")
-                if FileManager.default.fileExists(atPath: url.path) {
-                    do {
-                        text = try String(contentsOf: url, encoding: .utf8)
-                    } catch {
-                        throw .templateUnreadable(path: url.path, reason: "not a readable UTF-8 file")
-                    }
-                }
-            }
+            texts[name] = try Self.text(of: name, in: directory) ?? EmbeddedTemplates.files[name] ?? ""
+        }
+        // Every partial resolved, and none including itself, before any fetch: a template that
+        // cannot render is a usage error now, not a crash after the requests.
+        var shapes: [String: PartialShape] = [:]
+        for name in Self.fileNames.values.sorted() {
+            try Self.resolvePartials(of: name, chain: [], texts: &texts, shapes: &shapes, directory: directory)
+        }
+        for (name, text) in texts.sorted(by: { $0.key < $1.key }) {
             do {
                 try library.register(text, named: name)
             } catch {
@@ -42,6 +41,71 @@ public struct TemplateRenderer: Sendable {
     public func render(_ report: Report, format: ReportFormat) -> String {
         guard let name = Self.fileNames[format] else { return "" }
         return library.render(ReportViewModel(report), withTemplate: name) ?? ""
+    }
+
+    /// The user's `NAME.mustache`, if the folder has one.
+    private static func text(of name: String, in directory: URL?) throws(UsageError) -> String? {
+        guard let directory else { return nil }
+        let url = directory.appendingPathComponent(name + ".mustache")
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            return try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw .templateUnreadable(path: url.path, reason: "not a readable UTF-8 file")
+        }
+    }
+
+    /// What a check of one template's partials found: how deep they nest below it and how many
+    /// partials one rendering of it expands (without sections' repeats).
+    private struct PartialShape {
+        var depth = 0
+        var expansions = 0
+    }
+
+    /// Loads the partials `name` includes (a report template, or `NAME.mustache` in the folder),
+    /// depth first, refusing a cycle, nesting deeper than `TemplatePartials.maximumDepth`, a
+    /// template expanding more than `TemplatePartials.maximumExpansions` partials (each checked
+    /// once, so that a hostile fan-out cannot make the check itself slow), a partial that no file
+    /// provides and one named by the data.
+    @discardableResult
+    private static func resolvePartials(
+        of name: String, chain: [String], texts: inout [String: String], shapes: inout [String: PartialShape], directory: URL?
+    ) throws(UsageError) -> PartialShape {
+        if let known = shapes[name] { return known }
+        let chain = chain + [name]
+        let file = (chain.first ?? name) + ".mustache"
+        var shape = PartialShape()
+        for reference in TemplatePartials.references(in: texts[name] ?? "") {
+            switch reference {
+            case let .dynamic(key):
+                throw .templateInvalid(name: file, reason: "the dynamic partial {{>*\(key)}} is not supported; name the partial")
+            case let .named(partial):
+                if chain.contains(partial) {
+                    throw .templateInvalid(
+                        name: file, reason: "it includes itself through partials (\((chain + [partial]).joined(separator: " → ")))")
+                }
+                if texts[partial] == nil {
+                    let loaded = partial.contains("/") || partial.hasPrefix(".") ? nil : try text(of: partial, in: directory)
+                    guard let loaded else {
+                        let folder = directory.map { " in \($0.path)" } ?? ""
+                        throw .templateInvalid(name: file, reason: "the partial {{> \(partial)}} has no file \(partial).mustache\(folder)")
+                    }
+                    texts[partial] = loaded
+                }
+                let below = try resolvePartials(of: partial, chain: chain, texts: &texts, shapes: &shapes, directory: directory)
+                shape.depth = max(shape.depth, below.depth + 1)
+                shape.expansions = min(shape.expansions + below.expansions + 1, TemplatePartials.maximumExpansions + 1)
+                guard shape.depth <= TemplatePartials.maximumDepth else {
+                    throw .templateInvalid(name: file, reason: "partials nest more than \(TemplatePartials.maximumDepth) deep, below \(partial)")
+                }
+                guard shape.expansions <= TemplatePartials.maximumExpansions else {
+                    throw .templateInvalid(
+                        name: file, reason: "one rendering would include more than \(TemplatePartials.maximumExpansions) partials")
+                }
+            }
+        }
+        shapes[name] = shape
+        return shape
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -16,21 +16,29 @@ public struct MaxAge: Sendable, Equatable, Codable {
         source == .tickers ? tickers : rates
     }
 
-    /// Reads `--max-age` values: `12h` for both sources, or `tickers=6h`, `rates=3d`. Units: `s`,
+    /// One `--max-age` value: `12h` for both sources, or `tickers=6h`, `rates=3d`. Units: `s`,
     /// `m`, `h`, `d`; a bare number is seconds.
-    public mutating func apply(_ text: String) throws(UsageError) {
-        let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-        let invalid = UsageError.invalid(
-            option: "--max-age", value: text, expected: "a duration like 24h or 5d, optionally as tickers=… or rates=…")
-        guard let durationText = parts.last, let seconds = Self.seconds(durationText) else { throw invalid }
-        switch parts.count == 2 ? parts[0].lowercased() : "both" {
-        case "tickers": tickers = seconds
-        case "rates", "ecb": rates = seconds
-        case "both":
-            tickers = seconds
-            rates = seconds
-        default: throw invalid
+    public struct Limit: Sendable, Equatable {
+        /// `nil`: both sources.
+        public var source: DataSource?
+        public var seconds: TimeInterval
+
+        public init?(_ text: String) {
+            let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let durationText = parts.last, let seconds = MaxAge.seconds(durationText) else { return nil }
+            switch parts.count == 2 ? parts[0].lowercased() : "both" {
+            case "tickers": source = .tickers
+            case "rates", "ecb": source = .rates
+            case "both": source = nil
+            default: return nil
+            }
+            self.seconds = seconds
         }
+    }
+
+    public mutating func apply(_ limit: Limit) {
+        if limit.source != .rates { tickers = limit.seconds }
+        if limit.source != .tickers { rates = limit.seconds }
     }
 
     static func seconds(_ text: String) -> TimeInterval? {

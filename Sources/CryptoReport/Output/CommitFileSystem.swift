@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The calls by which `ReportWriter` changes an output folder, one per step of a commit.
+///
+/// Every call that changes the disk goes through here, so that a test can stop a commit after any
+/// step, as a `kill -9` would, and check what recovery makes of the folder. Reads (`lstat`, the
+/// journal) go to the disk directly: they change nothing. Each call returns 0 or an `errno`.
+package protocol CommitFileSystem: Sendable {
+    /// Creates `path` (never through a symbolic link, never over an existing file), writes
+    /// `data` and syncs it to disk.
+    func createSynced(_ path: String, _ data: Data) -> Int32
+    /// `link(2)`: keeps a previous report aside at no cost.
+    func hardLink(_ existing: String, _ new: String) -> Int32
+    /// A synced copy, where the file system has no hard links (FAT, some network file systems).
+    func copySynced(_ existing: String, _ new: String) -> Int32
+    func rename(_ from: String, _ to: String) -> Int32
+    func unlink(_ path: String) -> Int32
+    /// `fsync` on the folder, so that the renames and links made in it are on disk.
+    func syncDirectory(_ path: String) -> Int32
+}
+
+/// The real file system.
+package struct POSIXCommitFileSystem: CommitFileSystem {
+    package init() {}
+
+    package func createSynced(_ path: String, _ data: Data) -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return errno }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count, let base = raw.baseAddress {
+                let written = posixWrite(descriptor, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure != 0 { _ = posixUnlink(path) }
+        return failure
+    }
+
+    package func hardLink(_ existing: String, _ new: String) -> Int32 {
+        link(existing, new) == 0 ? 0 : errno
+    }
+
+    package func copySynced(_ existing: String, _ new: String) -> Int32 {
+        guard let data = FileManager.default.contents(atPath: existing) else { return EIO }
+        return createSynced(new, data)
+    }
+
+    package func rename(_ from: String, _ to: String) -> Int32 {
+        posixRename(from, to) == 0 ? 0 : errno
+    }
+
+    package func unlink(_ path: String) -> Int32 {
+        posixUnlink(path) == 0 ? 0 : errno
+    }
+
+    package func syncDirectory(_ path: String) -> Int32 {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno }
+        defer { close(descriptor) }
+        // Some file systems cannot sync a folder (EINVAL); their renames are as durable as they get.
+        return fsync(descriptor) == 0 || errno == EINVAL ? 0 : errno
+    }
+}
+
+#if canImport(Glibc)
+    private let posixWrite = Glibc.write
+    private let posixRename = Glibc.rename
+    private let posixUnlink = Glibc.unlink
+#elseif canImport(Darwin)
+    private let posixWrite = Darwin.write
+    private let posixRename = Darwin.rename
+    private let posixUnlink = Darwin.unlink
+#endif

@@ -1,0 +1,116 @@
+import Foundation
+import TOMLKit
+
+/// Reads the configuration file, TOML, into a layer of settings.
+///
+/// The TOML is TOMLKit's (toml++): any valid TOML reads. What we add is the strictness users
+/// benefit from: an unknown key, a table (every key sits at the top level), or a value of the
+/// wrong kind is an error naming its line, so that a typo never silently changes a report.
+public struct ConfigFileReader: Sendable {
+    public init() {}
+
+    /// `$XDG_CONFIG_HOME/cryptoreport/config.toml`, else `~/.config/cryptoreport/config.toml`.
+    public static func defaultPath(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            return xdg + "/cryptoreport/config.toml"
+        }
+        return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config/cryptoreport/config.toml"
+    }
+
+    public func read(path: String) throws(SettingsError) -> SettingsLayer {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file"
+            throw .unreadableFile(path: path, reason: reason)
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw .file(path: path, line: nil, message: "not UTF-8 text") }
+        return try parse(text, path: path)
+    }
+
+    public func parse(_ text: String, path: String) throws(SettingsError) -> SettingsLayer {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw .file(path: path, line: error.source.begin.line, message: Self.sentence(error.description))
+        } catch {
+            throw .file(path: path, line: nil, message: "not TOML")
+        }
+        let lines = KeyLines(text)
+        var layer = SettingsLayer()
+        // In the key table's order, so that `no_history = true` beside `history = "…"` switches
+        // history off whatever order the file writes them in.
+        let written = Set(table.keys)
+        for name in written.sorted() where SettingKeys.named(name) == nil {
+            let known = SettingKeys.all.map(\.name).joined(separator: ", ")
+            let line = lines.line(of: name)
+            if table[name]?.table != nil {
+                throw .file(path: path, line: line, message: "[\(name)]: sections are not used; put every key at the top level")
+            }
+            throw .file(path: path, line: line, message: "unknown key \"\(name)\"; known: \(known)")
+        }
+        for key in SettingKeys.all where written.contains(key.name) {
+            guard let value = table[key.name] else { continue }
+            do {
+                layer.append(try key.read(file: Self.fileValue(value)))
+            } catch {
+                let line = lines.line(of: key.name, item: error.item)
+                throw .file(path: path, line: line, message: "\(key.name): \(error.message)")
+            }
+        }
+        return layer
+    }
+
+    static func fileValue(_ value: any TOMLValueConvertible) -> FileValue {
+        switch value.type {
+        case .string: .string(value.string ?? "")
+        case .int: .integer(value.int ?? 0)
+        case .double: .float(value.double ?? 0)
+        case .bool: .boolean(value.bool ?? false)
+        case .array: .array((value.array.map(Array.init) ?? []).map(fileValue))
+        case .table: .other(typeName: "a table")
+        case .date, .time, .dateTime: .other(typeName: "a date or time")
+        }
+    }
+
+    /// toml++'s messages read "Error while parsing string: …"; ours are sentences without the
+    /// final period, which the error adds.
+    static func sentence(_ message: String) -> String {
+        var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}
+
+/// The line a top-level key (or an item of its array) is written on.
+///
+/// TOMLKit gives a position for a syntax error only, not for each value, so the line is found
+/// in the text: a valid document sets each top-level key once, on a line that starts with the
+/// key (bare or quoted) and `=`.
+struct KeyLines {
+    let lines: [Substring]
+
+    init(_ text: String) {
+        lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    }
+
+    func line(of key: String, item: String? = nil) -> Int? {
+        let header = "[\(key)]"
+        guard
+            let start = lines.firstIndex(where: {
+                Self.starts($0, key: key) || $0.trimmingCharacters(in: .whitespaces).hasPrefix(header)
+            })
+        else { return nil }
+        guard let item else { return start + 1 }
+        let needles = ["\"\(item)\"", "'\(item)'"]
+        let found = lines[start...].firstIndex { line in needles.contains { line.contains($0) } }
+        return (found ?? start) + 1
+    }
+
+    static func starts(_ line: Substring, key: String) -> Bool {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        for spelling in [key, "\"\(key)\"", "'\(key)'"] where trimmed.hasPrefix(spelling) {
+            if trimmed.dropFirst(spelling.count).drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("=") { return true }
+        }
+        return false
+    }
+}

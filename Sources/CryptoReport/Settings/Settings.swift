@@ -1,0 +1,43 @@
+/// Every setting of a run, typed and already valid, in the part each stage takes.
+///
+/// Built once: the built-in defaults (the initial values here and in each part), then the
+/// layers over them, lowest first — the configuration file, the environment, the flags.
+public struct Settings: Sendable, Equatable {
+    public var report = ReportSpec()
+    public var fetch = FetchPolicy()
+    public var output = OutputSpec()
+    /// The command line's own; the pipeline never sees it.
+    public var command = CommandPolicy()
+
+    public init() {}
+
+    /// The defaults with `layers` applied in order, each over the ones before.
+    public init(layers: [SettingsLayer]) {
+        for layer in layers {
+            layer.apply(to: &self)
+        }
+    }
+
+    /// What no single value can say is wrong, for a report (`history` and `backfill` write none,
+    /// so a file made for reports on standard output is no reason to refuse them).
+    public func checkReport() throws(SettingsError) {
+        if output.destination == .standardOutput && output.formats.count != 1 {
+            throw .conflict("--output -: standard output takes exactly one format, but \(output.formats.count) were asked for")
+        }
+        if fetch.strict && fetch.offline {
+            throw .conflict("--strict and --offline: choose one; --offline always reads the cache")
+        }
+    }
+}
+
+/// How the command line reports: the file and the environment may set these too.
+public struct CommandPolicy: Sendable, Equatable {
+    /// Print nothing on success.
+    public var quiet = false
+    /// Log each step to standard error.
+    public var verbose = false
+    /// Exit with 10 when an alert fires (after writing the reports).
+    public var failOnAlert = false
+
+    public init() {}
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import CryptoReport
+import Foundation
+
+/// Values the shell completes.
+enum Completions {
+    /// The currencies of the built-in sample's ECB file, and EUR; a test keeps the list equal to
+    /// the sample's, which the script carries so that completing needs no run of the binary.
+    static let currencies = [
+        "AUD", "BGN", "BRL", "CAD", "CHF", "CNY", "CZK", "DKK", "EUR", "GBP", "HKD", "HRK", "HUF", "IDR", "ILS", "INR",
+        "ISK", "JPY", "KRW", "MXN", "MYR", "NOK", "NZD", "PHP", "PLN", "RON", "SEK", "SGD", "THB", "TRY", "USD", "ZAR",
+    ]
+
+    static let locales = ["en_US", "sv_SE", "en_GB", "en_IE", "en_IN", "de_DE", "fr_FR", "nb_NO", "da_DK", "fi_FI"]
+
+    /// The built-in sample's base assets, asked of the binary when completing (too many for the
+    /// script itself).
+    static let assets = CompletionKind.custom { _, _, prefix in
+        guard let decoded = try? TickerDecoder().decode(EmbeddedSample.tickers) else { return [] }
+        let names = Set(decoded.tickers.map { $0.baseAsset.lowercased() })
+        return names.filter { $0.hasPrefix(prefix.lowercased()) }.sorted()
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import CryptoReport
+import Foundation
+
+/// `--config` and `--no-config`, shared by every subcommand: each reads the same settings, the
+/// defaults under the configuration file under the environment under its flags, once.
+struct SettingsOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Configuration file (default: $XDG_CONFIG_HOME/cryptoreport/config.toml or ~/.config/cryptoreport/config.toml).",
+            valueName: "path"),
+        completion: .file(extensions: ["toml"]))
+    var config: String?
+
+    @Flag(name: .customLong("no-config"), help: "Ignore the configuration file (the CRYPTOREPORT_* environment still applies).")
+    var noConfig = false
+
+    /// The settings with `flags` on top. Each layer is parsed where it is read, and a bad value
+    /// is an error naming its file line, variable or flag.
+    func settings(flags: SettingsLayer, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingsError) -> Settings {
+        var layers: [SettingsLayer] = []
+        if let file = try fileLayer(environment: environment) { layers.append(file) }
+        layers.append(try EnvironmentReader().read(environment))
+        layers.append(flags)
+        return Settings(layers: layers)
+    }
+
+    /// `--config PATH` must exist; the default file is optional.
+    private func fileLayer(environment: [String: String]) throws(SettingsError) -> SettingsLayer? {
+        if noConfig { return nil }
+        if let config { return try ConfigFileReader().read(path: config) }
+        let path = ConfigFileReader.defaultPath(environment: environment)
+        return FileManager.default.fileExists(atPath: path) ? try ConfigFileReader().read(path: path) : nil
+    }
+
+    /// Variables that look like settings but name none, for a warning.
+    static func unknownVariables() -> [String] {
+        EnvironmentReader().unknownVariables(in: ProcessInfo.processInfo.environment)
+    }
+}

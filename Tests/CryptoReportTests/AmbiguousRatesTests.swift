@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// A currency listed twice in the ECB file: one rate if the rates agree, neither if they do not.
+@Suite("ECB rates: a currency listed twice")
+struct AmbiguousRatesTests {
+    /// The real daily file with `extra` Cube lines put before its first rate.
+    static func rates(before extra: String) throws -> Data {
+        let real = try String(contentsOf: Fixtures.ratesURL, encoding: .utf8)
+        let first = try #require(real.range(of: "<Cube currency='USD'"))
+        return Data(real.replacingCharacters(in: first.lowerBound..<first.lowerBound, with: extra).utf8)
+    }
+
+    static func build(currency: String, rates: Data) throws -> Report {
+        let spec = ReportSpec(currency: CurrencyCode(stringLiteral: currency))
+        return try ReportBuilder(spec: spec, generatedAt: Fixtures.reportTime).build(
+            tickers: Fixtures.payload(.tickers, try Fixtures.tickers), rates: Fixtures.payload(.rates, rates))
+    }
+
+    @Test("the issue's case: SEK at 1 before the real SEK, in a SEK report, is corrupt data (65)")
+    func neededIsAnError() throws {
+        let data = try Self.rates(before: "<Cube currency='SEK' rate='1'/>")
+        let day = try ECBRatesParser().parseLatest(data)
+        #expect(day.perEuro["SEK"] == nil)
+        #expect(day.ambiguous["SEK"] == [1, Fixtures.decimal("10.9873")])
+        #expect {
+            try Self.build(currency: "SEK", rates: data)
+        } throws: { error in
+            guard let error = error as? ConversionError else { return false }
+            return error.exitStatus == .dataError
+                && error.errorDescription == "ECB rates: the rates of 2022-11-21 list SEK 2 times with different rates (1, 10.9873); neither is used."
+        }
+    }
+
+    @Test("a repeated INR with another rate fails a USD report too: its INR markets need it")
+    func neededQuoteCurrency() throws {
+        let data = try Self.rates(before: "<Cube currency='INR' rate='80'/>")
+        #expect(throws: ConversionError.ambiguousRate(currency: "INR", rates: [80, Fixtures.decimal("83.7375")], date: "2022-11-21")) {
+            try Self.build(currency: "USD", rates: data)
+        }
+    }
+
+    @Test("a currency the report does not need is left out with a warning; the report is made")
+    func unneededIsAWarning() throws {
+        let report = try Self.build(currency: "SEK", rates: try Self.rates(before: "<Cube currency='JPY' rate='1'/>"))
+        #expect(report.rates.perEuro["JPY"] == nil)
+        #expect(report.diagnostics.contains(Diagnostic(.rates, "JPY is listed 2 times with different rates (1, 145.33); it is left out")))
+    }
+
+    @Test("the same rate twice is one rate, with no warning")
+    func identicalRepeat() throws {
+        let report = try Self.build(currency: "SEK", rates: try Self.rates(before: "<Cube currency='SEK' rate='10.98730'/>"))
+        #expect(report.rates.perEuro["SEK"] == Fixtures.decimal("10.9873"))
+        #expect(report.rates.ambiguous.isEmpty)
+        #expect(!report.diagnostics.contains { $0.source == .rates })
+    }
+
+    @Test("end to end: exit 65 with one line")
+    func endToEnd() throws {
+        let folder = try TemporaryFolder()
+        try Self.rates(before: "<Cube currency='SEK' rate='1'/>").write(to: folder.url.appendingPathComponent("e.xml"))
+        let run = try ExecutableTests.run(
+            ["--tickers-url", Fixtures.tickersURL.path, "--ecb-url", "e.xml", "--currency", "SEK", "--output", "-", "--format", "csv"],
+            in: folder.url)
+        #expect(run.status == 65)
+        #expect(run.stderr == "cryptoreport: ECB rates: the rates of 2022-11-21 list SEK 2 times with different rates (1, 10.9873); neither is used.\n")
+        #expect(run.stdout.isEmpty)
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A file system that dies after `steps` changes, as a process killed with `kill -9` would: every
+/// later change is dropped (and reported done, so the writer carries on into nothing).
+final class StoppingFileSystem: CommitFileSystem, @unchecked Sendable {
+    let real: any CommitFileSystem
+    private let lock = NSLock()
+    private var remaining: Int
+    private(set) var stepsTaken = 0
+
+    init(after steps: Int, real: any CommitFileSystem = POSIXCommitFileSystem()) {
+        self.remaining = steps
+        self.real = real
+    }
+
+    var died: Bool { lock.withLock { remaining == 0 } }
+
+    private func step(_ change: () -> Int32) -> Int32 {
+        let alive = lock.withLock {
+            guard remaining > 0 else { return false }
+            remaining -= 1
+            stepsTaken += 1
+            return true
+        }
+        return alive ? change() : 0
+    }
+
+    func createSynced(_ path: String, _ data: Data) -> Int32 { step { real.createSynced(path, data) } }
+    func hardLink(_ existing: String, _ new: String) -> Int32 { step { real.hardLink(existing, new) } }
+    func copySynced(_ existing: String, _ new: String) -> Int32 { step { real.copySynced(existing, new) } }
+    func rename(_ from: String, _ to: String) -> Int32 { step { real.rename(from, to) } }
+    func unlink(_ path: String) -> Int32 { step { real.unlink(path) } }
+    func syncDirectory(_ path: String) -> Int32 { step { real.syncDirectory(path) } }
+}
+
+/// A commit stopped after every one of its steps, then recovered as the next run would: the folder
+/// holds the whole previous set of reports or the whole new one, and nothing else.
+@Suite("Report writer: a commit stopped at any step")
+struct CommitRecoveryTests {
+    static let old = ["a.csv": "old a", "b.md": "old b", "a-alerts.csv": "old alerts", "other.txt": "not ours"]
+    static let new = ["a.csv": "new a", "b.md": "new b", "c.json": "new c", "other.txt": "not ours"]
+
+    static func contents(of folder: TemporaryFolder) -> [String: String] {
+        var result: [String: String] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) ?? [] {
+            result[name] = (try? String(contentsOf: folder.url.appendingPathComponent(name), encoding: .utf8)) ?? "<unreadable>"
+        }
+        return result
+    }
+
+    /// Runs the commit stopped after 0, 1, 2 … steps until one runs to its end, and checks each
+    /// folder after recovery; returns how many steps a whole commit takes.
+    @discardableResult
+    static func stopAtEveryStep(
+        real: any CommitFileSystem = POSIXCommitFileSystem(), failing extra: (name: String, contents: String)? = nil,
+        expectNew: Bool = true
+    ) throws -> Int {
+        var steps = 0
+        while true {
+            let folder = try TemporaryFolder()
+            var writer = ReportWriter(directory: folder.url)
+            try writer.write([("a.csv", "old a"), ("b.md", "old b"), ("a-alerts.csv", "old alerts")])
+            try Data("not ours".utf8).write(to: folder.url.appendingPathComponent("other.txt"))
+            let stopping = StoppingFileSystem(after: steps, real: real)
+            writer.fileSystem = stopping
+            var files: [(name: String, contents: String)] = [("a.csv", "new a"), ("b.md", "new b"), ("c.json", "new c")]
+            if let extra { files.append(extra) }
+            _ = try? writer.write(files, removing: ["a-alerts.csv"])
+            let finished = !stopping.died
+            writer.fileSystem = POSIXCommitFileSystem()
+            try writer.recover()
+            let after = contents(of: folder)
+            if expectNew && finished {
+                #expect(after == Self.new, "a whole commit of \(steps) steps")
+            } else {
+                #expect(after == Self.old || after == Self.new, "stopped after step \(steps): \(after.keys.sorted())")
+            }
+            if !expectNew { #expect(after == Self.old, "a failing commit stopped after step \(steps)") }
+            if finished { return steps }
+            steps += 1
+            if steps > 200 {
+                Issue.record("the commit never finished")
+                return steps
+            }
+        }
+    }
+
+    @Test("stopped after any step, recovery leaves the whole previous set or the whole new one")
+    func everyStep() throws {
+        let steps = try Self.stopAtEveryStep()
+        // Three files staged, two kept aside, the journal written, renamed and synced, three
+        // renames, one removal, and the clean-up: every one of them was a stopping point.
+        #expect(steps >= 12)
+    }
+
+    @Test("stopped after any step without hard links (copies kept aside), the same")
+    func everyStepWithoutHardLinks() throws {
+        try Self.stopAtEveryStep(real: NoHardLinks())
+    }
+
+    @Test("a commit whose last rename fails, stopped at any step of its roll-back, leaves the previous set")
+    func everyStepOfARollBack() throws {
+        // A name in a folder that does not exist is staged like any other and fails at its rename.
+        try Self.stopAtEveryStep(failing: ("missing/d.json", "new d"), expectNew: false)
+    }
+
+    @Test("the issue's case: killed at the second rename, then a failing run; the new set is whole and the old CSV not lost")
+    func killedAtSecondRename() throws {
+        let folder = try TemporaryFolder()
+        var writer = ReportWriter(directory: folder.url)
+        try writer.write([("r.csv", "old csv"), ("r.md", "old md")])
+        // Stage two files, keep two aside, journal (3 steps), one rename: then the kill.
+        let stopping = StoppingFileSystem(after: 8)
+        writer.fileSystem = stopping
+        _ = try? writer.write([("r.csv", "new csv"), ("r.md", "new md")])
+        #expect(stopping.died)
+        let mixed = Self.contents(of: folder).filter { !$0.key.hasPrefix(".") }
+        #expect(mixed == ["r.csv": "new csv", "r.md": "old md"], "the kill landed between the renames")
+        writer.fileSystem = POSIXCommitFileSystem()
+        try writer.recover()
+        #expect(Self.contents(of: folder) == ["r.csv": "new csv", "r.md": "new md"])
+    }
+
+    @Test("a journal that is a symbolic link is refused, not followed")
+    func journalSymlink() throws {
+        let folder = try TemporaryFolder()
+        symlink("/etc/passwd", folder.url.appendingPathComponent(".cryptoreport-journal").path)
+        #expect(throws: OutputError.self) { try ReportWriter(directory: folder.url).recover() }
+    }
+
+    @Test("a damaged journal stops the run with a clear error instead of guessing")
+    func damagedJournal() throws {
+        let folder = try TemporaryFolder()
+        try Data("{\"version\":1,\"replacements\":[{\"name\":\"../x\",\"staged\":\"y\"}],\"removals\":[]}".utf8)
+            .write(to: folder.url.appendingPathComponent(".cryptoreport-journal"))
+        do {
+            try ReportWriter(directory: folder.url).recover()
+            Issue.record("a damaged journal was accepted")
+        } catch {
+            #expect(error.errorDescription?.contains("the journal of an interrupted commit is damaged") == true)
+            #expect(error.exitStatus == .cannotCreateOutput)
+        }
+    }
+}

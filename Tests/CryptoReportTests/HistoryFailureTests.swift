@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import CryptoReport
+
+/// The history is written after the reports: when it cannot be, cron must hear of it, and the
+/// output folder's own files are never reached through a symbolic link.
+@Suite("History failures and symbolic links in the output folder", .serialized)
+struct HistoryFailureTests {
+    // Replayed files, not --sample, which records no history unless asked to.
+    static let arguments = [
+        "--tickers-url", Fixtures.tickersURL.path, "--ecb-url", Fixtures.ratesURL.path, "--currency", "SEK", "--format", "all", "--output", "out",
+        "-q",
+    ]
+    static let names = ["csv", "md", "html", "json"].map { "cryptoreport-2022-11-22-SEK.\($0)" }
+
+    @Test("a full disk during the history write: one line on stderr even with --quiet, exit 74, the reports kept")
+    func fullDiskUnderQuiet() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("out/history.sqlite").path
+        _ = try HistoryStore(path: path)
+        // SQLite's own error for a full disk, raised by the database on the write itself.
+        let database = try DatabaseQueue(path: path)
+        try database.write { try $0.execute(sql: "CREATE TRIGGER full BEFORE INSERT ON run BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END") }
+        try database.close()
+        let run = try ExecutableTests.run(Self.arguments, in: folder.url)
+        #expect(run.status == 74)
+        #expect(run.stdout.isEmpty)
+        #expect(
+            run.stderr
+                == "cryptoreport: History: \(path): database or disk is full; the reports were written, but this run is not in the history.\n")
+        #expect(Set(folder.contents("out")).isSuperset(of: Self.names))
+    }
+
+    @Test("history.sqlite as a symbolic link is refused, not followed: exit 74, nothing created where it points")
+    func historySymlink() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("out"), withIntermediateDirectories: true)
+        let target = folder.url.appendingPathComponent("elsewhere.sqlite")
+        try FileManager.default.createSymbolicLink(
+            at: folder.url.appendingPathComponent("out/history.sqlite"), withDestinationURL: target)
+        let run = try ExecutableTests.run(Self.arguments, in: folder.url)
+        #expect(run.status == 74)
+        #expect(run.stderr.contains("history.sqlite: it is a symbolic link, which is never followed"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+        #expect(Set(folder.contents("out")).isSuperset(of: Self.names))
+        // The export reads no database through a link either.
+        _ = try HistoryStore(path: target.path)
+        let export = try ExecutableTests.run(["history", "--symbol", "btc", "--history", "out/history.sqlite", "--no-config"], in: folder.url)
+        #expect(export.status == 66)
+        #expect(export.stderr.contains("it is a symbolic link, which is never followed"), "\(export.stderr)")
+    }
+
+    @Test("the lock file as a symbolic link is refused before anything: exit 73, nothing created where it points")
+    func lockSymlink() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("out"), withIntermediateDirectories: true)
+        let target = folder.url.appendingPathComponent("elsewhere.lock")
+        try FileManager.default.createSymbolicLink(at: folder.url.appendingPathComponent("out/.cryptoreport.lock"), withDestinationURL: target)
+        let run = try ExecutableTests.run(Self.arguments, in: folder.url)
+        #expect(run.status == 73)
+        #expect(run.stderr.hasSuffix("/out: .cryptoreport.lock is a symbolic link, which is never followed; remove it.\n"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+        #expect(!folder.contents("out").contains(Self.names[0]))
+    }
+
+    @Test("the journal as a symbolic link is refused: exit 73, the reports untouched")
+    func journalSymlink() throws {
+        let folder = try TemporaryFolder()
+        #expect(try ExecutableTests.run(Self.arguments, in: folder.url).status == 0)
+        try FileManager.default.createSymbolicLink(
+            at: folder.url.appendingPathComponent("out/.cryptoreport-journal"), withDestinationURL: URL(fileURLWithPath: "/etc/hostname"))
+        let run = try ExecutableTests.run(Self.arguments, in: folder.url)
+        #expect(run.status == 73)
+        #expect(run.stderr.contains(".cryptoreport-journal is not a regular file (a symbolic link is never followed)"), "\(run.stderr)")
+    }
+}

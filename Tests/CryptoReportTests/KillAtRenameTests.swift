@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// The real binary killed at each rename of its commit (by strace, which hits the few milliseconds
+/// between the renames every time, where random kills miss them), then a failing run: the folder
+/// holds the whole previous set or the whole new set, never a mix, and no report is lost.
+@Suite("Killed at every rename", .serialized, .timeLimit(.minutes(5)))
+struct KillAtRenameTests {
+    static let formats = ["csv", "md", "html", "json"]
+    static let names = formats.map { "cryptoreport-2022-11-22-SEK.\($0)" }
+    static let arguments = [
+        "--tickers-url", "t.json", "--ecb-url", "e.xml", "--output", "cr", "--currency", "SEK", "--symbols", "btc,eth", "--markets", "all",
+        "--format", "all", "-q",
+    ]
+
+    static var strace: String? {
+        ["/usr/bin/strace", "/bin/strace", "/usr/local/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The reports without the lines that carry the time of the run.
+    static func reports(in folder: URL) -> [String] {
+        names.map { name in
+            let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? "<missing>"
+            return text.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.contains("Generated") && !$0.contains("generated_at") && !$0.contains("fetched") }
+                .joined(separator: "\n")
+        }
+    }
+
+    static func strace(_ strace: String, _ options: [String], in folder: URL) throws -> ExecutableTests.Run {
+        try ExecutableTests.run(
+            ["-f", "-o", "/dev/null"] + options + [ExecutableTests.binary.path] + arguments, in: folder,
+            executable: URL(fileURLWithPath: strace))
+    }
+
+    @Test("kill -9 at each rename, then a failing run: the whole old set or the whole new set")
+    func killAtEveryRename() throws {
+        guard let strace = Self.strace else {
+            print("KillAtRenameTests: SKIPPED, strace is not installed (apt-get install strace); the commit is still tested step by step in CommitRecoveryTests")
+            return
+        }
+        let folder = try TemporaryFolder()
+        let sample = try String(contentsOf: Fixtures.tickersURL, encoding: .utf8)
+        let newTickers = sample.replacingOccurrences(of: "\"lastPrice\":\"1398000.0\"", with: "\"lastPrice\":\"1399000.0\"")
+        #expect(newTickers != sample)
+        try Data(contentsOf: Fixtures.ratesURL).write(to: folder.url.appendingPathComponent("e.xml"))
+        let tickers = folder.url.appendingPathComponent("t.json")
+        let out = folder.url.appendingPathComponent("cr")
+
+        // The two sets, from whole runs.
+        try Data(newTickers.utf8).write(to: tickers)
+        #expect(try ExecutableTests.run(Self.arguments, in: folder.url).status == 0)
+        let newSet = Self.reports(in: out)
+        try Data(sample.utf8).write(to: tickers)
+        // How many renames a whole run makes, counted by strace itself.
+        let log = folder.url.appendingPathComponent("renames.log")
+        let counted = try ExecutableTests.run(
+            ["-f", "-e", "trace=rename", "-o", log.path, ExecutableTests.binary.path] + Self.arguments, in: folder.url,
+            executable: URL(fileURLWithPath: strace))
+        #expect(counted.status == 0)
+        let oldSet = Self.reports(in: out)
+        #expect(oldSet != newSet)
+        let renames = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("rename(") }.count
+        // The journal, then one rename per report.
+        #expect(renames == 1 + Self.names.count)
+
+        var sawOld = 0
+        var sawNew = 0
+        for when in 1...renames {
+            try Data(newTickers.utf8).write(to: tickers)
+            let killed = try Self.strace(strace, ["-e", "trace=rename", "-e", "inject=rename:signal=KILL:when=\(when)"], in: folder.url)
+            #expect(killed.status != 0, "rename \(when): the run was killed")
+            // A failing run (exit 66) still finishes the killed commit first, and deletes no report.
+            let failing = try ExecutableTests.run(
+                ["--tickers-url", "/no/such.json", "--ecb-url", "e.xml", "--output", "cr", "--currency", "SEK"], in: folder.url)
+            #expect(failing.status == 66)
+            let after = Self.reports(in: out)
+            if after == oldSet { sawOld += 1 } else if after == newSet { sawNew += 1 } else {
+                Issue.record("killed at rename \(when): the reports are a mix of two runs")
+            }
+            let hidden = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".tmp") || $0.contains("journal") }
+            #expect(hidden.isEmpty, "rename \(when): leftovers \(hidden)")
+            // Back to the old set for the next kill.
+            try Data(sample.utf8).write(to: tickers)
+            #expect(try ExecutableTests.run(Self.arguments, in: folder.url).status == 0)
+            #expect(Self.reports(in: out) == oldSet)
+        }
+        // Killed at the journal's rename the commit had not begun; at any report's, it had.
+        #expect(sawOld == 1 && sawNew == renames - 1)
+    }
+}

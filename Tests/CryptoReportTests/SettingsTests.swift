@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+@Suite("Settings: file, environment and flags over the defaults")
+struct SettingsTests {
+    static func file(_ text: String) throws -> SettingsLayer {
+        try ConfigFileReader().parse(text, path: "c.toml")
+    }
+
+    /// A flag's text through its key, as the command's `transform:` reads it.
+    static func flags(_ pairs: [(String, String)]) throws -> SettingsLayer {
+        var layer = SettingsLayer()
+        for (name, text) in pairs {
+            let key = try #require(SettingKeys.named(name))
+            layer.append(try key.read(text: text))
+        }
+        return layer
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var key: String
+        var file: String
+        var environment: String
+        var flag: String
+        /// The setting as text, and what it is by default and from each layer.
+        var read: @Sendable (Settings) -> String
+        var expected: (defaults: String, file: String, environment: String, flag: String)
+        var testDescription: String { key }
+    }
+
+    static let cases: [Case] = [
+        Case(key: "currency", file: "\"SEK\"", environment: "nok", flag: "EUR", read: { $0.report.currency.code }, expected: ("USD", "SEK", "NOK", "EUR")),
+        Case(key: "locale", file: "\"sv_SE\"", environment: "en-GB", flag: "de_DE", read: { $0.report.locale?.identifier ?? "-" }, expected: ("-", "sv_SE", "en_GB", "de_DE")),
+        Case(key: "formats", file: "[\"html\", \"csv\"]", environment: "json", flag: "md,all", read: { $0.output.formats.map(\.rawValue).joined(separator: ",") }, expected: ("csv,markdown,html,json", "csv,html", "json", "csv,markdown,html,json")),
+        Case(key: "output", file: "\"/srv/r\"", environment: "e", flag: "out", read: { "\($0.output.destination)" }, expected: ("directory(\"Output\")", "directory(\"/srv/r\")", "directory(\"e\")", "directory(\"out\")")),
+        Case(key: "symbols", file: "[\"BTC\", \"eth\"]", environment: "sol", flag: "wrxinr, ada", read: { $0.report.selection.symbols.joined(separator: ",") }, expected: ("", "btc,eth", "sol", "wrxinr,ada")),
+        Case(key: "markets", file: "\"all\"", environment: "primary", flag: "ALL", read: { $0.report.selection.markets.rawValue }, expected: ("primary", "all", "primary", "all")),
+        Case(key: "sort", file: "\"change\"", environment: "name", flag: "price", read: { $0.report.selection.sort.rawValue }, expected: ("volume", "change", "name", "price")),
+        Case(key: "top", file: "1_000", environment: "5", flag: "3", read: { $0.report.selection.top.map(String.init) ?? "-" }, expected: ("-", "1000", "5", "3")),
+        Case(key: "history", file: "\"h.sqlite\"", environment: "e.sqlite", flag: "f.sqlite", read: { "\($0.output.history)" }, expected: ("automatic", "path(\"h.sqlite\")", "path(\"e.sqlite\")", "path(\"f.sqlite\")")),
+        Case(key: "no_history", file: "true", environment: "false", flag: "true", read: { "\($0.output.history)" }, expected: ("automatic", "disabled", "automatic", "disabled")),
+        Case(key: "fail_on_alert", file: "true", environment: "no", flag: "1", read: { "\($0.command.failOnAlert)" }, expected: ("false", "true", "false", "true")),
+        Case(key: "alerts", file: "['btc above 60000 SEK', \"any move 10%\"]", environment: "eth below 1500 USD", flag: "sol move 5 % since last report", read: { $0.report.alerts.map(\.description).joined(separator: ";") }, expected: ("", "btc above 60000 SEK;any move 10%", "eth below 1500 USD", "sol move 5 % since last report")),
+        Case(key: "tickers_url", file: "\"saved/t.json\"", environment: "file:///srv/t.json", flag: "https://example.org/t", read: { $0.fetch.tickers?.description ?? "-" }, expected: ("-", "saved/t.json", "/srv/t.json", "https://example.org/t")),
+        Case(key: "ecb_url", file: "\"saved/e.xml\"", environment: "/srv/e.xml", flag: "http://127.0.0.1:1/e", read: { $0.fetch.rates?.description ?? "-" }, expected: ("-", "saved/e.xml", "/srv/e.xml", "http://127.0.0.1:1/e")),
+        Case(key: "sample", file: "true", environment: "false", flag: "true", read: { "\($0.fetch.sample)" }, expected: ("false", "true", "false", "true")),
+        Case(key: "timeout", file: "2.5", environment: "1e1", flag: "0.25", read: { "\($0.fetch.timeout)" }, expected: ("15.0 seconds", "2.5 seconds", "10.0 seconds", "0.25 seconds")),
+        Case(key: "retries", file: "5", environment: "0", flag: "10", read: { "\($0.fetch.retry.retries)" }, expected: ("3", "5", "0", "10")),
+        Case(key: "deadline", file: "60", environment: "30", flag: "86400", read: { "\($0.fetch.deadline)" }, expected: ("120.0 seconds", "60.0 seconds", "30.0 seconds", "86400.0 seconds")),
+        Case(key: "max_bytes", file: "1_000_000", environment: "2000", flag: "3000", read: { "\($0.fetch.maximumBytes)" }, expected: ("50000000", "1000000", "2000", "3000")),
+        Case(key: "cache_dir", file: "'C:\\cache'", environment: "/var/cache/cr", flag: "c", read: { $0.fetch.cacheDirectory ?? "-" }, expected: ("-", "C:\\cache", "/var/cache/cr", "c")),
+        Case(key: "max_age", file: "[\"tickers=12h\", \"rates=7d\"]", environment: "rates=2d", flag: "1h", read: { "\(Int($0.fetch.maxAge.tickers)),\(Int($0.fetch.maxAge.rates))" }, expected: ("86400,432000", "43200,604800", "43200,172800", "3600,3600")),
+        Case(key: "strict", file: "true", environment: "false", flag: "yes", read: { "\($0.fetch.strict)" }, expected: ("false", "true", "false", "true")),
+        Case(key: "offline", file: "true", environment: "false", flag: "true", read: { "\($0.fetch.offline)" }, expected: ("false", "true", "false", "true")),
+        Case(key: "allow_stale", file: "true", environment: "false", flag: "true", read: { "\($0.fetch.allowStale)" }, expected: ("false", "true", "false", "true")),
+        Case(key: "lock_timeout", file: "0", environment: "5", flag: "0.5", read: { "\($0.output.lockTimeout)" }, expected: ("60.0 seconds", "0.0 seconds", "5.0 seconds", "0.5 seconds")),
+        Case(key: "templates", file: "\"/etc/cr\"", environment: "/home/t", flag: "t", read: { $0.output.templates ?? "-" }, expected: ("-", "/etc/cr", "/home/t", "t")),
+        Case(key: "quiet", file: "true", environment: "false", flag: "true", read: { "\($0.command.quiet)" }, expected: ("false", "true", "false", "true")),
+        Case(key: "verbose", file: "true", environment: "false", flag: "true", read: { "\($0.command.verbose)" }, expected: ("false", "true", "false", "true")),
+    ]
+
+    @Test("every key: flags over the environment over the file over the defaults", arguments: cases)
+    func precedence(_ row: Case) throws {
+        let key = try #require(SettingKeys.named(row.key))
+        let file = try Self.file("\(row.key) = \(row.file)\n")
+        let environment = try EnvironmentReader().read([key.environmentVariable: row.environment, "UNRELATED": "x"])
+        let flags = try Self.flags([(row.key, row.flag)])
+        #expect(row.read(Settings(layers: [])) == row.expected.defaults)
+        #expect(row.read(Settings(layers: [file])) == row.expected.file)
+        #expect(row.read(Settings(layers: [file, environment])) == row.expected.environment)
+        #expect(row.read(Settings(layers: [file, environment, flags])) == row.expected.flag)
+        // A layer that says nothing leaves the one below alone.
+        #expect(row.read(Settings(layers: [file, SettingsLayer(), SettingsLayer()])) == row.expected.file)
+    }
+
+    @Test("the table covers every key, and the README documents each with its variable")
+    func everyKeyCovered() throws {
+        #expect(Set(Self.cases.map(\.key)) == Set(SettingKeys.all.map(\.name)))
+        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for key in SettingKeys.all {
+            #expect(readme.contains("`\(key.name)`"), "README does not name the key \(key.name)")
+        }
+        #expect(readme.contains("CRYPTOREPORT_<KEY>"))
+    }
+
+    @Test("the README's configuration example reads, and says what it seems to")
+    func readmeExample() throws {
+        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```toml\n"))
+        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let settings = Settings(layers: [try Self.file(String(readme[start.upperBound..<end.lowerBound]))])
+        #expect(settings.report.currency == "SEK")
+        #expect(settings.output.formats == [.csv, .html])
+        #expect(settings.report.alerts.count == 4)
+        #expect(settings.report.alerts.first?.condition == .above(60000, currency: "SEK"))
+    }
+
+    @Test("valid TOML reads: literal strings, underscores, exponents, a backslash before a comment, CRLF")
+    func realTOML() throws {
+        let text = "currency = 'SEK'\r\ntop = 1_0\r\ntimeout = 1e1\r\ncache_dir = \"C:\\\\\"   # a comment\r\nformats = [\"csv\",\r\n  \"html\"]\r\n"
+        let settings = Settings(layers: [try Self.file(text)])
+        #expect(settings.report.currency == "SEK" && settings.report.selection.top == 10)
+        #expect(settings.fetch.timeout == .seconds(10) && settings.fetch.cacheDirectory == "C:\\")
+        #expect(settings.output.formats == [.csv, .html])
+    }
+
+    @Test(
+        "a bad file is one clear error naming the line (and the key)",
+        arguments: [
+            ("currency = SEK", "Config: c.toml, line 1: Error while parsing value: could not determine value type."),
+            ("\n\ncolour = \"red\"", "Config: c.toml, line 3: unknown key \"colour\"; known: \(SettingKeys.all.map(\.name).joined(separator: ", "))."),
+            ("top = 0", "Config: c.toml, line 1: top: \"0\" is not valid; expected a positive whole number."),
+            ("\n[report]\ncurrency = \"SEK\"", "Config: c.toml, line 2: [report]: sections are not used; put every key at the top level."),
+            ("alerts = [\"btc sideways\"]", "Config: c.toml, line 1: alerts: alert \"btc sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
+            ("currency = \"SEK\"\ncurrency = \"USD\"", "Config: c.toml, line 2: Error while parsing key-value pair: cannot redefine existing string 'currency'."),
+            ("output = \"x", "Config: c.toml, line 1: Error while parsing string: encountered end-of-file."),
+            ("# mine\nmarkets = \"foo\"", "Config: c.toml, line 2: markets: \"foo\" is not valid; expected primary or all."),
+            ("formats = [\"csv\", \"pdf\"]", "Config: c.toml, line 1: formats: \"pdf\" is not valid; expected csv, markdown, html, json or all."),
+            ("formats = []", "Config: c.toml, line 1: formats: \"[]\" is not valid; expected csv, markdown, html, json or all."),
+            ("\nlocale = \"xx_YY\"", "Config: c.toml, line 2: locale: \"xx_YY\" is not valid; expected a locale identifier such as en_US or sv_SE."),
+            ("timeout = 0", "Config: c.toml, line 1: timeout: \"0\" is not valid; expected a positive number of seconds, up to 86400."),
+            ("timeout = \"5\"", "Config: c.toml, line 1: timeout: expected a positive number of seconds, up to 86400, not a string."),
+            ("top = 2.5", "Config: c.toml, line 1: top: expected a positive whole number, not a number with a fraction."),
+            ("retries = 99999999999999999999", "Config: c.toml, line 1: Error while parsing decimal integer: '99999999999999999999' is not representable in 64 bits."),
+            ("strict = \"yes\"", "Config: c.toml, line 1: strict: expected true or false, not a string."),
+            ("output = \"\"", "Config: c.toml, line 1: output: \"\" is not valid; expected a folder, or - for standard output."),
+            ("symbols = [\"btc\", 1]", "Config: c.toml, line 1: symbols: expected an array of strings, not a whole number."),
+            ("alerts = [\n  \"btc above 1 USD\",\n  # a comment\n  \"eth sideways\",\n]", "Config: c.toml, line 4: alerts: alert \"eth sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
+            ("alerts = [\n  \"btc above 1 USD\",\n  \"eth below 2 USD\n]", "Config: c.toml, line 3: Error while parsing string: unescaped control characters other than TAB (U+0009) are explicitly prohibited."),
+        ])
+    func badFile(text: String, message: String) {
+        #expect {
+            try Self.file(text)
+        } throws: { error in
+            (error as? SettingsError)?.errorDescription == message && (error as? SettingsError)?.exitStatus == .usage
+        }
+    }
+
+    @Test("a bad environment value names the variable")
+    func badEnvironment() {
+        #expect(throws: SettingsError.environment(variable: "CRYPTOREPORT_RETRIES", message: "\"many\" is not valid; expected a whole number from 0 to 10")) {
+            try EnvironmentReader().read(["CRYPTOREPORT_RETRIES": "many"])
+        }
+        #expect(EnvironmentReader().unknownVariables(in: ["CRYPTOREPORT_CURENCY": "SEK", "CRYPTOREPORT_CURRENCY": "SEK"]) == ["CRYPTOREPORT_CURENCY"])
+    }
+
+    @Test("settings that cannot go together are refused once, after every layer")
+    func conflicts() throws {
+        #expect(throws: SettingsError.self) { try Settings(layers: [try Self.file("output = \"-\"")]).checkReport() }
+        try Settings(layers: [try Self.file("output = \"-\""), try Self.flags([("formats", "csv")])]).checkReport()
+        #expect(throws: SettingsError.self) { try Settings(layers: [try Self.file("strict = true\noffline = true")]).checkReport() }
+        try Settings(layers: [try Self.file("strict = true"), try Self.flags([("offline", "true"), ("strict", "false")])]).checkReport()
+    }
+
+    @Test("a rule is a value from the file to the evaluator: parsed once, where it is read")
+    func alertsAreValues() throws {
+        let settings = Settings(layers: [try Self.file("alerts = [\"btc above 60000 SEK\", \"any move 10 %\"]")])
+        #expect(settings.report.alerts == [try AlertRule(parsing: "btc above 60000 SEK"), try AlertRule(parsing: "any move 10 %")])
+    }
+
+    @Test("history: the sample records nothing unless a database is named; no_history stops everything")
+    func historyChoice() throws {
+        var output = OutputSpec()
+        #expect(output.historyPath(sample: false)?.hasSuffix("/Output/history.sqlite") == true)
+        #expect(output.historyPath(sample: true) == nil)
+        output.history = .path("h.sqlite")
+        #expect(output.historyPath(sample: true) == "h.sqlite")
+        output.history = .disabled
+        #expect(output.historyPath(sample: false) == nil && output.sharedHistoryPath == nil)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// One bad row per ticker must not flood standard error or the reports.
+@Suite("Repeated warnings summed up")
+struct WarningSummaryTests {
+    @Test("five of a kind are listed, then one line says how many more; other kinds keep their own five")
+    func summarised() {
+        var list: [Diagnostic] = (1...1_000).map { Diagnostic(.tickers, "skipped ticker #\($0): no lastPrice", group: "no lastPrice") }
+        list.insert(Diagnostic(.tickers, "no market matches \"x\" (--symbols)"), at: 3)
+        list += (1...6).map { Diagnostic(.tickers, "s\($0): volume \"-1\" is not a non-negative number; left empty", group: "volume left empty") }
+        let summary = Diagnostic.summarised(list)
+        #expect(summary.map(\.message) == [
+            "skipped ticker #1: no lastPrice", "skipped ticker #2: no lastPrice", "skipped ticker #3: no lastPrice",
+            "no market matches \"x\" (--symbols)", "skipped ticker #4: no lastPrice", "skipped ticker #5: no lastPrice",
+            "… and 995 more rows like it (no lastPrice)",
+            "s1: volume \"-1\" is not a non-negative number; left empty", "s2: volume \"-1\" is not a non-negative number; left empty",
+            "s3: volume \"-1\" is not a non-negative number; left empty", "s4: volume \"-1\" is not a non-negative number; left empty",
+            "s5: volume \"-1\" is not a non-negative number; left empty", "… and 1 more row like it (volume left empty)",
+        ])
+        #expect(DiagnosticText.grouped(999_980) == "999,980" && DiagnosticText.grouped(1_000_000) == "1,000,000" && DiagnosticText.grouped(12) == "12")
+    }
+
+    @Test("the issue's case end to end: 200,000 empty objects (the issue had a million) give six warning lines, in every format")
+    func millionEmptyObjects() throws {
+        let folder = try TemporaryFolder()
+        let valid = Fixtures.ticker("btcinr", base: "btc", quote: "inr", last: "1398000")
+        var body = "[" + valid
+        body += String(repeating: ",{}", count: 200_000)
+        body += "]"
+        try Data(body.utf8).write(to: folder.url.appendingPathComponent("t.json"))
+        let run = try ExecutableTests.run(
+            ["--tickers-url", "t.json", "--ecb-url", Fixtures.ratesURL.path, "--output", "out", "--format", "all", "--no-history"],
+            in: folder.url)
+        #expect(run.status == 0)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 6, "\(lines.prefix(8))")
+        #expect(lines.last == "cryptoreport: warning: WazirX tickers: … and 199,995 more rows like it (no usable symbol)")
+        for format in ["md", "html", "json"] {
+            let name = try #require(folder.contents("out").first { $0.hasSuffix("." + format) })
+            let text = try String(contentsOf: folder.url.appendingPathComponent("out/" + name), encoding: .utf8)
+            #expect(text.contains("199,995 more rows like it"), "\(format)")
+            #expect(text.components(separatedBy: "no symbol, or not a plain string").count - 1 == 5, "\(format)")
+        }
+    }
+}
