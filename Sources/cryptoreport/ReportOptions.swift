@@ -28,7 +28,9 @@ struct ReportOptions: ParsableArguments {
         completion: .directory, transform: SettingKeys.output.flag)
     var output: OutputSpec.Destination?
 
-    @Option(help: "primary (one market per asset) or all. (default: primary)", transform: SettingKeys.markets.flag)
+    @Option(
+        help: "primary (one market per asset) or all. (default: primary)",
+        completion: .list(Selection.Markets.allCases.map(\.rawValue)), transform: SettingKeys.markets.flag)
     var markets: Selection.Markets?
 
     @Option(
@@ -36,7 +38,9 @@ struct ReportOptions: ParsableArguments {
         completion: Completions.assets, transform: SettingKeys.symbols.flag)
     var symbols: [String]?
 
-    @Option(help: "Order by change, volume, spread, name or price. (default: volume)", transform: SettingKeys.sort.flag)
+    @Option(
+        help: "Order by change, volume, spread, name or price. (default: volume)",
+        completion: .list(Selection.SortKey.allCases.map(\.rawValue)), transform: SettingKeys.sort.flag)
     var sort: Selection.SortKey?
 
     @Option(parsing: .unconditional, help: "Show only the first N markets.", transform: SettingKeys.top.flag)
