@@ -157,10 +157,10 @@ public struct JSONRenderer: Sendable {
             markets = report.rows.map(Market.init)
             warnings = report.diagnostics.map(DiagnosticText.line)
             notices = report.notices.map { NoticeItem(kind: $0.kind.rawValue, text: NoticeText.text($0)) }
-            alerts = report.alerts.map {
+            alerts = zip(report.alerts, AlertText.messages(report)).map { alert, message in
                 AlertItem(
-                    rule: $0.rule.description, symbol: $0.symbol, value: DecimalParts.plainText($0.value), unit: $0.unit,
-                    message: AlertText.message($0, in: report))
+                    rule: alert.rule.description, symbol: alert.symbol, value: DecimalParts.plainText(alert.value),
+                    unit: alert.unit, message: message)
             }
             let f = report.freshness
             freshness = FreshnessItem(
