@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Upcoming language features every target of ours builds with: explicit `any` for existentials,
+/// and members visible only from modules a file imports itself.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "cryptoreport",
     platforms: [.macOS(.v13)],
@@ -30,9 +37,10 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
-        // The git commit `--version` names, from a define `make build` passes.
+        // The git commit `--version` names, from a header `make build` writes.
         .target(name: "CBuildInfo"),
         .executableTarget(
             name: "cryptoreport",
@@ -40,16 +48,18 @@ let package = Package(
                 "CryptoReport", "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
         // Micro-benchmarks of the number paths (`make bench`); never run by the tests.
-        .executableTarget(name: "cryptoreport-bench", dependencies: ["CryptoReport"]),
+        .executableTarget(name: "cryptoreport-bench", dependencies: ["CryptoReport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CryptoReportTests",
             dependencies: [
                 "CryptoReport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["Fixtures", "Golden"]
+            exclude: ["Fixtures", "Golden"],
+            swiftSettings: swiftSettings
         ),
     ]
 )

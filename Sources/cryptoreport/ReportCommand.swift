@@ -1,6 +1,7 @@
 import ArgumentParser
 import CryptoReport
 import Foundation
+import Logging
 
 /// `cryptoreport report …`, the same as `cryptoreport …`: for `cryptoreport help report` and
 /// for scripts that name the subcommand.

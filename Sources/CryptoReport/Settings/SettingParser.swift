@@ -1,3 +1,5 @@
+import Foundation
+
 /// How one setting's value is read: the same rules for a flag, an environment variable and the
 /// configuration file, so that a value is parsed once, where it enters, and never again.
 public struct SettingParser<Value: Sendable>: Sendable {
