@@ -3,7 +3,7 @@ import Testing
 
 @testable import CryptoReport
 
-/// Real URLSession against a loopback server that misbehaves on purpose.
+/// The real HTTP client against a loopback server that misbehaves on purpose.
 @Suite("Fault injection over loopback HTTP", .serialized, .timeLimit(.minutes(2)))
 struct FaultInjectionTests {
     typealias Response = LoopbackServer.Response
