@@ -48,6 +48,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Micro-benchmarks of the number paths (`make bench`); never run by the tests.
+        .executableTarget(name: "cryptoreport-bench", dependencies: ["CryptoReport"]),
         .testTarget(
             name: "CryptoReportTests",
             dependencies: [

@@ -69,9 +69,15 @@ struct CryptoReportCommand: AsyncParsableCommand {
             print(BuildInfo.version)
             return
         }
+        if arguments.count == 2, arguments[0] == "--generate-completion-script",
+            let shell = CompletionShell(rawValue: arguments[1])
+        {
+            print(CompletionRoot.completionScript(for: shell))
+            return
+        }
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(CompletionRoot.routed(arguments))
         } catch {
             guard exitCode(for: error) != .success else { exit(withError: error) }
             FileHandle.standardError.write(Data("cryptoreport: \(message(for: error)) (see cryptoreport --help)\n".utf8))

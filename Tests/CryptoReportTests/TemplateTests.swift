@@ -146,4 +146,21 @@ struct TemplateTests {
         let sample = try ExecutableTests.run(["--sample", "--format", "md", "--output", "-", "--templates", folder.url.path], in: folder.url)
         #expect(sample.status == 64)
     }
+
+    /// The report answers too, so that a row section's `{{#hasHistory}}` needs no reflection.
+    @Test("every property of the report view answers Mustache under its own name")
+    func reportLookupCoversEveryProperty() async throws {
+        var request = Settings()
+        request.fetch.sample = true
+        let report = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
+        let view = ReportViewModel(report)
+        let children = Mirror(reflecting: view).children
+        #expect(children.count >= 38)
+        for child in children {
+            guard let label = child.label else { continue }
+            let answered = try #require(view.child(named: label), "\(label) does not answer")
+            #expect("\(answered)" == "\(child.value)", "\(label)")
+        }
+        #expect(view.child(named: "price") == nil)
+    }
 }

@@ -120,9 +120,9 @@ public struct HistoryStore: Sendable {
                 """)
         for ticker in snapshot.tickers {
             try statement.execute(arguments: [
-                runID, ticker.symbol, ticker.baseAsset, ticker.quoteAsset, ticker.last.description,
-                ticker.open?.description, ticker.high?.description, ticker.low?.description, ticker.bid?.description,
-                ticker.ask?.description, ticker.volume?.description, ticker.updatedAt.map(milliseconds),
+                runID, ticker.symbol, ticker.baseAsset, ticker.quoteAsset, DecimalParts.plainText(ticker.last),
+                ticker.open.map(DecimalParts.plainText), ticker.high.map(DecimalParts.plainText), ticker.low.map(DecimalParts.plainText), ticker.bid.map(DecimalParts.plainText),
+                ticker.ask.map(DecimalParts.plainText), ticker.volume.map(DecimalParts.plainText), ticker.updatedAt.map(milliseconds),
             ])
         }
         return true
@@ -131,7 +131,7 @@ public struct HistoryStore: Sendable {
     static func insertRates(_ rates: ExchangeRates, into db: Database) throws {
         let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO rate (date, currency, per_euro) VALUES (?, ?, ?)")
         for (currency, rate) in rates.perEuro.sorted(by: { $0.key < $1.key }) {
-            try statement.execute(arguments: [rates.date, currency, rate.description])
+            try statement.execute(arguments: [rates.date, currency, DecimalParts.plainText(rate)])
         }
     }
 
@@ -164,6 +164,40 @@ public struct HistoryStore: Sendable {
             let tickers = try Row.fetchAll(db, sql: "SELECT * FROM market WHERE run_id = ? ORDER BY rowid", arguments: [run.id])
                 .compactMap(Self.ticker)
             return (tickers, try Self.rates(onOrBefore: run.ratesDate, in: db))
+        }
+    }
+
+    /// What trends need of several runs, in one query: each market's symbol, quote asset and last
+    /// price (the base asset is left empty), keyed by run, each run's ECB rates beside it.
+    /// The other six prices are not read: parsing them was most of a report's history cost.
+    public func lastPrices(of runs: [RunSummary]) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
+        guard !runs.isEmpty else { return [:] }
+        return try read { db in
+            var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
+            var ratesByDate: [String: ExchangeRates?] = [:]
+            for run in runs where result[run.id] == nil {
+                if ratesByDate[run.ratesDate] == nil { ratesByDate[run.ratesDate] = try Self.rates(onOrBefore: run.ratesDate, in: db) }
+                result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil)
+            }
+            let ids = result.keys.sorted()
+            let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT run_id, symbol, quote_asset, last FROM market WHERE run_id IN (\(placeholders)) ORDER BY run_id, rowid",
+                arguments: StatementArguments(ids))
+            var currentID: Int64 = -1
+            var tickers: [Ticker] = []
+            while let row = try rows.next() {
+                let id: Int64 = row[0]
+                if id != currentID {
+                    if currentID >= 0 { result[currentID]?.tickers = tickers }
+                    currentID = id
+                    tickers = []
+                }
+                guard let last = (row[3] as String?).flatMap(DecimalText.parse) else { continue }
+                tickers.append(Ticker(symbol: row[1], baseAsset: "", quoteAsset: row[2], last: last))
+            }
+            if currentID >= 0 { result[currentID]?.tickers = tickers }
+            return result
         }
     }
 
@@ -231,8 +265,8 @@ public struct HistoryStore: Sendable {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    runID, ticker.symbol, ticker.baseAsset, ticker.quoteAsset, ticker.last.description, ticker.open?.description,
-                    ticker.high?.description, ticker.low?.description, ticker.volume?.description, ticker.updatedAt.map(milliseconds),
+                    runID, ticker.symbol, ticker.baseAsset, ticker.quoteAsset, DecimalParts.plainText(ticker.last), ticker.open.map(DecimalParts.plainText),
+                    ticker.high.map(DecimalParts.plainText), ticker.low.map(DecimalParts.plainText), ticker.volume.map(DecimalParts.plainText), ticker.updatedAt.map(milliseconds),
                 ])
         }
     }

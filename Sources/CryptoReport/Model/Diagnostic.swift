@@ -9,12 +9,11 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
         /// Markets quoted in `quoteAsset` could not be priced in the report currency; `reason` is
         /// the converter's, and `symbols` every market left out, in feed order.
         case leftOut(symbols: [String], quoteAsset: String, reason: String)
+        /// A currency the ECB file lists with different rates, which the report did not need: left out.
+        case ambiguousRate(currency: String, rates: [Decimal])
         /// A row of the feed skipped or amended by the decoder, described by the decoder itself:
         /// the same sentence is the decoding error's when no row is usable.
         case input(String)
-        /// A currency the ECB file lists more than once with different rates, which the report
-        /// did not need (one it needs fails the run).
-        case ambiguousRate(currency: String, rates: [Decimal])
         /// Stands for `count` more diagnostics of one `group` after the first few.
         case moreLikeIt(count: Int, group: String)
     }

@@ -2,15 +2,34 @@ import Foundation
 
 /// Numbers for people, in a locale: money, percentages, volumes and rates.
 ///
-/// Formats `Decimal` through Foundation's `Decimal.FormatStyle`, which works on the decimal digits
-/// themselves, so no figure passes through a `Double` on its way to the page.
+/// The figures are Foundation's `Decimal.FormatStyle`'s, which works on the decimal digits
+/// themselves, so no figure passes through a `Double` on its way to the page. To keep that from
+/// costing an ICU call per cell, each style is learnt from Foundation once per locale and currency
+/// and then applied to the digits directly (`LocaleNumberStyle`); `reference` keeps Foundation's
+/// own path, which the tests compare against, and which any style or value the fast path cannot
+/// match byte for byte still takes.
 public struct PeopleNumberFormatter: Sendable {
-    public var currency: String
-    public var locale: Locale
+    public var currency: String {
+        didSet { styles = Styles.shared(currency: currency, locale: locale) }
+    }
+    public var locale: Locale {
+        didSet { styles = Styles.shared(currency: currency, locale: locale) }
+    }
+    /// Foundation for every cell: the reference the fast path is tested against.
+    var reference = false
+    private var styles: Styles
 
     public init(currency: String, locale: Locale) {
         self.currency = currency
         self.locale = locale
+        styles = Styles.shared(currency: currency, locale: locale)
+    }
+
+    /// The same formatter taking Foundation's path for every value.
+    package func referenceFormatter() -> PeopleNumberFormatter {
+        var copy = self
+        copy.reference = true
+        return copy
     }
 
     /// The locale a currency is shown in unless `--locale` says otherwise.
@@ -35,33 +54,37 @@ public struct PeopleNumberFormatter: Sendable {
 
     public func money(_ value: Decimal?) -> String {
         guard let value, !value.isNaN else { return "" }
-        return value.formatted(
-            .currency(code: currency).locale(locale)
-                .precision(.fractionLength(Self.fractionDigits(for: value)))
-                .rounded(rule: .toNearestOrAwayFromZero))
+        let digits = Self.fractionDigits(for: value)
+        if !reference, let text = styles.money?.format(value, fraction: digits...digits) { return text }
+        return Styles.money(value, currency: currency, locale: locale, fraction: digits...digits)
     }
 
     /// A signed percentage with two decimals: `+1.23%`, `−0,50 %`.
     public func percent(_ value: Decimal?, fractionDigits: Int = 2) -> String {
         guard let value, !value.isNaN else { return "" }
-        return (value / 100).formatted(
-            .percent.locale(locale).precision(.fractionLength(fractionDigits))
-                .sign(strategy: .always(includingZero: false))
-                .rounded(rule: .toNearestOrAwayFromZero))
+        if !reference, let digits = Styles.percentDigits(value),
+            let text = styles.signedPercent?.format(digits, fraction: fractionDigits...fractionDigits)
+        {
+            return text
+        }
+        return Styles.signedPercent(value, locale: locale, fraction: fractionDigits...fractionDigits)
     }
 
     /// An unsigned percentage with enough decimals for small spreads: `0.072%`.
     public func spreadPercent(_ value: Decimal?) -> String {
         guard let value, !value.isNaN else { return "" }
-        return (value / 100).formatted(
-            .percent.locale(locale).precision(.fractionLength(Self.fractionDigits(for: value, significant: 2)))
-                .rounded(rule: .toNearestOrAwayFromZero))
+        let digits = Self.fractionDigits(for: value, significant: 2)
+        if !reference, let parts = Styles.percentDigits(value), let text = styles.percent?.format(parts, fraction: digits...digits) {
+            return text
+        }
+        return Styles.percent(value, locale: locale, fraction: digits...digits)
     }
 
     /// A quantity in its own units, grouped, up to 8 decimals as the exchange sends them.
     public func quantity(_ value: Decimal?) -> String {
         guard let value, !value.isNaN else { return "" }
-        return value.formatted(.number.locale(locale).precision(.fractionLength(0...8)).rounded(rule: .toNearestOrAwayFromZero))
+        if !reference, let text = styles.number?.format(value, fraction: 0...8) { return text }
+        return Styles.number(value, locale: locale, fraction: 0...8)
     }
 
     /// A rate with six significant digits: `10.7235`, `0.131211`.
@@ -71,9 +94,69 @@ public struct PeopleNumberFormatter: Sendable {
 
     /// A plain number with at least `significant` significant digits and two decimals.
     public func number(_ value: Decimal, significant: Int = 4) -> String {
-        value.formatted(
-            .number.locale(locale)
-                .precision(.fractionLength(Self.fractionDigits(for: value, significant: significant)))
-                .rounded(rule: .toNearestOrAwayFromZero))
+        let digits = Self.fractionDigits(for: value, significant: significant)
+        if !reference, let text = styles.number?.format(value, fraction: digits...digits) { return text }
+        return Styles.number(value, locale: locale, fraction: digits...digits)
+    }
+
+    /// The four styles of one locale and currency, learnt once per process and shared.
+    final class Styles: @unchecked Sendable {
+        let money, signedPercent, percent, number: LocaleNumberStyle?
+
+        init(currency: String, locale: Locale) {
+            money = LocaleNumberStyle.learn(signed: false) { Self.money($0, currency: currency, locale: locale, fraction: $1) }
+            signedPercent = LocaleNumberStyle.learn(signed: true) { Self.signedPercent($0, locale: locale, fraction: $1) }
+            percent = LocaleNumberStyle.learn(signed: false) { Self.percent($0, locale: locale, fraction: $1) }
+            number = LocaleNumberStyle.learn(signed: false) { Self.number($0, locale: locale, fraction: $1) }
+        }
+
+        private static let lock = NSLock()
+        nonisolated(unsafe) private static var cache: [String: Styles] = [:]
+
+        static func shared(currency: String, locale: Locale) -> Styles {
+            let key = "\(locale.identifier)|\(currency)"
+            lock.lock()
+            defer { lock.unlock() }
+            if let styles = cache[key] { return styles }
+            let styles = Styles(currency: currency, locale: locale)
+            cache[key] = styles
+            return styles
+        }
+
+        /// The digits Foundation shows for a percentage: it formats `value / 100` and ICU moves
+        /// the point back. The division is exact while the mantissa has room for two more
+        /// digits; past 36 digits (every quotient the analyser makes) it rounds, so it is done
+        /// here too, once, instead of a formatter call.
+        static func percentDigits(_ value: Decimal) -> DecimalParts? {
+            guard let parts = DecimalParts(value) else { return nil }
+            if parts.digitCount <= 36 { return parts }
+            guard var shown = DecimalParts(value / 100) else { return nil }
+            shown.exponent += 2
+            return shown
+        }
+
+        // Foundation's path, the reference for every style.
+
+        static func money(_ value: Decimal, currency: String, locale: Locale, fraction: ClosedRange<Int>) -> String {
+            value.formatted(
+                .currency(code: currency).locale(locale).precision(.fractionLength(fraction))
+                    .rounded(rule: .toNearestOrAwayFromZero))
+        }
+
+        static func signedPercent(_ value: Decimal, locale: Locale, fraction: ClosedRange<Int>) -> String {
+            (value / 100).formatted(
+                .percent.locale(locale).precision(.fractionLength(fraction))
+                    .sign(strategy: .always(includingZero: false))
+                    .rounded(rule: .toNearestOrAwayFromZero))
+        }
+
+        static func percent(_ value: Decimal, locale: Locale, fraction: ClosedRange<Int>) -> String {
+            (value / 100).formatted(
+                .percent.locale(locale).precision(.fractionLength(fraction)).rounded(rule: .toNearestOrAwayFromZero))
+        }
+
+        static func number(_ value: Decimal, locale: Locale, fraction: ClosedRange<Int>) -> String {
+            value.formatted(.number.locale(locale).precision(.fractionLength(fraction)).rounded(rule: .toNearestOrAwayFromZero))
+        }
     }
 }

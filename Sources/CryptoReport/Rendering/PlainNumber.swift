@@ -10,6 +10,9 @@ public enum PlainNumber {
     public static func format(_ value: Decimal, significantDigits: Int = significantDigits) -> String {
         guard !value.isNaN else { return "" }
         guard !value.isZero else { return "0" }
+        if let parts = DecimalParts(value), let rounded = parts.rounded(scale: significantDigits - 1 - parts.magnitude) {
+            return rounded.plainText
+        }
         var input = value
         var rounded = Decimal()
         let scale = significantDigits - 1 - magnitude(of: value)
@@ -23,6 +26,7 @@ public enum PlainNumber {
 
     /// ⌊log10 |value|⌋ for a non-zero value: 0 for 1.5, −6 for 0.0000086, 6 for 1398000.
     public static func magnitude(of value: Decimal) -> Int {
+        if let parts = DecimalParts(value), !parts.isZero { return parts.magnitude }
         // Decimal's description is plain digits; reading it avoids a lossy Double logarithm.
         let text = (value < 0 ? -value : value).description
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)

@@ -37,3 +37,51 @@ extension ReportViewModel.Row: MustacheParent {
         }
     }
 }
+
+/// The report itself answers too: a row section's `{{#hasHistory}}` falls through to it, and
+/// `Mirror` over the whole view model, its arrays of rows included, cost that once per row.
+extension ReportViewModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "currency": currency
+        case "locale": locale
+        case "dataDate": dataDate
+        case "generatedAt": generatedAt
+        case "newestTickerAt": newestTickerAt
+        case "ecbDate": ecbDate
+        case "rates": rates
+        case "counts": counts
+        case "breadth": breadth
+        case "hasInrPremium": hasInrPremium
+        case "inrPremium": inrPremium
+        case "inrPremiumClass": inrPremiumClass
+        case "inrPremiumDetail": inrPremiumDetail
+        case "gainers": gainers
+        case "losers": losers
+        case "topVolume": topVolume
+        case "widestSpreads": widestSpreads
+        case "hasGainers": hasGainers
+        case "hasLosers": hasLosers
+        case "hasTopVolume": hasTopVolume
+        case "hasWidestSpreads": hasWidestSpreads
+        case "hasMovers": hasMovers
+        case "rows": rows
+        case "hasRows": hasRows
+        case "warnings": warnings
+        case "hasWarnings": hasWarnings
+        case "warningCount": warningCount
+        case "sources": sources
+        case "notices": notices
+        case "hasNotices": hasNotices
+        case "tickersStatus": tickersStatus
+        case "ratesStatus": ratesStatus
+        case "hasHistory": hasHistory
+        case "alerts": alerts
+        case "hasAlerts": hasAlerts
+        case "charts": charts
+        case "hasCharts": hasCharts
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,63 @@
+// Micro-benchmarks of the number paths, fast against Foundation's, on the figures of the built-in
+// sample. Not a test: it prints timings and asserts nothing. `make bench` runs it, then the
+// comparison with the pandas peer (../shared/tools/bench-vs-peer).
+//
+// A small hand-written timer rather than ordo-one/benchmark: that package needs tools version 6.1
+// and a malloc interposer, and would add minutes to CI's fresh build for a handful of loops.
+import CryptoReport
+import Foundation
+
+@inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+/// Best of `rounds` runs of `body`, in nanoseconds per item.
+func measure(_ name: String, items: Int, rounds: Int = 5, _ body: () -> Void) -> Double {
+    var best = Double.infinity
+    for _ in 0..<rounds {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start))
+    }
+    let perItem = best / Double(items)
+    print(String(format: "%-44@ %10.1f ns/item", name as NSString, perItem))
+    return perItem
+}
+
+func compare(_ name: String, items: Int, fast: () -> Void, reference: () -> Void) {
+    let mine = measure("\(name) (fast)", items: items, fast)
+    let theirs = measure("\(name) (Foundation)", items: items, reference)
+    print(String(format: "%-44@ %10.1f×", "  speed-up" as NSString, theirs / mine))
+}
+
+let decoded = try TickerDecoder().decode(EmbeddedSample.tickers)
+let rate = Decimal(string: "10.7235", locale: Locale(identifier: "en_US_POSIX")) ?? 1
+var figures: [Decimal] = []
+for ticker in decoded.tickers {
+    figures += [ticker.last * rate, ticker.last]
+    figures += [ticker.open, ticker.high, ticker.low, ticker.bid, ticker.ask, ticker.volume].compactMap { $0 }
+    if let open = ticker.open, open > 0 { figures.append((ticker.last - open) / open * 100) }
+}
+print("\(figures.count) figures from the \(decoded.tickers.count) tickers of the built-in sample, ×10.7235 where a price")
+
+compare("Decimal → plain text", items: figures.count, fast: { for value in figures { blackHole(DecimalParts.plainText(value)) } },
+        reference: { for value in figures { blackHole(value.description) } })
+compare("PlainNumber.format (15 digits)", items: figures.count, fast: { for value in figures { blackHole(PlainNumber.format(value)) } },
+        reference: {
+            for value in figures {
+                var input = value
+                var rounded = Decimal()
+                NSDecimalRound(&rounded, &input, 14 - PlainNumber.magnitude(of: value), .plain)
+                blackHole(rounded.description)
+            }
+        })
+for (currency, locale) in [("SEK", "sv_SE"), ("USD", "en_US"), ("INR", "en_IN")] {
+    let numbers = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: locale))
+    let reference = numbers.referenceFormatter()
+    compare("money, \(locale)", items: figures.count, fast: { for value in figures { blackHole(numbers.money(value)) } },
+            reference: { for value in figures { blackHole(reference.money(value)) } })
+    compare("percent, \(locale)", items: figures.count, fast: { for value in figures { blackHole(numbers.percent(value)) } },
+            reference: { for value in figures { blackHole(reference.percent(value)) } })
+}
+let texts = figures.map { DecimalParts.plainText($0) }
+_ = measure("DecimalText.parse", items: texts.count) { for text in texts { blackHole(DecimalText.parse(text)) } }
+let body = EmbeddedSample.tickers
+_ = measure("TickerDecoder.decode (450 tickers)", items: decoded.tickers.count, rounds: 10) { blackHole(try? TickerDecoder().decode(body)) }

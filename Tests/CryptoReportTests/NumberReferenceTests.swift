@@ -1,0 +1,268 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// The fast number paths (`DecimalParts`, `LocaleNumberStyle`) against Foundation's own, on every
+/// figure of the real sample in four currencies and on seeded random decimals. The reports'
+/// figures must not move by a digit or a byte.
+@Suite("Fast number paths agree with Foundation.Decimal")
+struct NumberReferenceTests {
+    /// What `PlainNumber` did before it read the digits itself: `NSDecimalRound`, then `description`.
+    static func referencePlain(_ value: Decimal, significantDigits: Int = PlainNumber.significantDigits) -> String {
+        guard !value.isNaN else { return "" }
+        guard !value.isZero else { return "0" }
+        var input = value
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &input, significantDigits - 1 - referenceMagnitude(value), .plain)
+        return rounded.description
+    }
+
+    static func referenceMagnitude(_ value: Decimal) -> Int {
+        let text = (value < 0 ? -value : value).description
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let integer = parts.first.map(String.init) ?? ""
+        if integer != "0" && !integer.isEmpty { return integer.count - 1 }
+        let fraction = parts.count > 1 ? parts[1] : ""
+        return -(fraction.prefix { $0 == "0" }.count + 1)
+    }
+
+    /// Every figure a report prints, and each one negated and shifted, so that signs, grouping and
+    /// small magnitudes are covered too.
+    static func figures(currency: String) async throws -> [Decimal] {
+        let report = try await GoldenReportTests.report(currency: CurrencyCode(stringLiteral: currency))
+        var values: [Decimal] = []
+        for row in report.rows {
+            values += [row.price, row.fxRate]
+            values += [row.open, row.high, row.low, row.bid, row.ask, row.changePercent, row.spread, row.spreadPercent,
+                       row.volume, row.volumeValue].compactMap { $0 }
+        }
+        values += report.summary.ratesUsed.map(\.rate)
+        if let premium = report.summary.inrPremium { values += [premium.percent, premium.usdtInrLast, premium.ecbUsdInr] }
+        return values + values.map { -$0 } + values.map { $0 / 1000 } + values.map { $0 * 1000 }
+    }
+
+    static func check(_ values: [Decimal], numbers: PeopleNumberFormatter) -> [String] {
+        let reference = numbers.referenceFormatter()
+        var mismatches: [String] = []
+        func expect(_ mine: String, _ theirs: String, _ what: String, _ value: Decimal) {
+            if mine != theirs && mismatches.count < 20 { mismatches.append("\(what)(\(value)): \(mine) ≠ \(theirs)") }
+        }
+        for value in values {
+            expect(DecimalParts.plainText(value), value.description, "description", value)
+            expect(PlainNumber.format(value), referencePlain(value), "PlainNumber.format", value)
+            expect(PlainNumber.format(value, significantDigits: 6), referencePlain(value, significantDigits: 6), "PlainNumber.format/6", value)
+            if !value.isZero {
+                expect("\(PlainNumber.magnitude(of: value))", "\(referenceMagnitude(value))", "magnitude", value)
+            }
+            expect(numbers.money(value), reference.money(value), "money", value)
+            expect(numbers.percent(value), reference.percent(value), "percent", value)
+            expect(numbers.spreadPercent(value), reference.spreadPercent(value), "spreadPercent", value)
+            expect(numbers.quantity(value), reference.quantity(value), "quantity", value)
+            expect(numbers.number(value), reference.number(value), "number", value)
+            expect(numbers.rate(value), reference.rate(value), "rate", value)
+        }
+        return mismatches
+    }
+
+    @Test("every figure of the sample, in USD, SEK, EUR and INR", arguments: ["USD", "SEK", "EUR", "INR"])
+    func sample(currency: String) async throws {
+        let values = try await Self.figures(currency: currency)
+        #expect(values.count > 5000)
+        let locale = Locale(identifier: PeopleNumberFormatter.defaultLocaleIdentifier(for: currency))
+        let numbers = PeopleNumberFormatter(currency: currency, locale: locale)
+        #expect(Self.check(values, numbers: numbers) == [])
+    }
+
+    @Test("the fast path is taken: every style is learnt for the report locales", arguments: ["USD", "SEK", "EUR", "INR", "JPY", "CHF", "PLN"])
+    func learnt(currency: String) {
+        let locale = Locale(identifier: PeopleNumberFormatter.defaultLocaleIdentifier(for: currency))
+        let styles = PeopleNumberFormatter.Styles.shared(currency: currency, locale: locale)
+        #expect(styles.money != nil)
+        #expect(styles.signedPercent != nil)
+        #expect(styles.percent != nil)
+        #expect(styles.number != nil)
+    }
+
+    /// SplitMix64: a fixed seed, so a failure repeats.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Up to 38 digits at exponents from −40 to 20, as parsed, and as products, quotients and
+    /// differences produce them (those fill the mantissa to 38 digits).
+    static func randomDecimals(count: Int, seed: UInt64) -> [Decimal] {
+        var generator = SeededGenerator(state: seed)
+        let posix = Locale(identifier: "en_US_POSIX")
+        return (0..<count).map { _ in
+            let length = Int.random(in: 1...38, using: &generator)
+            var text = String(Int.random(in: 1...9, using: &generator))
+            for _ in 1..<length { text += String(Int.random(in: 0...9, using: &generator)) }
+            // A run of 9s or 0s after a 4 or 5 makes rounding ties and carries.
+            if Bool.random(using: &generator) {
+                text += ["4999", "5000", "9999", "0001", "5"][Int.random(in: 0..<5, using: &generator)]
+            }
+            let significand = Decimal(string: String(text.prefix(38)), locale: posix) ?? 1
+            let value = Decimal(
+                sign: Bool.random(using: &generator) ? .minus : .plus, exponent: Int.random(in: -40...20, using: &generator),
+                significand: significand)
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: return value
+            case 1: return value * Fixtures.decimal("10.7235")
+            case 2: return value / Fixtures.decimal("1.0404")
+            default: return value - Fixtures.decimal("0.5")
+            }
+        }
+    }
+
+    @Test("seeded random decimals", arguments: [("USD", UInt64(1)), ("SEK", 2), ("EUR", 3), ("INR", 4)])
+    func random(currency: String, seed: UInt64) {
+        let locale = Locale(identifier: PeopleNumberFormatter.defaultLocaleIdentifier(for: currency))
+        let numbers = PeopleNumberFormatter(currency: currency, locale: locale)
+        #expect(Self.check(Self.randomDecimals(count: 3000, seed: seed), numbers: numbers) == [])
+    }
+
+    @Test("storage layout: NaN is refused, parts are read as Foundation built them")
+    func layout() {
+        #expect(DecimalParts.layout != nil)
+        #expect(DecimalParts(.nan) == nil)
+        #expect(DecimalParts(Fixtures.decimal("-12.345")) == DecimalParts(isNegative: true, exponent: -3, high: 0, low: 12345))
+        #expect(DecimalParts(0)?.isZero == true)
+    }
+
+    static func sameBytes(_ a: Decimal, _ b: Decimal) -> Bool {
+        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in x.elementsEqual(y) } }
+    }
+
+    /// What `DecimalText.parse` returned before it read the digits itself.
+    static func referenceParse(_ text: String) -> Decimal? {
+        Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    @Test("parsing stores every number of the sample exactly as Decimal(string:) does")
+    func parsingSample() throws {
+        let rows = try JSONSerialization.jsonObject(with: Fixtures.tickers) as? [[String: Any]] ?? []
+        var texts: [String] = []
+        for row in rows {
+            for key in ["openPrice", "lowPrice", "highPrice", "lastPrice", "volume", "bidPrice", "askPrice"] {
+                if let text = row[key] as? String { texts.append(text) }
+            }
+        }
+        #expect(texts.count > 3000)
+        var mismatches: [String] = []
+        for text in texts + texts.map({ "-" + $0 }) {
+            guard let theirs = Self.referenceParse(text), DecimalText.inRange(theirs) else { continue }
+            let mine = DecimalText.parse(text)
+            if mine.map({ Self.sameBytes($0, theirs) }) != true { mismatches.append(text) }
+        }
+        #expect(mismatches == [])
+    }
+
+    @Test("parsing seeded random texts: leading and trailing zeros, exponents, signs")
+    func parsingRandom() {
+        var generator = SeededGenerator(state: 5)
+        var mismatches: [String] = []
+        for _ in 0..<20000 {
+            var text = ["", "-", "+"][Int.random(in: 0..<3, using: &generator)]
+            text += String(repeating: "0", count: Int.random(in: 0...2, using: &generator))
+            for _ in 0..<Int.random(in: 0...20, using: &generator) { text += String(Int.random(in: 0...9, using: &generator)) }
+            if Bool.random(using: &generator) {
+                text += "."
+                for _ in 0..<Int.random(in: 0...22, using: &generator) { text += String(Int.random(in: 0...9, using: &generator)) }
+            }
+            text += String(repeating: "0", count: Int.random(in: 0...3, using: &generator))
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                text += ["e", "E"][Int.random(in: 0..<2, using: &generator)] + ["", "-", "+"][Int.random(in: 0..<3, using: &generator)]
+                text += String(Int.random(in: 0...40, using: &generator))
+            }
+            let mine = DecimalText.parse(text)
+            let theirs = Self.referenceParse(text).flatMap { DecimalText.inRange($0) ? $0 : nil }
+            let plain = text.range(of: #"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,3})?$"#, options: .regularExpression) != nil
+            let expected = plain ? theirs : nil
+            switch (mine, expected) {
+            case (nil, nil): break
+            case let (mine?, expected?) where Self.sameBytes(mine, expected) || (mine.isZero && expected.isZero): break
+            default: if mismatches.count < 10 { mismatches.append(text) }
+            }
+        }
+        #expect(mismatches == [])
+    }
+
+    @Test("sparkline coordinates print as String(format: \"%.1f\") does, ties and near-ties included")
+    func coordinates() {
+        var generator = SeededGenerator(state: 6)
+        var values: [Double] = (0...4000).map { Double($0) / 20 } + (0...4000).map { Double($0) / 40 }
+        values += (0..<20000).map { _ in Double.random(in: 0...400, using: &generator) }
+        values += values.map { $0.nextUp } + values.map { $0.nextDown } + values.map { -$0 }
+        var mismatches: [String] = []
+        for value in values {
+            var bytes: [UInt8] = []
+            Sparkline.appendOneDecimal(value, to: &bytes)
+            let mine = String(decoding: bytes, as: UTF8.self)
+            let theirs = String(format: "%.1f", value)
+            if mine != theirs && mismatches.count < 10 { mismatches.append("\(value): \(mine) ≠ \(theirs)") }
+        }
+        #expect(mismatches == [])
+    }
+
+    @Test("markets written straight to JSON match JSONEncoder's layout: escapes, nulls, trends, empty series")
+    func jsonMarkets() async throws {
+        var report = try await GoldenReportTests.report(currency: "SEK")
+        report.rows[0].symbol = "a\"b\\c/d\u{1}\u{1f}\n\r\t\u{8}\u{c}é\u{2028}\u{7f}"
+        report.rows[0].trend = Trend(sincePrevious: Fixtures.decimal("1.5"), change7d: nil, change30d: Fixtures.decimal("-2"), series: [1, 2, 3])
+        report.rows[1].trend = Trend()
+        report.rows[2].open = nil
+        report.rows[2].isStale = true
+        let fast = try JSONRenderer().render(report)
+        let reference = String(decoding: try JSONRenderer.encode(JSONRenderer.Document(report)), as: UTF8.self) + "\n"
+        #expect(fast == reference)
+        report.rows = []
+        #expect(try JSONRenderer().render(report) == String(decoding: try JSONRenderer.encode(JSONRenderer.Document(report)), as: UTF8.self) + "\n")
+    }
+
+    @Test("report dates: calendar fields from the seconds agree with Calendar's")
+    func dates() {
+        var generator = SeededGenerator(state: 7)
+        var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_669_078_292.123), Fixtures.reportTime,
+                     Date(timeIntervalSince1970: 951_782_400), Date(timeIntervalSince1970: 253_402_300_799.999)]
+        for _ in 0..<20000 {
+            let milliseconds = Double(Int64.random(in: 0..<253_402_300_800_000, using: &generator))
+            dates.append(Date(timeIntervalSince1970: milliseconds / 1000))
+            dates.append(Date(timeIntervalSince1970: Double.random(in: 0..<4_102_444_800, using: &generator)))
+        }
+        var mismatches: [String] = []
+        for date in dates where ReportDates.fields(date) != ReportDates.calendarFields(date) {
+            if mismatches.count < 10 { mismatches.append("\(date.timeIntervalSince1970)") }
+        }
+        #expect(mismatches == [])
+        #expect(ReportDates.iso8601(Date(timeIntervalSince1970: 1_669_078_292.123)) == "2022-11-22T00:51:32.123Z")
+        #expect(ReportDates.iso8601(Fixtures.reportTime) == "2022-11-22T07:00:00Z")
+        #expect(ReportDates.minute(Fixtures.reportTime) == "2022-11-22 07:00 UTC")
+        #expect(ReportDates.day(Fixtures.reportTime) == "2022-11-22")
+    }
+
+    @Test("DecimalOrder orders and equates as Decimal does", arguments: [UInt64(8), 9])
+    func order(seed: UInt64) {
+        var values = Self.randomDecimals(count: 600, seed: seed)
+        // Equal values of different digit counts, zeros, and neighbours.
+        values += [0, Fixtures.decimal("1.5"), Fixtures.decimal("1.50") * 1, Decimal(sign: .plus, exponent: -1, significand: 15), -1, 1]
+        values += values.prefix(50).map { $0 + Decimal(sign: .plus, exponent: -30, significand: 1) }
+        var mismatches: [String] = []
+        for left in values {
+            for right in values.prefix(200) {
+                let (l, r) = (DecimalOrder(left), DecimalOrder(right))
+                if (l < r) != (left < right) || (l == r) != (left == right) {
+                    if mismatches.count < 10 { mismatches.append("\(left) vs \(right)") }
+                }
+            }
+        }
+        #expect(mismatches == [])
+    }
+}
