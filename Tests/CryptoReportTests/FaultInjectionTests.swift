@@ -3,7 +3,7 @@ import Testing
 
 @testable import CryptoReport
 
-/// Real URLSession against a loopback server that misbehaves on purpose.
+/// The real HTTP client against a loopback server that misbehaves on purpose.
 @Suite("Fault injection over loopback HTTP", .serialized, .timeLimit(.minutes(4)))
 struct FaultInjectionTests {
     typealias Response = LoopbackServer.Response
@@ -63,7 +63,7 @@ struct FaultInjectionTests {
         #expect(Self.seconds(ContinuousClock.now - started) < 10)
     }
 
-    /// FoundationNetworking gives libcurl whole seconds; the tool keeps the fraction.
+    /// The time limit is exact to the millisecond, not whole seconds.
     @Test("a fractional --timeout is honoured: 1.5 s is not 1 s")
     func fractionalTimeout() async throws {
         let server = try Self.server(tickersRoute: Response(status: 200, body: Data("[]".utf8), delay: 30))

@@ -1,8 +1,6 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import NIOHTTP1
 
 /// A source could not be read at all.
 public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
@@ -41,7 +39,7 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
         case let .timedOut(source, location, seconds):
             "\(source.displayName): no answer from \(location) within \(Self.format(seconds)) s."
         case let .httpStatus(source, location, status):
-            "\(source.displayName): \(location) answered HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))."
+            "\(source.displayName): \(location) answered HTTP \([String(status), HTTPResponseStatus(statusCode: status).reasonPhrase].filter { !$0.isEmpty }.joined(separator: " "))."
         case let .cutShort(source, location, received?, expected?):
             "\(source.displayName): the answer from \(location) was cut short (\(received) of \(expected) bytes)."
         case let .cutShort(source, location, _, _):

@@ -41,7 +41,7 @@ public struct SourceLoader: Sendable {
     public var requestLog: RequestLog?
 
     public init(
-        http: any HTTPClient = URLSessionHTTPClient(), files: any FileReading = LocalFileReader(),
+        http: any HTTPClient = NIOHTTPClient(), files: any FileReading = LocalFileReader(),
         clock: any ReportClock = SystemClock(), sleeper: any Sleeper = TaskSleeper(),
         logger: Logger = Logger(label: "cryptoreport"), timeout: TimeInterval = 15,
         maximumBytes: Int = 50 * 1024 * 1024, retry: RetryPolicy = RetryPolicy(),

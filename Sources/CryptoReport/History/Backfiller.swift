@@ -47,7 +47,7 @@ public struct Backfiller: Sendable {
     public var progress: @Sendable (Int, Int, String) -> Void
 
     public init(
-        store: HistoryStore, http: any HTTPClient = URLSessionHTTPClient(), clock: any ReportClock = SystemClock(),
+        store: HistoryStore, http: any HTTPClient = NIOHTTPClient(), clock: any ReportClock = SystemClock(),
         sleeper: any Sleeper = TaskSleeper(), logger: Logger = Logger(label: "cryptoreport"),
         progress: @escaping @Sendable (Int, Int, String) -> Void = { _, _, _ in }
     ) {

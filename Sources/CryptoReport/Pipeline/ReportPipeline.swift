@@ -14,7 +14,7 @@ public struct ReportPipeline: Sendable {
     public var logger: Logger
 
     public init(
-        http: any HTTPClient = URLSessionHTTPClient(), files: any FileReading = LocalFileReader(),
+        http: any HTTPClient = NIOHTTPClient(), files: any FileReading = LocalFileReader(),
         clock: any ReportClock = SystemClock(), sleeper: any Sleeper = TaskSleeper(),
         environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(label: "cryptoreport")

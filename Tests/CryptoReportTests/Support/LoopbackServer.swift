@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// A tiny HTTP/1.1 server on 127.0.0.1, started by a test, serving canned responses by path.
-/// It answers one request per connection and closes it, which is all URLSession needs here.
+/// It answers one request per connection and closes it, which is all the HTTP client needs here.
 final class LoopbackServer: @unchecked Sendable {
     struct Response: Sendable {
         enum Behaviour: Sendable {

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// The AsyncHTTPClient-based client on its own: redirects, schemes, gzip and its cap.
+@Suite("HTTP client on AsyncHTTPClient", .serialized, .timeLimit(.minutes(2)))
+struct HTTPClientTests {
+    typealias Response = LoopbackServer.Response
+
+    static func redirect(_ location: String) -> Response {
+        Response(status: 302, body: Data(), headers: ["Location": location])
+    }
+
+    func get(_ url: String, maximumBytes: Int = 1_000_000) async throws -> HTTPResponse {
+        try await NIOHTTPClient().get(try #require(URL(string: url)), timeout: 5, maximumBytes: maximumBytes, source: .tickers)
+    }
+
+    @Test("a redirect loop is named as such")
+    func loop() async throws {
+        let server = try LoopbackServer(routes: ["/a": Self.redirect("/b"), "/b": Self.redirect("/a")])
+        defer { server.stop() }
+        await #expect(throws: FetchError.unreachable(source: .tickers, location: server.url("/a"), reason: "the server redirected in a loop")) {
+            try await get(server.url("/a"))
+        }
+        #expect(
+            FetchError.unreachable(source: .tickers, location: "http://x/a", reason: "the server redirected in a loop").errorDescription
+                == "WazirX tickers: cannot reach http://x/a: the server redirected in a loop.")
+    }
+
+    @Test("a redirect to file:///etc/passwd is refused, and said so")
+    func toFile() async throws {
+        let server = try LoopbackServer(routes: ["/a": Self.redirect("file:///etc/passwd")])
+        defer { server.stop() }
+        await #expect(
+            throws: FetchError.unreachable(
+                source: .tickers, location: server.url("/a"), reason: "the server redirected to a file: URL, which is refused")
+        ) {
+            try await get(server.url("/a"))
+        }
+    }
+
+    @Test("five redirects are followed; a sixth is refused")
+    func redirectLimit() async throws {
+        var routes: [String: Response] = ["/r6": Response(status: 200, body: Data("[]".utf8))]
+        for step in 0..<6 { routes["/r\(step)"] = Self.redirect("/r\(step + 1)") }
+        let server = try LoopbackServer(routes: routes)
+        defer { server.stop() }
+        let five = try await get(server.url("/r1"))
+        #expect(five.status == 200 && five.body == Data("[]".utf8))
+        await #expect(throws: FetchError.unreachable(source: .tickers, location: server.url("/r0"), reason: "the server redirected more than 5 times")) {
+            try await get(server.url("/r0"))
+        }
+    }
+
+    @Test("only http and https are fetched")
+    func schemes() async throws {
+        for url in ["ftp://127.0.0.1/x", "file:///etc/passwd"] {
+            await #expect(throws: FetchError.unsupportedLocation(source: .tickers, location: url)) { try await get(url) }
+        }
+    }
+
+    @Test("gzip is decoded, and a gzip bomb is refused by the cap on the decoded size")
+    func gzip() async throws {
+        let bomb = try Data(contentsOf: Fixtures.fixturesFolder.appendingPathComponent("gzip-bomb-10MB-zeros.gz"))
+        #expect(bomb.count < 20_000)
+        let server = try LoopbackServer(routes: ["/z": Response(status: 200, body: bomb, headers: ["Content-Encoding": "gzip"])])
+        defer { server.stop() }
+        let whole = try await get(server.url("/z"), maximumBytes: 20_000_000)
+        #expect(whole.body.count == 10_000_000)
+        await #expect(throws: FetchError.tooLarge(source: .tickers, location: server.url("/z"), limit: 1_000_000)) {
+            try await get(server.url("/z"), maximumBytes: 1_000_000)
+        }
+    }
+}
