@@ -9,12 +9,18 @@ SHARE    := .build/share
 # The commit `--version` names; "-dirty" when the working tree has changes.
 COMMIT   := $(shell git describe --always --dirty --abbrev=7 2>/dev/null)
 
-.PHONY: build demo test report install embed clean fuzz fuzz-smoke bench completions man check-static
+.PHONY: commit-header build demo test report install embed clean fuzz fuzz-smoke bench completions man check-static
 
 ## Release binary at .build/release/cryptoreport, with the Swift runtime and Foundation linked in
 ## statically: it needs only libxml2 (and the C library) where it is installed.
-build:
-	$(SWIFT) build -c release --product cryptoreport --static-swift-stdlib -Xcc '-DCRYPTOREPORT_COMMIT="$(COMMIT)"'
+build: commit-header
+	$(SWIFT) build -c release --product cryptoreport --static-swift-stdlib
+
+# The commit for `--version`, rewritten only when it changes (Sources/CBuildInfo/build_info.c).
+commit-header:
+	@mkdir -p .build
+	@echo '#define CRYPTOREPORT_COMMIT "$(COMMIT)"' > .build/build-commit.h.new
+	@cmp -s .build/build-commit.h.new .build/build-commit.h && rm .build/build-commit.h.new || mv .build/build-commit.h.new .build/build-commit.h
 
 ## The full report on the bundled real snapshot, in SEK, every format, into Output/.
 demo: build
