@@ -92,4 +92,25 @@ struct AlertEvaluationTests {
         let perPair = beyond + ["srmusdt"]
         #expect(result.fired.map(\.symbol) == Array((0..<1_000).map { _ in perPair }.joined()))
     }
+
+    @Test("the built binary: 10,000 rules from the file, each fired one on standard error and in the alerts file, in file order")
+    func tenThousandFromTheFile() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.url.appendingPathComponent("config.toml")
+        // BTC/USDT is at 171 447,35 kr: limits 1, 21, 41, … fire up to 171 441 (rule 8,573), then not.
+        let rules = (0..<10_000).map { "btc above \($0 * 20 + 1) SEK" }
+        try Data(("currency = \"SEK\"\nformats = [\"csv\"]\nalerts = [\n" + rules.map { "  \"\($0)\",\n" }.joined() + "]\n").utf8)
+            .write(to: file)
+        let run = try ExecutableTests.run(["--sample", "--config", file.path, "--output", "out", "-q"], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr.prefix(500))")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 8_573)
+        #expect(lines.first == "cryptoreport: alert: btc above 1 SEK: BTC/USDT is at 171\u{00A0}447,35\u{00A0}kr")
+        #expect(lines.last == "cryptoreport: alert: btc above 171441 SEK: BTC/USDT is at 171\u{00A0}447,35\u{00A0}kr")
+        let alerts = try String(
+            contentsOf: folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-SEK-alerts.csv"), encoding: .utf8)
+        let rows = alerts.split(separator: "\r\n")
+        #expect(rows.count == 8_574)
+        #expect(rows.dropFirst().allSatisfy { $0.contains(",btcusdt,171447.347647863,SEK,") })
+    }
 }

@@ -43,9 +43,11 @@ struct ExecutableTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Read before waiting, so a large report cannot fill the pipe and stall the child.
+        // Read both before waiting, and at once: a large report on one pipe, or thousands of
+        // alert lines on the other, cannot fill it and stall the child.
+        let errorReader = PipeReader(err.fileHandleForReading)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errorReader.wait()
         process.waitUntilExit()
         return Run(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
@@ -222,5 +224,23 @@ struct ExecutableTests {
         for currency in rates.currencies + ["EUR"] {
             #expect(script.contains(currency), "\(currency)")
         }
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+final class PipeReader: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
     }
 }
