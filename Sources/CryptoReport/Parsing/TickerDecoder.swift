@@ -57,6 +57,7 @@ public struct TickerDecoder: Sendable {
             }
             throw .malformed(source: .tickers, expected: Self.expected, detail: "got XML or other markup")
         }
+        if let rows = TickerScanner.rows(data) { return rows }
         let decoder = JSONDecoder()
         do {
             return try decoder.decode([RawTickerRow].self, from: data)
@@ -180,6 +181,10 @@ struct RawTickerRow: Decodable, Sendable {
 
     /// `nil` when the element is not an object.
     var fields: [String: JSONScalar]?
+
+    init(fields: [String: JSONScalar]?) {
+        self.fields = fields
+    }
 
     init(from decoder: any Decoder) throws {
         guard let container = try? decoder.container(keyedBy: AnyCodingKey.self) else {
