@@ -212,6 +212,32 @@ extension SettingParser {
     }
 }
 
+extension SettingParser where Value == Decimal {
+    /// An amount of money, zero or more, with `.` for the fraction: `5000`, `2500.50`. Read
+    /// exactly from its text (a file's number through its shortest text), as money always is.
+    static let amount: SettingParser = {
+        let expected = "an amount of zero or more, like 5000 or 2500.50"
+        @Sendable func read(_ text: String) throws(InvalidSettingValue) -> Decimal {
+            let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")
+            guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+                trimmed.filter({ $0 == "." }).count <= 1, trimmed.first != ".", trimmed.last != ".",
+                let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
+            else { throw InvalidSettingValue.value(text, expected: expected) }
+            return value
+        }
+        return SettingParser(
+            expected: expected, text: { try read($0) },
+            file: { value in
+                switch value {
+                case let .integer(whole): return try read(String(whole))
+                case let .float(fraction) where fraction.isFinite: return try read("\(fraction)")
+                case let .string(text): return try read(text)
+                default: throw InvalidSettingValue.wrongType(value, expected: expected)
+                }
+            })
+    }()
+}
+
 extension SettingParser where Value == CurrencyCode {
     static let currency = checked("a three-letter currency code such as USD or SEK") { CurrencyCode($0) }
 }
