@@ -62,14 +62,23 @@ struct HistoryCommand: ParsableCommand {
             }
             let currency = settings.report.currency.code
             let locale = settings.report.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)
-            let points: [HistoryExporter.Point]
             try ReportWriter.finishInterruptedCommit(inFolderOf: path)
+            let points: [HistoryExporter.Point]
+            let emptyWindow: HistoryExporter.EmptyWindow?
             do throws(HistoryError) {
                 let exporter = HistoryExporter(store: try HistoryStore(path: path))
-                points = try exporter.series(symbol: symbol, currency: currency, days: days, now: Date())
+                let now = Date()
+                points = try exporter.series(symbol: symbol, currency: currency, days: days, now: now)
+                emptyWindow = points.isEmpty ? try exporter.emptyWindow(symbol: symbol, currency: currency, now: now) : nil
             } catch {
                 // Here the database is an input: one that cannot be read is not an output problem.
                 throw error.asInput
+            }
+            if let emptyWindow {
+                FileHandle.standardError.write(
+                    Data(
+                        "cryptoreport: history: no run in the last \(days) days; the newest recorded run is of \(ReportDates.minute(emptyWindow.newestRun)): --days \(emptyWindow.daysNeeded) reaches it.\n"
+                            .utf8))
             }
             let text: String
             switch format {

@@ -109,6 +109,7 @@ struct ExecutableTests {
             (["--output", ""], 64, "'' is invalid for '--output <dir>': expected a folder, or - for standard output"),
             (["--format", "csv,pdf"], 64, "\"pdf\" is not valid; expected csv, markdown, html, json or all"),
             (["--deadline", "1e16"], 64, "'1e16' is invalid for '--deadline <seconds>': expected a positive number of seconds, up to 86400"),
+            (["--symbols", "nosuchcoin,btc2"], 64, "--symbols: WazirX lists no market or base asset named \"nosuchcoin\", \"btc2\"."),
             (["--tickers-url", "/nonexistent/tickers.json"], 66, "WazirX tickers: no such file /nonexistent/tickers.json."),
             (["--tickers-url", "RATES"], 65, "WazirX tickers: not a JSON array of tickers (got XML or other markup)."),
             (["--ecb-url", "TICKERS"], 65, "ECB rates: not the ECB eurofxref XML"),
@@ -175,5 +176,51 @@ struct ExecutableTests {
         #expect(run.status == 0)
         #expect(run.stdout == "o/cryptoreport-2022-11-22-USD.json\n")
         #expect(run.stderr == "cryptoreport: warning: WazirX tickers: skipped ticker #2 (badusdt): lastPrice \"0\" is not a positive number\n")
+    }
+
+    /// The flag of each settings key, as `--help` spells it.
+    static func flag(_ key: String) -> String {
+        ["formats": "--format", "alerts": "--alert"][key] ?? "--" + key.replacingOccurrences(of: "_", with: "-")
+    }
+
+    @Test("--help, help report, --version and the completion scripts carry the report's options")
+    func explainsItself() throws {
+        let folder = try TemporaryFolder()
+        for arguments in [["--help"], ["help", "report"], ["--currency", "SEK", "-h"]] {
+            let help = try Self.run(arguments, in: folder.url)
+            #expect(help.status == 0, "\(arguments)")
+            for key in SettingKeys.all {
+                #expect(help.stdout.contains(Self.flag(key.name)), "\(arguments): \(Self.flag(key.name)) missing")
+            }
+            #expect(help.stdout.contains("--config") && help.stdout.contains("Exit codes"), "\(arguments)")
+        }
+        #expect(try Self.run(["--help"], in: folder.url).stdout.contains("history"))
+        let version = try Self.run(["--version"], in: folder.url)
+        #expect(version.status == 0 && version.stdout.hasPrefix("0."), "\(version.stdout)")
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try Self.run(["--generate-completion-script", shell], in: folder.url)
+            #expect(script.status == 0, "\(shell)")
+            for option in ["currency", "format", "markets", "sort", "symbols", "tickers-url"] {
+                let spelling = shell == "fish" ? "-l '\(option)'" : "--\(option)"
+                #expect(script.stdout.contains(spelling), "\(shell) completion lacks \(spelling)")
+            }
+            for word in ["SEK", "NOK", "markdown", "primary", "spread", "history", "backfill"] {
+                #expect(script.stdout.contains(word), "\(shell) completion lacks \(word)")
+            }
+        }
+        // A top-level option whose values the binary completes (the sample's assets).
+        let assets = try Self.run(["---completion", "--", "--symbols", "2", "2", "cryptoreport", "--symbols", "bt"], in: folder.url)
+        #expect(assets.status == 0, "\(assets.stderr)")
+        #expect(assets.stdout.split(separator: "\n").contains("btc"), "\(assets.stdout)")
+    }
+
+    @Test("the completion list of currencies is the built-in sample's, with EUR")
+    func completionCurrencies() throws {
+        let rates = try ECBRatesParser().parseLatest(EmbeddedSample.rates)
+        let folder = try TemporaryFolder()
+        let script = try Self.run(["--generate-completion-script", "bash"], in: folder.url).stdout
+        for currency in rates.currencies + ["EUR"] {
+            #expect(script.contains(currency), "\(currency)")
+        }
     }
 }

@@ -237,6 +237,20 @@ struct HistoryTests {
         // One point, in the file's currency.
         #expect(export.stdout.split(separator: "\r\n").count == 2)
         #expect(export.stdout.contains(",btcusdt,SEK,"))
+        // A window with no run: an empty export, and a line saying what would reach the newest run.
+        let empty = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "30", "--config", config.path], in: folder.url)
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect(empty.stdout.split(separator: "\r\n").count == 1)
+        let needed = Int((Date().timeIntervalSince(Fixtures.captureTime) / 86400).rounded(.up))
+        #expect(
+            empty.stderr
+                == "cryptoreport: history: no run in the last 30 days; the newest recorded run is of 2022-11-22 00:51 UTC: --days \(needed) reaches it.\n")
+        // A market or currency that no run has is 64 whatever --days is.
+        for arguments in [["--symbol", "nosuchcoin", "--days", "30"], ["--symbol", "btc", "--days", "30", "--currency", "XYZ"]] {
+            let refused = try ExecutableTests.run(["history"] + arguments + ["--config", config.path], in: folder.url)
+            #expect(refused.status == 64, "\(arguments) \(refused.stderr)")
+            #expect(refused.stdout.isEmpty && refused.stderr.hasPrefix("cryptoreport: History: no "), "\(refused.stderr)")
+        }
         let unknown = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "3650", "--currency", "XYZ", "--config", config.path], in: folder.url)
         #expect(unknown.status == 64)
         #expect(unknown.stderr.hasPrefix("cryptoreport: History: no recorded ECB rates have XYZ; choose one of AUD,"))

@@ -76,8 +76,7 @@ public struct Backfiller: Sendable {
         let unmatched = MarketSelector(Selection(symbols: options.symbols)).unmatched(in: tickers)
         if !unmatched.isEmpty {
             guard !markets.isEmpty else {
-                throw UsageError.invalid(
-                    option: "--symbols", value: unmatched.joined(separator: ","), expected: "base assets or market symbols that WazirX lists")
+                throw SelectionError.nothingMatches(symbols: unmatched)
             }
             logger.warning("backfill: no market matches \(unmatched.map { "\"\($0)\"" }.joined(separator: ", ")) (--symbols)")
         }

@@ -21,8 +21,33 @@ public struct HistoryExporter: Sendable {
     /// No run in the window is an empty series; runs none of which has rates for `currency`, or
     /// none of which holds the market, are an error saying so, not an empty export.
     public func series(symbol: String, currency: String, days: Int, now: Date) throws(HistoryError) -> [Point] {
+        try series(symbol: symbol, currency: currency, days: days, runs: try store.runs(in: now.addingTimeInterval(-Double(days) * 86400)...now))
+    }
+
+    /// An empty window, said plainly: the newest run recorded before it, and the `--days` that
+    /// reaches it. The currency and the market are judged against every recorded run first, so
+    /// that a name no run has is an error whatever `--days` is. `nil`: the database is empty.
+    public struct EmptyWindow: Sendable, Equatable {
+        public var newestRun: Date
+        public var daysNeeded: Int
+    }
+
+    public func emptyWindow(symbol: String, currency: String, now: Date) throws(HistoryError) -> EmptyWindow? {
+        let all = try store.runs(in: Date.distantPast...now)
+        guard let newest = all.last else { return nil }
+        let span = Int((now.timeIntervalSince(all[0].sourceTime) / 86400).rounded(.up))
+        // Newest first, a run at a time: the common case (the newest run has both) reads one.
+        var found = false
+        for run in all.reversed() where !found {
+            found = try !series(symbol: symbol, currency: currency, days: span, runs: [run], quietly: true).isEmpty
+        }
+        if !found { _ = try series(symbol: symbol, currency: currency, days: span, runs: all) }
+        return EmptyWindow(newestRun: newest.sourceTime, daysNeeded: Int((now.timeIntervalSince(newest.sourceTime) / 86400).rounded(.up)))
+    }
+
+    /// `quietly`: an empty result instead of the errors, for probing one run at a time.
+    private func series(symbol: String, currency: String, days: Int, runs: [RunSummary], quietly: Bool = false) throws(HistoryError) -> [Point] {
         let wanted = symbol.lowercased()
-        let runs = try store.runs(in: now.addingTimeInterval(-Double(days) * 86400)...now)
         var points: [Point] = []
         var currencies = Set<String>()
         var convertible = false
@@ -40,6 +65,7 @@ public struct HistoryExporter: Sendable {
             guard let row = exact ?? primary else { continue }
             points.append(Point(time: run.sourceTime, kind: run.kind, row: row, ratesDate: rates.date))
         }
+        if quietly { return points }
         if !runs.isEmpty && !convertible && !currencies.isEmpty {
             throw .currencyNotRecorded(currency: currency, available: currencies.sorted())
         }

@@ -54,14 +54,18 @@ public struct ReportBuilder: Sendable {
 
         let selector = MarketSelector(spec.selection)
         let selected = selector.select(analysed.rows)
-        for symbol in selector.unmatched(in: decoded.tickers) {
+        let unmatched = selector.unmatched(in: decoded.tickers)
+        // Names partly matching are a warning; naming nothing at all is a mistake (64).
+        if !unmatched.isEmpty && unmatched.count == spec.selection.symbols.count {
+            throw SelectionError.nothingMatches(symbols: unmatched)
+        }
+        for symbol in unmatched {
             analysed.diagnostics.append(Diagnostic(.tickers, .unmatchedSymbol(symbol)))
         }
         // A currency listed twice with different rates that the report needed has failed the run
         // already (65); one it did not need is only said.
         for (currency, rates) in exchangeRates.ambiguous.sorted(by: { $0.key < $1.key }) {
-            analysed.diagnostics.append(
-                Diagnostic(.rates, "\(currency) is listed \(rates.count) times with different rates (\(ConversionError.list(rates))); it is left out"))
+            analysed.diagnostics.append(Diagnostic(.rates, .ambiguousRate(currency: currency, rates: rates)))
         }
         let shown = selector.cut(selected)
         let summary = SummaryBuilder().summarise(

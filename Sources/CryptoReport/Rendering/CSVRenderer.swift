@@ -37,13 +37,12 @@ public struct CSVRenderer: Sendable {
     /// The `…-alerts.csv` file: one row per fired alert.
     public func alerts(_ report: Report) -> String {
         var lines = ["rule,symbol,value,unit,message"]
-        for alert in report.alerts {
+        for (alert, message) in zip(report.alerts, AlertText.messages(report)) {
             lines.append(
                 [
                     Self.text(alert.rule.description), Self.text(alert.symbol), PlainNumber.format(alert.value),
-                    Self.text(alert.unit), Self.text(AlertText.message(alert, in: report)),
-                ]
-                    .joined(separator: ","))
+                    Self.text(alert.unit), Self.text(message),
+                ].joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
