@@ -14,9 +14,6 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
         /// A row of the feed skipped or amended by the decoder, described by the decoder itself:
         /// the same sentence is the decoding error's when no row is usable.
         case input(String)
-        /// A currency the ECB file lists more than once with different rates, which the report
-        /// did not need (one it needs fails the run).
-        case ambiguousRate(currency: String, rates: [Decimal])
         /// Stands for `count` more diagnostics of one `group` after the first few.
         case moreLikeIt(count: Int, group: String)
     }

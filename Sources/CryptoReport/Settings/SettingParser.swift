@@ -1,3 +1,5 @@
+import Foundation
+
 /// How one setting's value is read: the same rules for a flag, an environment variable and the
 /// configuration file, so that a value is parsed once, where it enters, and never again.
 public struct SettingParser<Value: Sendable>: Sendable {
@@ -132,29 +134,15 @@ extension SettingParser where Value: RawRepresentable & CaseIterable, Value.RawV
 }
 
 extension SettingParser where Value == Decimal {
-    /// An amount of money, zero or more, with `.` for the fraction: `5000`, `2500.50`. Read
+    /// An amount of money, zero or more, with `.` for the fraction: `5000`, `2500.50`, read
     /// exactly from its text (a file's number through its shortest text), as money always is.
-    static let amount: SettingParser = {
-        let expected = "an amount of zero or more, like 5000 or 2500.50"
-        @Sendable func read(_ text: String) throws(InvalidSettingValue) -> Decimal {
-            let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")
-            guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-                trimmed.filter({ $0 == "." }).count <= 1, trimmed.first != ".", trimmed.last != ".",
-                let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
-            else { throw InvalidSettingValue.value(text, expected: expected) }
-            return value
-        }
-        return SettingParser(
-            expected: expected, text: { try read($0) },
-            file: { value in
-                switch value {
-                case let .integer(whole): return try read(String(whole))
-                case let .float(fraction) where fraction.isFinite: return try read("\(fraction)")
-                case let .string(text): return try read(text)
-                default: throw InvalidSettingValue.wrongType(value, expected: expected)
-                }
-            })
-    }()
+    static let amount = one("an amount of zero or more, like 5000 or 2500.50", .number) { text in
+        let digits = text.replacingOccurrences(of: "_", with: "")
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            digits.filter({ $0 == "." }).count <= 1, digits.first != ".", digits.last != "."
+        else { return nil }
+        return Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX"))
+    }
 }
 
 extension SettingParser where Value == CurrencyCode {
