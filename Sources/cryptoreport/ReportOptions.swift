@@ -31,6 +31,14 @@ struct ReportOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Show only the first N markets.", transform: SettingKeys.top.flag)
     var top: Int?
 
+    @Option(
+        name: .customLong("min-volume-value"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Least 24 h volume value, in the report currency, for a market to enter the top lists. (default: 100 USD's worth)",
+            valueName: "amount"),
+        transform: SettingKeys.minVolumeValue.flag)
+    var minVolumeValue: Decimal?
+
     @Option(name: .customLong("alert"), help: "An alert rule, e.g. \"btc above 60000 SEK\"; repeatable (replaces the file's alerts).")
     var alertRules: [String] = []
 
@@ -112,6 +120,7 @@ struct ReportOptions: ParsableArguments {
         layer.set(SettingKeys.symbols, symbols)
         layer.set(SettingKeys.sort, sort)
         layer.set(SettingKeys.top, top)
+        layer.set(SettingKeys.minVolumeValue, minVolumeValue)
         if !alertRules.isEmpty {
             var rules: [AlertRule] = []
             for text in alertRules {

@@ -98,7 +98,9 @@ struct HistoryTests {
         let store = try HistoryStore()
         let report = try await Self.currentReport()
         let none = try TrendCalculator(store: store).trends(for: report.rows, currency: "SEK", at: Self.captured)
-        #expect(none["btcusdt"] == Trend(series: [report.rows.first { $0.symbol == "btcusdt" }?.price ?? 0]))
+        var alone = Trend(series: [report.rows.first { $0.symbol == "btcusdt" }?.price ?? 0])
+        alone.days = [ReportDates.day(Self.captured)]
+        #expect(none["btcusdt"] == alone)
         try store.record(try Self.snapshot(daysAgo: 3, factor: 1))
         let some = try TrendCalculator(store: store).trends(for: report.rows, currency: "SEK", at: Self.captured)
         #expect(some["btcusdt"]?.sincePrevious == 0)

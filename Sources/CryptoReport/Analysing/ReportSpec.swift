@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a report shows: the analysis and rendering stages' part of the settings.
 public struct ReportSpec: Sendable, Equatable {
     public var currency: CurrencyCode = .usd
@@ -5,6 +7,13 @@ public struct ReportSpec: Sendable, Equatable {
     public var locale: ReportLocale?
     public var selection = Selection()
     public var alerts: [AlertRule] = []
+    /// The least 24 h volume value, in the report currency, that lets a market into the top
+    /// lists (gainers, losers, volume, spreads); `nil`: `defaultMinimumVolumeUSD` in the report
+    /// currency. Markets that did not trade never lead a list, whatever the floor.
+    public var minimumVolumeValue: Decimal?
+    /// The floor when none is set: 100 USD's worth, converted at the day's ECB rates, so a
+    /// kronor and a rupee report leave out the same thin markets.
+    public static let defaultMinimumVolumeUSD: Decimal = 100
 
     public init(currency: CurrencyCode = .usd, locale: ReportLocale? = nil, selection: Selection = Selection(), alerts: [AlertRule] = []) {
         self.currency = currency

@@ -18,12 +18,19 @@ public struct SummaryBuilder: Sendable {
         public var rates: ExchangeRates
         /// The report currency.
         public var currency: String
+        /// The least volume value (report currency) for the top lists; `nil`: the default,
+        /// `ReportSpec.defaultMinimumVolumeUSD` converted at `rates`.
+        public var minimumVolumeValue: Decimal? = nil
     }
 
     public func summarise(_ input: Input) -> ReportSummary {
         let selected = input.selected
         let changes = selected.compactMap(\.changePercent)
         let unconvertible = input.tickers.count - input.converted.count
+        let floor = volumeFloor(input)
+        // Only markets that traded lead a list: a 70 % spread on a market nobody traded is not
+        // news, and a zero volume passes no floor, not even a floor of zero.
+        let traded = selected.filter { ($0.volumeValue ?? 0) > 0 && ($0.volumeValue ?? 0) >= floor }
         return ReportSummary(
             counts: .init(
                 tickersReceived: input.tickersReceived, skipped: input.skipped, unconvertible: unconvertible,
@@ -32,14 +39,27 @@ public struct SummaryBuilder: Sendable {
             newestTickerAt: input.tickers.compactMap(\.updatedAt).max(),
             ratesUsed: input.quoteRates.rates.values.filter { !Self.isIdentity($0, currency: input.currency) }
                 .sorted(by: Self.ratesOrder),
-            gainers: top(selected.filter { ($0.changePercent ?? 0) > 0 }, by: \.changePercent),
-            losers: top(selected.filter { ($0.changePercent ?? 0) < 0 }, by: \.changePercent, ascending: true),
-            topVolume: top(selected.filter { $0.volumeValue != nil }, by: \.volumeValue),
-            widestSpreads: top(selected.filter { $0.spreadPercent != nil }, by: \.spreadPercent),
+            gainers: top(traded.filter { ($0.changePercent ?? 0) > 0 }, by: \.changePercent),
+            losers: top(traded.filter { ($0.changePercent ?? 0) < 0 }, by: \.changePercent, ascending: true),
+            topVolume: top(traded, by: \.volumeValue),
+            widestSpreads: top(traded.filter { $0.spreadPercent != nil }, by: \.spreadPercent),
             advancers: changes.filter { $0 > 0 }.count,
             decliners: changes.filter { $0 < 0 }.count,
             unchanged: changes.filter { $0 == 0 }.count,
-            inrPremium: inrPremium(input.tickers, rates: input.rates))
+            inrPremium: inrPremium(input.tickers, rates: input.rates),
+            volumeFloor: floor, belowVolumeFloor: selected.count - traded.count)
+    }
+
+    /// The floor asked for, else 100 USD's worth in the report currency (100 when the ECB
+    /// file has no USD rate to convert with).
+    private func volumeFloor(_ input: Input) -> Decimal {
+        if let floor = input.minimumVolumeValue { return floor }
+        let usd = (try? input.rates.rate(from: "USD", to: input.currency)) ?? 1
+        // Whole units: the floor is shown to people, and "10 723,50 kr" reads as false precision.
+        var floor = ReportSpec.defaultMinimumVolumeUSD * usd
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &floor, 0, .plain)
+        return rounded
     }
 
     private func top(_ rows: [MarketRow], by key: KeyPath<MarketRow, Decimal?>, ascending: Bool = false) -> [MarketRow] {

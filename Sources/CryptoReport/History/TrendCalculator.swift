@@ -37,12 +37,14 @@ public struct TrendCalculator: Sendable {
         var trends: [String: Trend] = [:]
         for row in rows {
             let symbol = row.symbol.lowercased()
-            let series = days.compactMap { price(daily[$0], symbol) } + [row.price]
-            trends[symbol] = Trend(
+            let points = days.compactMap { day in price(daily[day], symbol).map { (day, $0) } }
+            var trend = Trend(
                 sincePrevious: Trend.percent(from: price(previous, symbol), to: row.price),
                 change7d: Trend.percent(from: price(week, symbol), to: row.price),
                 change30d: Trend.percent(from: price(month, symbol), to: row.price),
-                series: series)
+                series: points.map(\.1) + [row.price])
+            trend.days = points.map(\.0) + [today]
+            trends[symbol] = trend
         }
         return trends
     }

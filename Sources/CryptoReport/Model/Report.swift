@@ -35,6 +35,11 @@ public struct Report: Sendable, Equatable {
     public var hasHistory = false
     /// Alert rules that fired in this run.
     public var alerts: [FiredAlert] = []
+    /// The rules checked, fired or not: their price limits are drawn on the charts.
+    public var alertRules: [AlertRule] = []
+    /// Every converted market, shown or not, so that a market's detail can list the asset's
+    /// other markets (btcinr beside btcusdt) whatever `--markets` and `--top` kept.
+    public var markets: [MarketRow] = []
 
     /// The named source's metadata, whatever order the sources are listed in.
     public func source(_ source: DataSource) -> SourceInfo? {

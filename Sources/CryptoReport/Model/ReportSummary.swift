@@ -38,4 +38,8 @@ public struct ReportSummary: Sendable, Equatable {
     public var decliners: Int
     public var unchanged: Int
     public var inrPremium: INRPremium?
+    /// The least volume value (report currency) a market needed to enter the top lists.
+    public var volumeFloor: Decimal = 0
+    /// Selected markets left out of the top lists: below the floor, or not traded at all.
+    public var belowVolumeFloor = 0
 }

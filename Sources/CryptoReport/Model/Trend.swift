@@ -10,6 +10,9 @@ public struct Trend: Sendable, Equatable {
     /// One price per day for the last 30 days (the last run of each UTC day), oldest first, ending
     /// with this report's price.
     public var series: [Decimal]
+    /// The UTC day of each price in `series` (`2022-11-22`), for a dated chart and the list of
+    /// earlier points; empty when not known.
+    public var days: [String] = []
 
     public init(sincePrevious: Decimal? = nil, change7d: Decimal? = nil, change30d: Decimal? = nil, series: [Decimal] = []) {
         self.sincePrevious = sincePrevious

@@ -72,13 +72,16 @@ public struct ReportBuilder: Sendable {
             .init(
                 tickers: decoded.tickers, tickersReceived: decoded.received,
                 skipped: decoded.received - decoded.tickers.count, converted: analysed.rows, selected: selected,
-                shown: shown.count, quoteRates: quoteRates, rates: exchangeRates, currency: converter.target))
-        return Report(
+                shown: shown.count, quoteRates: quoteRates, rates: exchangeRates, currency: converter.target,
+                minimumVolumeValue: spec.minimumVolumeValue))
+        var report = Report(
             currency: converter.target, localeIdentifier: spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: converter.target), generatedAt: generatedAt,
             rates: exchangeRates, rows: shown, summary: summary,
             sources: [Report.SourceInfo(tickers), Report.SourceInfo(rates)],
             diagnostics: Diagnostic.summarised(decoded.diagnostics + analysed.diagnostics), freshness: freshness,
             notices: notices(tickers: tickers, rates: rates, exchangeRates: exchangeRates, freshness: freshness))
+        report.markets = analysed.rows
+        return report
     }
 
     /// Network payloads are judged against their fetch; files and the sample, whose fetch time

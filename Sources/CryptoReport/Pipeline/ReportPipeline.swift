@@ -62,6 +62,7 @@ public struct ReportPipeline: Sendable {
             spec.alerts, report: report, tickers: snapshot.tickers,
             rates: snapshot.rates)
         report.alerts = alerts.fired
+        report.alertRules = spec.alerts
         for diagnostic in report.diagnostics {
             logger.warning("\(DiagnosticText.line(diagnostic))")
         }

@@ -283,8 +283,13 @@ public struct JSONRenderer: Sendable {
         var losers: [Mover]
         var topVolume: [Mover]
         var widestSpreads: [Mover]
+        /// The least volume value a market needed for the four lists, and how many it left out.
+        var volumeFloor: String
+        var belowVolumeFloor: Int
         enum CodingKeys: String, CodingKey {
             case counts, advancers, decliners, unchanged, gainers, losers
+            case volumeFloor = "volume_floor"
+            case belowVolumeFloor = "below_volume_floor"
             case inrPremium = "inr_premium"
             case topVolume = "top_volume"
             case widestSpreads = "widest_spreads"
@@ -310,6 +315,8 @@ public struct JSONRenderer: Sendable {
             losers = summary.losers.map { Mover(symbol: $0.symbol, value: JSONRenderer.number($0.changePercent)) }
             topVolume = summary.topVolume.map { Mover(symbol: $0.symbol, value: JSONRenderer.number($0.volumeValue)) }
             widestSpreads = summary.widestSpreads.map { Mover(symbol: $0.symbol, value: JSONRenderer.number($0.spreadPercent)) }
+            volumeFloor = DecimalParts.plainText(summary.volumeFloor)
+            belowVolumeFloor = summary.belowVolumeFloor
         }
     }
 

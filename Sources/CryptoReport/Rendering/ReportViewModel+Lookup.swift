@@ -33,6 +33,8 @@ extension ReportViewModel.Row: MustacheParent {
         case "change30dClass": change30dClass
         case "sparkline": sparkline
         case "sparklineSVG": sparklineSVG
+        case "sortValues": sortValues
+        case "anchor": anchor
         default: nil
         }
     }
@@ -81,6 +83,81 @@ extension ReportViewModel: MustacheParent {
         case "hasAlerts": hasAlerts
         case "charts": charts
         case "hasCharts": hasCharts
+        case "hasSincePrevious": hasSincePrevious
+        case "hasChange7d": hasChange7d
+        case "hasChange30d": hasChange30d
+        case "hasSparklines": hasSparklines
+        case "hasTrends": hasTrends
+        case "volumeFloor": volumeFloor
+        case "belowVolumeFloor": belowVolumeFloor
+        case "hasBelowVolumeFloor": hasBelowVolumeFloor
+        case "details": details
+        case "hasDetails": hasDetails
+        default: nil
+        }
+    }
+}
+
+/// A detail answers as a row does: some thirty keys for each of the table's markets.
+extension ReportViewModel.Detail: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "anchor": anchor
+        case "symbol": symbol
+        case "pair": pair
+        case "quote": quote
+        case "price": price
+        case "open": open
+        case "high": high
+        case "low": low
+        case "bid": bid
+        case "ask": ask
+        case "change": change
+        case "changeClass": changeClass
+        case "arrow": arrow
+        case "changeMoney": changeMoney
+        case "spread": spread
+        case "spreadPct": spreadPct
+        case "volume": volume
+        case "volumeValue": volumeValue
+        case "fxRate": fxRate
+        case "updatedAt": updatedAt
+        case "hasRate": hasRate
+        case "others": others
+        case "hasOthers": hasOthers
+        case "chart": chart
+        case "hasChart": hasChart
+        case "limits": limits
+        case "hasLimits": hasLimits
+        case "points": points
+        case "hasPoints": hasPoints
+        default: nil
+        }
+    }
+}
+
+extension ReportViewModel.Detail.Other: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "pair": pair
+        case "symbol": symbol
+        case "anchor": anchor
+        case "price": price
+        case "premium": premium
+        case "premiumClass": premiumClass
+        case "isShown": isShown
+        default: nil
+        }
+    }
+}
+
+extension ReportViewModel.Detail.Point: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "day": day
+        case "price": price
+        case "change": change
+        case "changeClass": changeClass
         default: nil
         }
     }

@@ -37,10 +37,21 @@ struct ReportViewModel {
         var sparkline: String
         /// Inline SVG markup, numbers only: insert with `{{{sparklineSVG}}}`.
         var sparklineSVG: String
+        /// The figures the page's script sorts by, as plain numbers separated by spaces (`-` for
+        /// none), in the order `sortKeys` names: the shown text is for people, not for comparing.
+        var sortValues: String
+        /// The element id of the market's detail: `btcusdt`.
+        var anchor: String
     }
+
+    /// What `Row.sortValues` holds, in order: price, 24 h change, since last, 7 d, 30 d, trend
+    /// over the series, high, low, bid, ask, spread %, spread, volume, volume value.
+    static let sortKeys = ["p", "c", "s", "w", "m", "t", "h", "l", "b", "a", "q", "r", "v", "x"]
 
     struct Chart {
         var pair: String
+        /// The market's detail: `#{{anchor}}`.
+        var anchor: String
         var price: String
         var change30d: String
         var changeClass: String
@@ -79,6 +90,19 @@ struct ReportViewModel {
     var hasAlerts: Bool
     var charts: [Chart]
     var hasCharts: Bool
+    /// Each trend column is shown only when some row has a value for it: a first run with an
+    /// empty history shows none of them.
+    var hasSincePrevious, hasChange7d, hasChange30d, hasSparklines: Bool
+    /// Any of the four.
+    var hasTrends: Bool
+    /// `10 724,00 kr`: the least volume value that let a market into the top lists.
+    var volumeFloor: String
+    /// `52`: selected markets the floor (or no trade at all) kept out of the top lists.
+    var belowVolumeFloor: String
+    var hasBelowVolumeFloor: Bool
+    /// One per row of the table, in its order.
+    var details: [Detail]
+    var hasDetails: Bool
 
     init(_ report: Report) {
         let locale = Locale(identifier: report.localeIdentifier)
@@ -154,12 +178,31 @@ struct ReportViewModel {
             guard let market = report.rows.first(where: { $0.symbol == mover.symbol }), let trend = market.trend,
                 trend.series.count > 2, let low = trend.series.min(), let high = trend.series.max()
             else { return nil }
+            let pair = "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())"
+            // Dated when the history says which day each price is of; the plain line otherwise.
+            let svg = trend.days.count == trend.series.count
+                ? PriceChart.svg(
+                    zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) },
+                    limits: Self.limits(for: market, in: report), width: 250, height: 130, fontSize: 12, label: "\(pair), price by day",
+                    format: { numbers.money($0) })
+                : Sparkline.svg(trend.series, width: 320, height: 110, labels: (numbers.money(low), numbers.money(high)))
             return Chart(
-                pair: "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())", price: numbers.money(market.price),
+                pair: pair, anchor: Self.anchor(market.symbol), price: numbers.money(market.price),
                 change30d: numbers.percent(trend.change30d), changeClass: Self.changeClass(trend.change30d),
-                svg: Sparkline.svg(trend.series, width: 320, height: 110, labels: (numbers.money(low), numbers.money(high))))
+                svg: svg)
         }
         hasCharts = !charts.isEmpty
+        let trends = report.rows.compactMap(\.trend)
+        hasSincePrevious = trends.contains { $0.sincePrevious != nil }
+        hasChange7d = trends.contains { $0.change7d != nil }
+        hasChange30d = trends.contains { $0.change30d != nil }
+        hasSparklines = trends.contains { $0.series.count > 1 }
+        hasTrends = hasSincePrevious || hasChange7d || hasChange30d || hasSparklines
+        volumeFloor = numbers.money(summary.volumeFloor)
+        belowVolumeFloor = count(summary.belowVolumeFloor)
+        hasBelowVolumeFloor = summary.belowVolumeFloor > 0
+        details = Self.details(report, numbers: numbers)
+        hasDetails = !details.isEmpty
     }
 
     private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter) -> Row {
@@ -177,7 +220,22 @@ struct ReportViewModel {
             change7d: numbers.percent(market.trend?.change7d), change30d: numbers.percent(market.trend?.change30d),
             change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),
             sparkline: Sparkline.unicode(market.trend?.series ?? []),
-            sparklineSVG: Sparkline.svg(market.trend?.series ?? []))
+            sparklineSVG: Sparkline.svg(market.trend?.series ?? []),
+            sortValues: sortValues(market), anchor: anchor(market.symbol))
+    }
+
+    private static func sortValues(_ market: MarketRow) -> String {
+        var seriesChange: Decimal?
+        if let series = market.trend?.series, series.count > 1, let first = series.first, let last = series.last {
+            seriesChange = Trend.percent(from: first, to: last)
+        }
+        let values: [Decimal?] = [
+            market.price, market.changePercent, market.trend?.sincePrevious, market.trend?.change7d, market.trend?.change30d,
+            seriesChange, market.high, market.low, market.bid, market.ask, market.spreadPercent, market.spread,
+            market.volume, market.volumeValue,
+        ]
+        // Eight significant digits order any two figures a reader could tell apart.
+        return values.map { $0.map { PlainNumber.format($0, significantDigits: 8) } ?? "-" }.joined(separator: " ")
     }
 
     static func changeClass(_ change: Decimal?) -> String {

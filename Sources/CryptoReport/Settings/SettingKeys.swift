@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every setting the configuration file and the environment know, with the flag that sets it
 /// in the README's table. Adding an option: a field in its part of `Settings` (with its
 /// default), a key here, a flag in the command, a row in the README.
@@ -10,6 +12,7 @@ public enum SettingKeys {
     public static let sort = SettingKey("sort", .choice) { $0.report.selection.sort = $1 }
     public static let top = SettingKey("top", .positive) { $0.report.selection.top = $1 }
     public static let alerts = SettingKey("alerts", .alerts) { $0.report.alerts = $1 }
+    public static let minVolumeValue = SettingKey("min_volume_value", .amount) { $0.report.minimumVolumeValue = $1 }
 
     // Where the data comes from, and how hard to try.
     public static let tickersURL = SettingKey("tickers_url", .location(.tickers)) { $0.fetch.tickers = $1 }
@@ -59,7 +62,7 @@ public enum SettingKeys {
 
     /// Every key, in the README's order.
     public static let all: [any AnySettingKey] = [
-        currency, locale, formats, output, symbols, markets, sort, top, history, noHistory, failOnAlert, alerts,
+        currency, locale, formats, output, symbols, markets, sort, top, minVolumeValue, history, noHistory, failOnAlert, alerts,
         tickersURL, ecbURL, sample, timeout, retries, deadline, maxBytes, cacheDir, maxAge, strict, offline, allowStale,
         lockTimeout, templates, quiet, verbose,
     ]

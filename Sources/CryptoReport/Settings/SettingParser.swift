@@ -133,6 +133,18 @@ extension SettingParser where Value: RawRepresentable & CaseIterable, Value.RawV
     }
 }
 
+extension SettingParser where Value == Decimal {
+    /// An amount of money, zero or more, with `.` for the fraction: `5000`, `2500.50`, read
+    /// exactly from its text (a file's number through its shortest text), as money always is.
+    static let amount = one("an amount of zero or more, like 5000 or 2500.50", .number) { text in
+        let digits = text.replacingOccurrences(of: "_", with: "")
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            digits.filter({ $0 == "." }).count <= 1, digits.first != ".", digits.last != "."
+        else { return nil }
+        return Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX"))
+    }
+}
+
 extension SettingParser where Value == CurrencyCode {
     static let currency = one("a three-letter currency code such as USD or SEK") { CurrencyCode($0) }
 }

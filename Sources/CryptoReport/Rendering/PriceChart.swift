@@ -1,0 +1,88 @@
+import Foundation
+
+/// A price chart for people: a dated axis under the line, the low and high labelled in a margin
+/// the line never crosses, and the reader's own alert limits as dashed lines. Inline SVG, drawn by
+/// the project because no library in reach writes small static SVG; only numbers and escaped text
+/// go into the markup.
+enum PriceChart {
+    struct Point {
+        /// `2022-11-22`.
+        var day: String
+        var value: Decimal
+    }
+
+    struct Limit {
+        /// `above 180 000 kr`.
+        var label: String
+        var value: Decimal
+        /// `up` for an upper limit, `down` for a lower one: the colour of what crossing it means.
+        var direction: String
+    }
+
+    /// - Parameter format: the figure as people read it, for the low, high and limit labels.
+    static func svg(
+        _ points: [Point], limits: [Limit] = [], width: Int = 320, height: Int = 130, fontSize: Int = 11, label: String,
+        format: (Decimal) -> String
+    ) -> String {
+        guard points.count > 1, let first = points.first, let last = points.last else { return "" }
+        let values = points.map { double($0.value) }
+        let limitValues = limits.map { double($0.value) }
+        guard let low = (values + limitValues).min(), let high = (values + limitValues).max(),
+            let dataLow = points.map(\.value).min(), let dataHigh = points.map(\.value).max()
+        else { return "" }
+        let highText = format(dataHigh), lowText = format(dataLow)
+        // The plot leaves a right margin as wide as the longer label (about 0.6 em a character in
+        // a system sans-serif) and a bottom one for the dates.
+        let em = Double(fontSize)
+        let labelWidth = Double(max(highText.count, lowText.count)) * em * 0.6 + 6
+        let plot = (left: 2.0, top: em * 0.6, right: Double(width) - labelWidth, bottom: Double(height) - em * 1.7)
+        let span = high - low
+        func x(_ index: Int) -> Double { plot.left + Double(index) / Double(points.count - 1) * (plot.right - plot.left) }
+        func y(_ value: Double) -> Double {
+            let fraction = span > 0 ? (value - low) / span : 0.5
+            return plot.bottom - fraction * (plot.bottom - plot.top)
+        }
+        // Whole units of a viewBox some hundreds wide: finer is invisible and costs bytes.
+        func number(_ value: Double) -> String { String(Int(value.rounded())) }
+
+        let direction = last.value > first.value ? "up" : last.value < first.value ? "down" : "flat"
+        var svg = "<svg class=\"chart-svg \(direction)\" viewBox=\"0 0 \(width) \(height)\" font-size=\"\(fontSize)\" role=\"img\" aria-label=\"\(escape(label))\">"
+        // Gridlines at the low and the high, labelled outside the plot.
+        // The two labels kept a line apart, however close the low and the high.
+        let highY = y(double(dataHigh)), lowY = max(y(double(dataLow)), highY + em)
+        for (value, text, lineY) in dataHigh == dataLow ? [(dataHigh, highText, highY)] : [(dataHigh, highText, highY), (dataLow, lowText, lowY)] {
+            svg += "<line class=\"grid\" x1=\"\(number(plot.left))\" x2=\"\(number(plot.right))\" y1=\"\(number(y(double(value))))\" y2=\"\(number(y(double(value))))\"/>"
+            svg += "<text x=\"\(number(plot.right + 4))\" y=\"\(number(lineY + em * 0.35))\">\(escape(text))</text>"
+        }
+        for limit in limits {
+            let lineY = number(y(double(limit.value)))
+            svg += "<line class=\"limit \(limit.direction)\" x1=\"\(number(plot.left))\" x2=\"\(number(plot.right))\" y1=\"\(lineY)\" y2=\"\(lineY)\"/>"
+            svg += "<text class=\"limit \(limit.direction)\" x=\"\(number(plot.left + 4))\" y=\"\(number(y(double(limit.value)) - 3))\">\(escape(limit.label))</text>"
+        }
+        let line = values.enumerated().map { "\(number(x($0.offset))),\(number(y($0.element)))" }.joined(separator: " ")
+        svg += "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.6\" stroke-linejoin=\"round\" points=\"\(line)\"/>"
+        // The first, middle and last days under the plot.
+        let middle = points.count / 2
+        let ticks: [(Int, String)] = points.count > 4 ? [(0, "start"), (middle, "middle"), (points.count - 1, "end")] : [(0, "start"), (points.count - 1, "end")]
+        for (index, anchor) in ticks {
+            svg += "<text class=\"day\" x=\"\(number(x(index)))\" y=\"\(height - 3)\" text-anchor=\"\(anchor)\">\(escape(shortDay(points[index].day)))</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// Charts are pictures: a `Double` is exact enough for a pixel.
+    static func double(_ value: Decimal) -> Double { NSDecimalNumber(decimal: value).doubleValue }
+
+    /// `2022-11-22` as `22 Nov`: the axis needs no year for a month.
+    static func shortDay(_ day: String) -> String {
+        let parts = day.split(separator: "-")
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard parts.count == 3, let month = Int(parts[1]), (1...12).contains(month), let date = Int(parts[2]) else { return day }
+        return "\(date) \(months[month - 1])"
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// One market's detail: what the table row shows and more (the open, the change in money, the
+/// asset's other markets), and with history a dated chart with the reader's limits and the list of
+/// earlier points. The HTML page opens it at `#btcusdt`, with or without its script.
+extension ReportViewModel {
+    struct Detail {
+        struct Other {
+            var pair, symbol, anchor, price: String
+            /// `+5,61 %`: this market's price over the detail's market's, both converted.
+            var premium, premiumClass: String
+            /// The other market has a detail of its own in this page.
+            var isShown: Bool
+        }
+
+        struct Point {
+            var day, price, change, changeClass: String
+        }
+
+        var anchor, symbol, pair, quote: String
+        var price, open, high, low, bid, ask: String
+        var change, changeClass, arrow: String
+        /// `+1 234,50 kr`: price − open.
+        var changeMoney: String
+        var spread, spreadPct, volume, volumeValue, fxRate, updatedAt: String
+        /// The market is quoted in something other than the report currency (or USDT in USD):
+        /// "1 INR = 1 INR" tells a reader nothing.
+        var hasRate: Bool
+        var others: [Other]
+        var hasOthers: Bool
+        /// Inline SVG: `{{{chart}}}`.
+        var chart: String
+        var hasChart: Bool
+        /// `above 180 000,00 kr`, the limits drawn on the chart.
+        var limits: [Text]
+        var hasLimits: Bool
+        /// Newest first.
+        var points: [Point]
+        var hasPoints: Bool
+    }
+
+    /// An element id from a symbol as sent: lower case, and nothing an address would need to
+    /// escape (`btcusdt` stays `btcusdt`).
+    static func anchor(_ symbol: String) -> String {
+        String(symbol.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
+    }
+
+    /// The price limits of the report's `above`/`below` rules that name this market or its asset,
+    /// in the report currency at the ECB rates; a rule in a currency the rates lack is left out.
+    static func limits(for market: MarketRow, in report: Report) -> [PriceChart.Limit] {
+        let base = market.baseAsset.lowercased(), symbol = market.symbol.lowercased()
+        return report.alertRules.compactMap { rule in
+            guard let asset = rule.asset, asset == base || asset == symbol else { return nil }
+            switch rule.condition {
+            case let .above(limit, currency), let .below(limit, currency):
+                guard let rate = try? report.rates.rate(from: currency == "USDT" ? "USD" : currency, to: report.currency) else { return nil }
+                let isAbove: Bool
+                if case .above = rule.condition { isAbove = true } else { isAbove = false }
+                return PriceChart.Limit(label: "", value: limit * rate, direction: isAbove ? "up" : "down")
+            case .move, .moveSinceLastReport:
+                return nil
+            }
+        }
+    }
+
+    static func details(_ report: Report, numbers: PeopleNumberFormatter) -> [Detail] {
+        let shown = Set(report.rows.map { $0.symbol.lowercased() })
+        var byAsset: [String: [MarketRow]] = [:]
+        for market in report.markets.isEmpty ? report.rows : report.markets {
+            byAsset[market.baseAsset.lowercased(), default: []].append(market)
+        }
+        return report.rows.map { market in
+            let pair = "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())"
+            let others = (byAsset[market.baseAsset.lowercased()] ?? [])
+                .filter { $0.symbol.lowercased() != market.symbol.lowercased() }
+                .sorted { $0.symbol < $1.symbol }
+                .map { other -> Detail.Other in
+                    let premium = market.price > 0 ? (other.price / market.price - 1) * 100 : nil
+                    return Detail.Other(
+                        pair: "\(other.baseAsset.uppercased())/\(other.quoteAsset.uppercased())", symbol: other.symbol,
+                        anchor: anchor(other.symbol), price: numbers.money(other.price), premium: numbers.percent(premium),
+                        premiumClass: changeClass(premium), isShown: shown.contains(other.symbol.lowercased()))
+                }
+            var limits = limits(for: market, in: report)
+            for index in limits.indices {
+                limits[index].label = (limits[index].direction == "up" ? "above " : "below ") + numbers.money(limits[index].value)
+            }
+            var chart = ""
+            var points: [Detail.Point] = []
+            if let trend = market.trend, trend.days.count == trend.series.count, trend.series.count > 1 {
+                let dated = zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) }
+                chart = PriceChart.svg(
+                    dated, limits: limits, width: 420, height: 180, label: "\(pair), price by day", format: { numbers.money($0) })
+                points = dated.indices.reversed().map { index in
+                    let change = index > 0 ? Trend.percent(from: dated[index - 1].value, to: dated[index].value) : nil
+                    return Detail.Point(
+                        day: dated[index].day, price: numbers.money(dated[index].value), change: numbers.percent(change),
+                        changeClass: changeClass(change))
+                }
+            }
+            let changeMoney = market.open.map { market.price - $0 }
+            return Detail(
+                anchor: anchor(market.symbol), symbol: market.symbol, pair: pair, quote: market.quoteAsset.uppercased(),
+                price: numbers.money(market.price), open: numbers.money(market.open), high: numbers.money(market.high),
+                low: numbers.money(market.low), bid: numbers.money(market.bid), ask: numbers.money(market.ask),
+                change: numbers.percent(market.changePercent), changeClass: changeClass(market.changePercent),
+                arrow: arrow(market.changePercent), changeMoney: signed(changeMoney, numbers: numbers),
+                spread: numbers.money(market.spread), spreadPct: numbers.spreadPercent(market.spreadPercent),
+                volume: numbers.quantity(market.volume), volumeValue: numbers.money(market.volumeValue),
+                fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(ReportDates.minute) ?? "",
+                hasRate: market.fxRate != 1, others: others, hasOthers: !others.isEmpty, chart: chart, hasChart: !chart.isEmpty,
+                limits: limits.map { Text(text: $0.label) }, hasLimits: !limits.isEmpty && !chart.isEmpty,
+                points: points, hasPoints: !points.isEmpty)
+        }
+    }
+
+    /// Money with its sign, as a change is read: `+1 234,50 kr`, `−0,0012 kr`.
+    static func signed(_ value: Decimal?, numbers: PeopleNumberFormatter) -> String {
+        guard let value else { return "" }
+        let text = numbers.money(value < 0 ? -value : value)
+        return value > 0 ? "+" + text : value < 0 ? "\u{2212}" + text : text
+    }
+}

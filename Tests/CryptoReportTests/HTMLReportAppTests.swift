@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// Issue 9: the table that fits (trend columns only with trends), movers that traded, the detail
+/// per market, and a page that stays one safe file.
+@Suite("HTML report as an app: table, movers, details, safety")
+struct HTMLReportAppTests {
+    static func report(_ tickers: [String], currency: CurrencyCode = "SEK", minimumVolumeValue: Decimal? = nil) throws -> Report {
+        var spec = ReportSpec(currency: currency)
+        spec.minimumVolumeValue = minimumVolumeValue
+        return try ReportBuilder(spec: spec, ratesAgeLimit: nil, generatedAt: Fixtures.reportTime).build(
+            tickers: Fixtures.payload(.tickers, Fixtures.tickerJSON(tickers)),
+            rates: Fixtures.payload(.rates, try Fixtures.rates))
+    }
+
+    static func sample(_ currency: CurrencyCode = "SEK", markets: Selection.Markets = .primary) throws -> Report {
+        var spec = ReportSpec(currency: currency)
+        spec.selection.markets = markets
+        return try ReportBuilder(spec: spec, ratesAgeLimit: nil, generatedAt: Fixtures.reportTime).build(
+            tickers: Fixtures.payload(.tickers, try Fixtures.tickers), rates: Fixtures.payload(.rates, try Fixtures.rates))
+    }
+
+    static func render(_ report: Report, _ format: ReportFormat) throws -> String {
+        try TemplateRenderer().render(report, format: format)
+    }
+
+    // MARK: - Movers that traded
+
+    @Test("a market that did not trade never leads a top list, even with no floor")
+    func zeroVolumeNeverLeads() throws {
+        let report = try Self.report(
+            [
+                Fixtures.ticker("deadusdt", base: "dead", quote: "usdt", last: "2", open: "1", volume: "0", bid: "1", ask: "3"),
+                Fixtures.ticker("nonevusdt", base: "nonev", quote: "usdt", last: "3", open: "1", volume: "", bid: "1", ask: "3"),
+                Fixtures.ticker("liveusdt", base: "live", quote: "usdt", last: "1.1", open: "1", volume: "5", bid: "1", ask: "1.2"),
+            ], currency: "USD", minimumVolumeValue: 0)
+        let summary = report.summary
+        #expect(summary.gainers.map(\.symbol) == ["liveusdt"])
+        #expect(summary.widestSpreads.map(\.symbol) == ["liveusdt"])
+        #expect(summary.topVolume.map(\.symbol) == ["liveusdt"])
+        #expect(summary.belowVolumeFloor == 2)
+        #expect(report.rows.count == 3, "the table keeps every market")
+    }
+
+    @Test("the default floor is 100 USD's worth in the report currency; a floor given is taken as is")
+    func volumeFloor() throws {
+        let sek = try Self.sample("SEK")
+        // 100 × 10.7235 SEK per USD, in whole kronor.
+        #expect(sek.summary.volumeFloor == 1072)
+        #expect(sek.summary.belowVolumeFloor == 113)
+        for list in [sek.summary.gainers, sek.summary.losers, sek.summary.topVolume, sek.summary.widestSpreads] {
+            #expect(list.allSatisfy { ($0.volumeValue ?? 0) >= 1072 })
+        }
+        #expect(!sek.summary.widestSpreads.contains { $0.symbol == "highusdt" }, "HIGH/USDT: 70 % spread, no trade")
+
+        let usd = try Self.sample("USD")
+        #expect(usd.summary.volumeFloor == 100)
+        let strict = try Self.report(
+            [
+                Fixtures.ticker("aausdt", base: "aa", quote: "usdt", last: "2", open: "1", volume: "100"),
+                Fixtures.ticker("bbusdt", base: "bb", quote: "usdt", last: "3", open: "1", volume: "1000"),
+            ], currency: "USD", minimumVolumeValue: 2500)
+        #expect(strict.summary.gainers.map(\.symbol) == ["bbusdt"])
+        #expect(strict.summary.belowVolumeFloor == 1)
+        let html = try Self.render(strict, .html)
+        #expect(html.contains("Top lists: markets that traded at least $2,500.00 in 24 h; 1 left out"))
+        let markdown = try Self.render(strict, .markdown)
+        #expect(markdown.contains("- Top lists: markets that traded at least $2,500.00 in 24 h (1 left out"))
+    }
+
+    @Test("min_volume_value reads amounts exactly and refuses what is not one", arguments: [
+        ("5000", "5000"), ("2500.50", "2500.5"), (" 0 ", "0"), ("1_000", "1000"),
+    ])
+    func amountParser(text: String, expected: String) throws {
+        let value = try SettingParser<Decimal>.amount.text(text)
+        #expect("\(value)" == expected)
+    }
+
+    @Test("a bad amount is refused with what was expected", arguments: ["-1", "abc", "1,5", "", ".5", "1e3", "NaN"])
+    func amountRefused(text: String) {
+        #expect(throws: InvalidSettingValue.self) { try SettingParser<Decimal>.amount.text(text) }
+    }
+
+    // MARK: - Trend columns only with trends
+
+    @Test("a first run with an empty history shows no trend column, in HTML and Markdown")
+    func noEmptyTrendColumns() throws {
+        var report = try Self.sample()
+        report.hasHistory = true
+        for index in report.rows.indices {
+            report.rows[index].trend = Trend(series: [report.rows[index].price])
+        }
+        let html = try Self.render(report, .html)
+        for header in ["Since last", ">7 d<", ">30 d<", "30-day trend"] {
+            #expect(!html.contains(header), "\(header)")
+        }
+        let markdown = try Self.render(report, .markdown)
+        #expect(markdown.contains("| Market | Price | 24h | High | Low | Spread % | Volume | Volume value |"))
+        #expect(markdown.replacingOccurrences(of: "\u{00A0}", with: " ").contains("| 171 447,35 kr | ▼ −1,31 % | 175 168,40 kr | 167 286,63 kr | 0,72 % |"))
+    }
+
+    @Test("each trend column appears once some row has a value for it")
+    func trendColumnsOneByOne() throws {
+        var report = try Self.sample()
+        report.hasHistory = true
+        report.rows[0].trend = Trend(sincePrevious: 2, series: [report.rows[0].price])
+        let html = try Self.render(report, .html)
+        #expect(html.contains(">Since last</th>"))
+        #expect(!html.contains(">7 d</th>") && !html.contains("30-day trend"))
+        let markdown = try Self.render(report, .markdown)
+        #expect(markdown.contains("| Market | Price | 24h | Since last | High | Low | Spread % | Volume | Volume value |"))
+        #expect(markdown.contains("|:---|---:|---:|---:|---:|---:|---:|---:|---:|"))
+    }
+
+    // MARK: - Detail per market
+
+    @Test("each market has a detail at #symbol: open, change in money, and the asset's other markets converted")
+    func detail() throws {
+        let report = try Self.sample()
+        let model = ReportViewModel(report)
+        let btc = try #require(model.details.first { $0.symbol == "btcusdt" })
+        let row = try #require(report.rows.first { $0.symbol == "btcusdt" })
+        let open = try #require(row.open)
+        #expect(btc.anchor == "btcusdt")
+        #expect(btc.open == PeopleNumberFormatter(currency: "SEK", locale: Locale(identifier: "sv_SE")).money(open))
+        #expect(btc.changeMoney == "\u{2212}2\u{00A0}273,38\u{00A0}kr")
+        let inr = try #require(btc.others.first { $0.symbol == "btcinr" }, "btcinr beside btcusdt, though --markets primary hides it")
+        #expect(inr.premium == "+6,99\u{00A0}%")
+        #expect(!inr.isShown)
+        let html = try Self.render(report, .html)
+        #expect(html.contains("<section class=\"detail\" id=\"btcusdt\""))
+        #expect(html.contains("<a href=\"#btcusdt\" title=\"Details of BTC/USDT\">BTC/USDT"))
+        #expect(html.contains("<a class=\"close\" href=\"#m-btcusdt\""))
+        #expect(html.contains("<tr id=\"m-btcusdt\""))
+    }
+
+    @Test("with history, a detail has a dated chart with the alert limits and the earlier points newest first")
+    func detailWithHistory() throws {
+        var report = try Self.sample()
+        let index = try #require(report.rows.firstIndex { $0.symbol == "btcusdt" })
+        var trend = Trend(series: [150_000, 160_000, report.rows[index].price])
+        trend.days = ["2022-11-20", "2022-11-21", "2022-11-22"]
+        report.rows[index].trend = trend
+        report.hasHistory = true
+        report.alertRules = [try AlertRule(parsing: "btc above 180000 SEK"), try AlertRule(parsing: "btc below 14000 USD"), try AlertRule(parsing: "eth above 1 SEK")]
+        let detail = try #require(ReportViewModel(report).details.first { $0.symbol == "btcusdt" })
+        #expect(detail.points.map(\.day) == ["2022-11-22", "2022-11-21", "2022-11-20"])
+        #expect(detail.points.map(\.change) == ["+7,15\u{00A0}%", "+6,67\u{00A0}%", ""])
+        #expect(detail.limits.map(\.text) == ["above 180\u{00A0}000,00\u{00A0}kr", "below 150\u{00A0}129,03\u{00A0}kr"])
+        #expect(detail.chart.contains(">20 Nov</text>") && detail.chart.contains(">22 Nov</text>"))
+        #expect(detail.chart.components(separatedBy: "<line class=\"limit").count == 3)
+    }
+
+    @Test("the chart's low and high labels sit right of the plot, where the line never goes")
+    func chartLabelsOutsideThePlot() throws {
+        let points = (1...30).map { PriceChart.Point(day: String(format: "2022-11-%02d", $0), value: Decimal($0 % 7) * 1000 + 1) }
+        let svg = PriceChart.svg(points, label: "X", format: { "\($0) kr" })
+        let xs = try #require(svg.firstMatch(of: /points="([^"]+)"/)).1.split(separator: " ").compactMap { Double($0.split(separator: ",")[0]) }
+        let labelXs = svg.matches(of: /<text x="(\d+)" y="\d+">\d/).compactMap { Double($0.1) }
+        #expect(labelXs.count == 2)
+        #expect(labelXs.allSatisfy { label in xs.allSatisfy { $0 < label } })
+        #expect(!PriceChart.svg(points, label: "<script>", format: { _ in "</text><script>" }).contains("<script>"))
+    }
+
+    // MARK: - One safe file
+
+    @Test("a hostile symbol stays text: in the table, the search data, the detail and its anchor")
+    func hostileSymbolStaysText() throws {
+        let hostile = "</script><script>alert(1)</script>"
+        let escapedJSON = hostile.replacingOccurrences(of: "/", with: "\\/")
+        let report = try Self.report(
+            [
+                Fixtures.ticker(escapedJSON + "usdt", base: escapedJSON, quote: "usdt", last: "2", volume: "1000"),
+                Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", volume: "1"),
+            ], currency: "USD")
+        let html = try Self.render(report, .html)
+        #expect(!html.contains("<script>alert(1)"))
+        #expect(html.contains("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;usdt"))
+        #expect(html.components(separatedBy: "<script>").count == 2, "the page's own script only")
+        let model = ReportViewModel(report)
+        #expect(model.details.allSatisfy { $0.anchor.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
+    }
+
+    @Test("the page forbids every network request and loads nothing from outside")
+    func contentSecurityPolicy() throws {
+        let html = try Self.render(try Self.sample(), .html)
+        #expect(html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:;"))
+        for reference in [" src=\"http", "url(http", "@import", "<link "] {
+            #expect(!html.contains(reference), "\(reference)")
+        }
+    }
+
+    @Test("without its script the page reads: the search tools are hidden, the table complete")
+    func readsWithoutScript() throws {
+        let report = try Self.sample()
+        let html = try Self.render(report, .html)
+        #expect(html.contains("<div class=\"tools\" id=\"tools\" hidden>"))
+        #expect(html.components(separatedBy: "<tr id=\"m-").count - 1 == report.rows.count)
+        let row = try #require(ReportViewModel(report).rows.first { $0.symbol == "btcusdt" })
+        #expect(row.sortValues.split(separator: " ").count == ReportViewModel.sortKeys.count)
+        #expect(row.sortValues.hasPrefix("171447.35 -1.308642 - - - - 175168.4 "))
+    }
+}
