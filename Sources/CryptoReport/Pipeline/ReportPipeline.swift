@@ -72,7 +72,7 @@ public struct ReportPipeline: Sendable {
             logger.warning("\(NoticeText.text(notice))")
         }
         let rendered = try output.formats.map { format in
-            (format, try render(report, as: format, templates: templates))
+            (format, try render(report, as: format, templates: templates, csvDialect: output.csvDialect))
         }
         guard let writer else {
             record(snapshot, in: history, failure: &historyFailure)
@@ -84,7 +84,7 @@ public struct ReportPipeline: Sendable {
         // The alerts file of an earlier run of the same report must not outlive its alerts.
         let alertsName = "cryptoreport-\(report.dataDate)-\(report.currency)-alerts.csv"
         if !report.alerts.isEmpty {
-            files.append((name: alertsName, contents: CSVRenderer().alerts(report)))
+            files.append((name: alertsName, contents: CSVRenderer(dialect: output.csvDialect).alerts(report)))
         }
         let written = try writer.write(files, removing: report.alerts.isEmpty ? [alertsName] : [])
         record(snapshot, in: history, failure: &historyFailure)
@@ -158,11 +158,15 @@ public struct ReportPipeline: Sendable {
         return (report, snapshot)
     }
 
-    public func render(_ report: Report, as format: ReportFormat, templates: TemplateRenderer) throws -> String {
+    public func render(
+        _ report: Report, as format: ReportFormat, templates: TemplateRenderer, csvDialect: CSVDialect = .rfc4180
+    ) throws -> String {
         switch format {
-        case .csv: CSVRenderer().render(report)
+        case .csv: CSVRenderer(dialect: csvDialect).render(report)
         case .json: try JSONRenderer().render(report)
         case .markdown, .html: templates.render(report, format: format)
+        case .ledger: PriceDirectiveRenderer(.ledger).render(report)
+        case .beancount: PriceDirectiveRenderer(.beancount).render(report)
         }
     }
 }

@@ -223,7 +223,7 @@ extension SettingParser where Value == ReportLocale {
 extension SettingParser where Value == [ReportFormat] {
     /// `csv,html`, `all`, `md`: distinct, in report order.
     static let formats: SettingParser = {
-        let expected = "csv, markdown, html, json or all"
+        let expected = "csv, markdown, html, json, ledger, beancount or all"
         let list = SettingParser<[[ReportFormat]]>.list(
             of: { name in
                 guard let formats = ReportFormat.parse(name) else { throw InvalidSettingValue.value(name, expected: expected) }
