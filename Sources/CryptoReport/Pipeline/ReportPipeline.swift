@@ -86,7 +86,12 @@ public struct ReportPipeline: Sendable {
         if !report.alerts.isEmpty {
             files.append((name: alertsName, contents: CSVRenderer(dialect: output.csvDialect).alerts(report)))
         }
-        let written = try writer.write(files, removing: report.alerts.isEmpty ? [alertsName] : [])
+        var obsolete = report.alerts.isEmpty ? [alertsName] : []
+        // The latest copies and index.html change with the reports, in the same commit.
+        let shared = SharedFolder(directory: writer.directory, latest: output.latest).additions(for: report, files: files, removing: obsolete)
+        obsolete += shared.removing
+        // The run's own reports are what it names; the copies and the index follow them.
+        let written = Array(try writer.write(files + shared.files, removing: obsolete).prefix(files.count))
         record(snapshot, in: history, failure: &historyFailure)
         withExtendedLifetime(lock) {}
         return Outcome(report: report, written: written, standardOutput: nil, historyFailure: historyFailure)
