@@ -5,12 +5,22 @@ CURRENCY ?= USD
 FORMAT   ?= all
 OUTPUT   ?= Output
 BIN      := .build/release/cryptoreport
+SHARE    := .build/share
+# The commit `--version` names; "-dirty" when the working tree has changes.
+COMMIT   := $(shell git describe --always --dirty --abbrev=7 2>/dev/null)
 
-.PHONY: build demo test report install embed clean fuzz fuzz-smoke bench
+.PHONY: commit-header build demo test report install embed clean fuzz fuzz-smoke bench completions man check-static
 
-## Release binary at .build/release/cryptoreport.
-build:
-	$(SWIFT) build -c release --product cryptoreport
+## Release binary at .build/release/cryptoreport, with the Swift runtime and Foundation linked in
+## statically: it needs only libxml2 (and the C library) where it is installed.
+build: commit-header
+	$(SWIFT) build -c release --product cryptoreport --static-swift-stdlib
+
+# The commit for `--version`, rewritten only when it changes (Sources/CBuildInfo/build_info.c).
+commit-header:
+	@mkdir -p .build
+	@echo '#define CRYPTOREPORT_COMMIT "$(COMMIT)"' > .build/build-commit.h.new
+	@cmp -s .build/build-commit.h.new .build/build-commit.h && rm .build/build-commit.h.new || mv .build/build-commit.h.new .build/build-commit.h
 
 ## The full report on the bundled real snapshot, in SEK, every format, into Output/.
 demo: build
@@ -25,10 +35,38 @@ test:
 report: build
 	$(BIN) --currency $(CURRENCY) --format $(FORMAT) --output $(OUTPUT)
 
-## Installs the binary into $(PREFIX)/bin; it carries its templates and sample.
-install: build
-	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 0755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/cryptoreport"
+## Shell completions for bash, zsh and fish, from the built binary, into .build/share/.
+completions: build
+	install -d $(SHARE)
+	$(BIN) --generate-completion-script bash > $(SHARE)/cryptoreport.bash
+	$(BIN) --generate-completion-script zsh > $(SHARE)/_cryptoreport
+	$(BIN) --generate-completion-script fish > $(SHARE)/cryptoreport.fish
+
+## The man page, cryptoreport.1, by swift-argument-parser's generate-manual plugin (from a debug
+## build: the help text is the same, and the plugin's own release build would take minutes).
+man:
+	install -d $(SHARE)
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --configuration debug
+	cp .build/plugins/GenerateManual/outputs/cryptoreport/cryptoreport.1 $(SHARE)/cryptoreport.1
+
+## Installs the stripped binary into $(PREFIX)/bin (it carries its templates and sample), its man
+## page and its shell completions into $(PREFIX)/share.
+install: build completions man
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
+		"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	install -m 0755 -s $(BIN) "$(DESTDIR)$(PREFIX)/bin/cryptoreport"
+	install -m 0644 $(SHARE)/cryptoreport.1 "$(DESTDIR)$(PREFIX)/share/man/man1/cryptoreport.1"
+	install -m 0644 $(SHARE)/cryptoreport.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/cryptoreport"
+	install -m 0644 $(SHARE)/_cryptoreport "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_cryptoreport"
+	install -m 0644 $(SHARE)/cryptoreport.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cryptoreport.fish"
+
+## Checks that the release binary links no Swift runtime or Foundation library dynamically (CI runs it).
+check-static: build
+	@ldd $(BIN)
+	@if ldd $(BIN) | grep -E 'libswift|libFoundation|libdispatch|lib_Foundation'; then \
+		echo "check-static: $(BIN) needs the Swift toolchain's libraries" >&2; exit 1; fi
+	@echo "check-static: $(BIN) needs only system libraries"
 
 ## Rewrites the built-in copies of Templates/ and Samples/ after a change to them.
 embed:

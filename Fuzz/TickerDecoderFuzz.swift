@@ -30,7 +30,7 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         for identifier in [ticker.symbol, ticker.baseAsset, ticker.quoteAsset] {
             check(
                 !identifier.isEmpty && identifier.count <= 40
-                    && !identifier.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                    && !SourceText.containsUnsafe(identifier),
                 "identifier \(identifier.debugDescription)")
         }
         check(symbols.insert(ticker.symbol.lowercased()).inserted, "\(ticker.symbol) kept twice")

@@ -66,6 +66,7 @@ struct BackfillCommand: AsyncParsableCommand {
             flags.set(SettingKeys.quiet, quiet ? true : nil)
             let settings = try settingsOptions.settings(flags: flags)
             guard let history = settings.output.sharedHistoryPath else { throw BackfillRefused.historyOff }
+            try ReportWriter.finishInterruptedCommit(inFolderOf: history)
             let quiet = settings.command.quiet
             var options = Backfiller.Options(fetch: settings.fetch)
             options.days = days
@@ -74,7 +75,6 @@ struct BackfillCommand: AsyncParsableCommand {
             options.symbols = settings.report.selection.symbols
             // The reports' cache folder, so that a backfill and a report keep to WazirX's limit together.
             options.requestLog = RequestLog(directory: settings.fetch.cacheFolder(environment: ProcessInfo.processInfo.environment))
-            try ReportWriter.finishInterruptedCommit(inFolderOf: history)
             let store = try HistoryStore(path: history)
             let backfiller = Backfiller(
                 store: store, logger: CryptoReportCommand.logger(verbose: settings.command.verbose, quiet: quiet),

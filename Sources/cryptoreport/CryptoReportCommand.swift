@@ -52,13 +52,14 @@ struct CryptoReportCommand: AsyncParsableCommand {
     static let exitCodes = """
         Exit codes: 0 success, 10 an alert fired with --fail-on-alert, 64 usage error, \
         65 bad data from a source, 66 input file missing or unreadable, 69 source unreachable \
-        or HTTP error, 70 internal error, 73 output cannot be written, 74 reports written but the history not updated, 75 another run holds \
-        the output folder.
+        or HTTP error, 70 internal error, 73 output cannot be written, 74 reports written but the history \
+        not updated, 75 another run holds the output folder, 130/143 stopped by SIGINT/SIGTERM.
         """
 
     /// Every failure, bad flags included, ends as one line on stderr and a documented exit code;
     /// `--help` still prints the full help.
     static func main() async {
+        SignalHandling.install()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if asksForReportHelp(arguments) {
             print(reportHelp)
@@ -68,9 +69,15 @@ struct CryptoReportCommand: AsyncParsableCommand {
             print(BuildInfo.version)
             return
         }
+        if arguments.count == 2, arguments[0] == "--generate-completion-script",
+            let shell = CompletionShell(rawValue: arguments[1])
+        {
+            print(CompletionRoot.completionScript(for: shell))
+            return
+        }
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(CompletionRoot.routed(arguments))
         } catch {
             guard exitCode(for: error) != .success else { exit(withError: error) }
             FileHandle.standardError.write(Data("cryptoreport: \(message(for: error)) (see cryptoreport --help)\n".utf8))

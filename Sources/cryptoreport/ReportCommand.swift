@@ -38,8 +38,8 @@ struct ReportRun {
                 print(outcome.written.map(\.relativePath).joined(separator: "\n"))
             }
             // Alerts reach standard error even with --quiet, so that cron mails them.
-            for alert in outcome.report.alerts {
-                FileHandle.standardError.write(Data("cryptoreport: alert: \(AlertText.message(alert, in: outcome.report))\n".utf8))
+            for message in AlertText.messages(outcome.report) {
+                FileHandle.standardError.write(Data("cryptoreport: alert: \(message)\n".utf8))
             }
             // Reaches standard error even with --quiet: a day missing from the history must reach cron.
             if let failure = outcome.historyFailure { throw failure }

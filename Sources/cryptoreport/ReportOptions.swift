@@ -7,47 +7,31 @@ import Foundation
 /// Numbers are parsed unconditionally, so that `--timeout -1` is refused as a bad number rather
 /// than taken for a missing one.
 struct ReportOptions: ParsableArguments {
-    @Option(
-        help: "Report currency: USD, EUR or any currency in the ECB file. (default: USD)",
-        completion: .list(Completions.currencies), transform: SettingKeys.currency.flag)
+    @Option(help: "Report currency: USD, EUR or any currency in the ECB file. (default: USD)", completion: .list(Completions.currencies), transform: SettingKeys.currency.flag)
     var currency: CurrencyCode?
 
-    @Option(
-        help: "Locale for numbers in Markdown and HTML (default: the currency's own, e.g. sv_SE for SEK).",
-        completion: .list(Completions.locales), transform: SettingKeys.locale.flag)
+    @Option(help: "Locale for numbers in Markdown and HTML (default: the currency's own, e.g. sv_SE for SEK).", completion: .list(Completions.locales), transform: SettingKeys.locale.flag)
     var locale: ReportLocale?
 
-    @Option(
-        name: .customLong("format"),
-        help: "csv, markdown (md), html, json, ledger, beancount or all (the first four); repeat or separate with commas. (default: all)",
-        completion: .list(["csv", "markdown", "md", "html", "json", "ledger", "beancount", "all"]), transform: SettingKeys.formats.flag)
+    @Option(name: .customLong("format"), help: "csv, markdown (md), html, json, ledger, beancount or all (the first four); repeat or separate with commas. (default: all)", completion: .list(["csv", "markdown", "md", "html", "json", "ledger", "beancount", "all"]), transform: SettingKeys.formats.flag)
     var formats: [[ReportFormat]] = []
 
-    @Option(
-        name: .customLong("csv-dialect"),
-        help: "rfc4180 (',' and '.') or excel (a byte-order mark; ';' and ',' for a decimal-comma locale such as sv_SE). (default: rfc4180)",
-        completion: .list(CSVDialect.allCases.map(\.rawValue)), transform: SettingKeys.csvDialect.flag)
+    @Option(name: .customLong("csv-dialect"), help: "rfc4180 (',' and '.') or excel (a byte-order mark; ';' and ',' for a decimal-comma locale such as sv_SE). (default: rfc4180)", completion: .list(CSVDialect.allCases.map(\.rawValue)), transform: SettingKeys.csvDialect.flag)
     var csvDialect: CSVDialect?
 
-    @Option(
-        help: ArgumentHelp("Folder for the reports, or - for standard output (one format only). (default: Output)", valueName: "dir"),
-        completion: .directory, transform: SettingKeys.output.flag)
+    @Option(help: ArgumentHelp("Folder for the reports, or - for standard output (one format only). (default: Output)", valueName: "dir"), completion: .directory, transform: SettingKeys.output.flag)
     var output: OutputSpec.Destination?
 
-    @Flag(
-        name: .customLong("latest"), inversion: .prefixedNo,
-        help: "Keep cryptoreport-latest-<CURRENCY>.<ext> copies of the newest reports in the folder (--no-latest: leave them as they are). (default: on)")
+    @Flag(name: .customLong("latest"), inversion: .prefixedNo, help: "Keep cryptoreport-latest-<CURRENCY>.<ext> copies of the newest reports in the folder (--no-latest: leave them as they are). (default: on)")
     var latest: Bool?
 
-    @Option(help: "primary (one market per asset) or all. (default: primary)", transform: SettingKeys.markets.flag)
+    @Option(help: "primary (one market per asset) or all. (default: primary)", completion: .list(Selection.Markets.allCases.map(\.rawValue)), transform: SettingKeys.markets.flag)
     var markets: Selection.Markets?
 
-    @Option(
-        help: "Only these base assets or market symbols, comma-separated (e.g. btc,eth,wrxinr).",
-        completion: Completions.assets, transform: SettingKeys.symbols.flag)
+    @Option(help: "Only these base assets or market symbols, comma-separated (e.g. btc,eth,wrxinr).", completion: Completions.assets, transform: SettingKeys.symbols.flag)
     var symbols: [String]?
 
-    @Option(help: "Order by change, volume, spread, name or price. (default: volume)", transform: SettingKeys.sort.flag)
+    @Option(help: "Order by change, volume, spread, name or price. (default: volume)", completion: .list(Selection.SortKey.allCases.map(\.rawValue)), transform: SettingKeys.sort.flag)
     var sort: Selection.SortKey?
 
     @Option(parsing: .unconditional, help: "Show only the first N markets.", transform: SettingKeys.top.flag)
@@ -56,14 +40,10 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .customLong("alert"), help: "An alert rule, e.g. \"btc above 60000 SEK\"; repeatable (replaces the file's alerts).")
     var alertRules: [String] = []
 
-    @Option(
-        name: .customLong("tickers-url"), help: ArgumentHelp("Where to read the tickers: http(s) URL, file:// URL or path.", valueName: "url"),
-        completion: .file(), transform: SettingKeys.tickersURL.flag)
+    @Option(name: .customLong("tickers-url"), help: ArgumentHelp("Where to read the tickers: http(s) URL, file:// URL or path.", valueName: "url"), completion: .file(), transform: SettingKeys.tickersURL.flag)
     var tickersURL: SourceLocation?
 
-    @Option(
-        name: .customLong("ecb-url"), help: ArgumentHelp("Where to read the ECB rates: http(s) URL, file:// URL or path.", valueName: "url"),
-        completion: .file(), transform: SettingKeys.ecbURL.flag)
+    @Option(name: .customLong("ecb-url"), help: ArgumentHelp("Where to read the ECB rates: http(s) URL, file:// URL or path.", valueName: "url"), completion: .file(), transform: SettingKeys.ecbURL.flag)
     var ecbURL: SourceLocation?
 
     @Flag(help: "Use the built-in real snapshot (WazirX 2022-11-22, ECB 2022-11-21); no network, no history unless --history.")
@@ -72,31 +52,19 @@ struct ReportOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each fetch may take. (default: 15)", valueName: "seconds"), transform: SettingKeys.timeout.flag)
     var timeout: Duration?
 
-    @Option(
-        parsing: .unconditional, help: "Retries after a failed fetch (connection errors, timeouts, HTTP 5xx, 429, 418). (default: 3)",
-        transform: SettingKeys.retries.flag)
+    @Option(parsing: .unconditional, help: "Retries after a failed fetch (connection errors, timeouts, HTTP 5xx, 429, 418). (default: 3)", transform: SettingKeys.retries.flag)
     var retries: Int?
 
-    @Option(
-        parsing: .unconditional, help: ArgumentHelp("Seconds the whole fetch phase may take, retries included. (default: 120)", valueName: "seconds"),
-        transform: SettingKeys.deadline.flag)
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the whole fetch phase may take, retries included. (default: 120)", valueName: "seconds"), transform: SettingKeys.deadline.flag)
     var deadline: Duration?
 
-    @Option(
-        name: .customLong("max-bytes"), parsing: .unconditional,
-        help: ArgumentHelp("Largest payload accepted, in bytes; refused while downloading. (default: 50000000)", valueName: "bytes"),
-        transform: SettingKeys.maxBytes.flag)
+    @Option(name: .customLong("max-bytes"), parsing: .unconditional, help: ArgumentHelp("Largest payload accepted, in bytes; refused while downloading. (default: 50000000)", valueName: "bytes"), transform: SettingKeys.maxBytes.flag)
     var maxBytes: Int?
 
-    @Option(
-        name: .customLong("cache-dir"), help: ArgumentHelp("Cache folder (default: $XDG_CACHE_HOME/cryptoreport or ~/.cache/cryptoreport).", valueName: "dir"),
-        completion: .directory, transform: SettingKeys.cacheDir.flag)
+    @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Cache folder (default: $XDG_CACHE_HOME/cryptoreport or ~/.cache/cryptoreport).", valueName: "dir"), completion: .directory, transform: SettingKeys.cacheDir.flag)
     var cacheDirectory: String?
 
-    @Option(
-        name: .customLong("max-age"),
-        help: "Oldest usable cache or ECB rates: 3d for both, or tickers=12h / rates=7d (defaults: tickers=24h, rates=5d). Repeatable.",
-        transform: SettingKeys.maxAge.flag)
+    @Option(name: .customLong("max-age"), help: "Oldest usable cache or ECB rates: 3d for both, or tickers=12h / rates=7d (defaults: tickers=24h, rates=5d). Repeatable.", transform: SettingKeys.maxAge.flag)
     var maxAges: [[MaxAge.Limit]] = []
 
     // The switches come in pairs (`--strict`, `--no-strict`), so that a flag can turn off what
@@ -110,15 +78,10 @@ struct ReportOptions: ParsableArguments {
     @Flag(name: .customLong("allow-stale"), inversion: .prefixedNo, help: "Accept ECB rates older than --max-age.")
     var allowStale: Bool?
 
-    @Option(
-        name: .customLong("lock-timeout"), parsing: .unconditional,
-        help: ArgumentHelp("Seconds to wait for another run writing into the same folder. (default: 60)", valueName: "seconds"),
-        transform: SettingKeys.lockTimeout.flag)
+    @Option(name: .customLong("lock-timeout"), parsing: .unconditional, help: ArgumentHelp("Seconds to wait for another run writing into the same folder. (default: 60)", valueName: "seconds"), transform: SettingKeys.lockTimeout.flag)
     var lockTimeout: Duration?
 
-    @Option(
-        help: ArgumentHelp("History database (default: history.sqlite in the output folder).", valueName: "path"),
-        completion: .file(extensions: ["sqlite"]), transform: SettingKeys.history.flag)
+    @Option(help: ArgumentHelp("History database (default: history.sqlite in the output folder).", valueName: "path"), completion: .file(extensions: ["sqlite"]), transform: SettingKeys.history.flag)
     var history: String?
 
     @Flag(name: .customLong("no-history"), help: "Neither record this run nor show trends.")
@@ -127,9 +90,7 @@ struct ReportOptions: ParsableArguments {
     @Flag(name: .customLong("fail-on-alert"), inversion: .prefixedNo, help: "Exit with 10 when an alert fires (the reports are still written).")
     var failOnAlert: Bool?
 
-    @Option(
-        help: ArgumentHelp("Folder with your own report.md.mustache / report.html.mustache.", valueName: "dir"),
-        completion: .directory, transform: SettingKeys.templates.flag)
+    @Option(help: ArgumentHelp("Folder with your own report.md.mustache / report.html.mustache.", valueName: "dir"), completion: .directory, transform: SettingKeys.templates.flag)
     var templates: String?
 
     @Flag(name: .shortAndLong, help: "Print nothing on success.")

@@ -46,7 +46,9 @@ struct AmbiguousRatesTests {
     func unneededIsAWarning() throws {
         let report = try Self.build(currency: "SEK", rates: try Self.rates(before: "<Cube currency='JPY' rate='1'/>"))
         #expect(report.rates.perEuro["JPY"] == nil)
-        #expect(report.diagnostics.contains(Diagnostic(.rates, "JPY is listed 2 times with different rates (1, 145.33); it is left out")))
+        let ambiguous = Diagnostic(.rates, .ambiguousRate(currency: "JPY", rates: [1, Fixtures.decimal("145.33")]))
+        #expect(report.diagnostics.contains(ambiguous))
+        #expect(DiagnosticText.message(ambiguous) == "JPY is listed 2 times with different rates (1, 145.33); it is left out")
     }
 
     @Test("the same rate twice is one rate, with no warning")

@@ -231,4 +231,46 @@ struct BackfillTests {
         #expect(BackfillProgress.line(done: 2, total: 4, symbol: "btcusdt", terminal: false) == "backfill: 2/4 btcusdt\n")
         #expect(BackfillProgress.line(done: 2, total: 4, symbol: "btcusdt", terminal: true).hasPrefix("\r███████████████░░░░░░░░░░░░░░░ 2/4"))
     }
+
+    @Test("backfill reads the reports' settings: the file's tickers_url, retries, symbols and database; no_history refuses")
+    func honoursTheSettings() throws {
+        // The tickers come from the file's tickers_url, not the API's path; klines for one symbol.
+        let server = try LoopbackServer(
+            routes: [
+                "/elsewhere/tickers.json": Response(status: 200, body: Self.tickers),
+                "/hist.xml": Response(status: 200, body: try Fixtures.data(Fixtures.historyURL), contentType: "text/xml"),
+                Self.path("ethusdt", limit: 4): Response(status: 503, body: Data("busy".utf8)),
+            ])
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let config = folder.url.appendingPathComponent("config.toml")
+        try Data(
+            """
+            tickers_url = "\(server.url("/elsewhere/tickers.json"))"
+            retries = 0
+            timeout = 5
+            symbols = ["eth"]
+            output = "reports"
+            cache_dir = "cache"
+
+            """.utf8
+        ).write(to: config)
+        let arguments = ["backfill", "--days", "2", "--config", config.path, "--api-url", server.url(""), "--ecb-history-url", server.url("/hist.xml")]
+        let failed = try ExecutableTests.run(arguments, in: folder.url)
+        // One klines request, no retry (the file's retries = 0), after the tickers from the file's URL.
+        #expect(failed.status == 69, "\(failed.stderr)")
+        #expect(server.requests.map(\.path).filter { $0.contains("klines") } == [Self.path("ethusdt", limit: 4)])
+        #expect(server.requests.contains { $0.path == "/elsewhere/tickers.json" })
+        #expect(!server.requests.contains { $0.path == "/sapi/v1/tickers/24hr" })
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("reports/history.sqlite").path))
+        // The request log is kept in the file's cache folder, shared with the reports.
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("cache").path))
+
+        // no_history = true: nothing writes a history, backfill included, unless --history names one.
+        try Data("no_history = true\noutput = \"off\"\n".utf8).write(to: config)
+        let refused = try ExecutableTests.run(arguments, in: folder.url)
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("history is switched off"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("off").path))
+    }
 }

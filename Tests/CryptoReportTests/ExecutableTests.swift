@@ -177,4 +177,50 @@ struct ExecutableTests {
         #expect(run.stdout == "o/cryptoreport-2022-11-22-USD.json\n")
         #expect(run.stderr == "cryptoreport: warning: WazirX tickers: skipped ticker #2 (badusdt): lastPrice \"0\" is not a positive number\n")
     }
+
+    /// The flag of each settings key, as `--help` spells it.
+    static func flag(_ key: String) -> String {
+        ["formats": "--format", "alerts": "--alert"][key] ?? "--" + key.replacingOccurrences(of: "_", with: "-")
+    }
+
+    @Test("--help, help report, --version and the completion scripts carry the report's options")
+    func explainsItself() throws {
+        let folder = try TemporaryFolder()
+        for arguments in [["--help"], ["help", "report"], ["--currency", "SEK", "-h"]] {
+            let help = try Self.run(arguments, in: folder.url)
+            #expect(help.status == 0, "\(arguments)")
+            for key in SettingKeys.all {
+                #expect(help.stdout.contains(Self.flag(key.name)), "\(arguments): \(Self.flag(key.name)) missing")
+            }
+            #expect(help.stdout.contains("--config") && help.stdout.contains("Exit codes"), "\(arguments)")
+        }
+        #expect(try Self.run(["--help"], in: folder.url).stdout.contains("history"))
+        let version = try Self.run(["--version"], in: folder.url)
+        #expect(version.status == 0 && version.stdout.hasPrefix("0."), "\(version.stdout)")
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try Self.run(["--generate-completion-script", shell], in: folder.url)
+            #expect(script.status == 0, "\(shell)")
+            for option in ["currency", "format", "markets", "sort", "symbols", "tickers-url"] {
+                let spelling = shell == "fish" ? "-l '\(option)'" : "--\(option)"
+                #expect(script.stdout.contains(spelling), "\(shell) completion lacks \(spelling)")
+            }
+            for word in ["SEK", "NOK", "markdown", "primary", "spread", "history", "backfill"] {
+                #expect(script.stdout.contains(word), "\(shell) completion lacks \(word)")
+            }
+        }
+        // A top-level option whose values the binary completes (the sample's assets).
+        let assets = try Self.run(["---completion", "--", "--symbols", "2", "2", "cryptoreport", "--symbols", "bt"], in: folder.url)
+        #expect(assets.status == 0, "\(assets.stderr)")
+        #expect(assets.stdout.split(separator: "\n").contains("btc"), "\(assets.stdout)")
+    }
+
+    @Test("the completion list of currencies is the built-in sample's, with EUR")
+    func completionCurrencies() throws {
+        let rates = try ECBRatesParser().parseLatest(EmbeddedSample.rates)
+        let folder = try TemporaryFolder()
+        let script = try Self.run(["--generate-completion-script", "bash"], in: folder.url).stdout
+        for currency in rates.currencies + ["EUR"] {
+            #expect(script.contains(currency), "\(currency)")
+        }
+    }
 }

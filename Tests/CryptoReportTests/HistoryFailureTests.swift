@@ -8,11 +8,8 @@ import Testing
 /// output folder's own files are never reached through a symbolic link.
 @Suite("History failures and symbolic links in the output folder", .serialized)
 struct HistoryFailureTests {
-    // Replayed files, not --sample, which records no history unless asked to.
-    static let arguments = [
-        "--tickers-url", Fixtures.tickersURL.path, "--ecb-url", Fixtures.ratesURL.path, "--currency", "SEK", "--format", "all", "--output", "out",
-        "-q",
-    ]
+    // The sample records no history unless asked to.
+    static let arguments = ["--sample", "--currency", "SEK", "--format", "all", "--output", "out", "-q", "--history", "out/history.sqlite"]
     static let names = ["csv", "md", "html", "json"].map { "cryptoreport-2022-11-22-SEK.\($0)" }
 
     @Test("a full disk during the history write: one line on stderr even with --quiet, exit 74, the reports kept")
@@ -29,7 +26,7 @@ struct HistoryFailureTests {
         #expect(run.stdout.isEmpty)
         #expect(
             run.stderr
-                == "cryptoreport: History: \(path): database or disk is full; the reports were written, but this run is not in the history.\n")
+                == "cryptoreport: History: out/history.sqlite: database or disk is full; the reports were written, but this run is not in the history.\n")
         #expect(Set(folder.contents("out")).isSuperset(of: Self.names))
     }
 

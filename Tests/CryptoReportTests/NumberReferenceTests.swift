@@ -136,4 +136,133 @@ struct NumberReferenceTests {
         #expect(DecimalParts(Fixtures.decimal("-12.345")) == DecimalParts(isNegative: true, exponent: -3, high: 0, low: 12345))
         #expect(DecimalParts(0)?.isZero == true)
     }
+
+    static func sameBytes(_ a: Decimal, _ b: Decimal) -> Bool {
+        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in x.elementsEqual(y) } }
+    }
+
+    /// What `DecimalText.parse` returned before it read the digits itself.
+    static func referenceParse(_ text: String) -> Decimal? {
+        Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    @Test("parsing stores every number of the sample exactly as Decimal(string:) does")
+    func parsingSample() throws {
+        let rows = try JSONSerialization.jsonObject(with: Fixtures.tickers) as? [[String: Any]] ?? []
+        var texts: [String] = []
+        for row in rows {
+            for key in ["openPrice", "lowPrice", "highPrice", "lastPrice", "volume", "bidPrice", "askPrice"] {
+                if let text = row[key] as? String { texts.append(text) }
+            }
+        }
+        #expect(texts.count > 3000)
+        var mismatches: [String] = []
+        for text in texts + texts.map({ "-" + $0 }) {
+            guard let theirs = Self.referenceParse(text), DecimalText.inRange(theirs) else { continue }
+            let mine = DecimalText.parse(text)
+            if mine.map({ Self.sameBytes($0, theirs) }) != true { mismatches.append(text) }
+        }
+        #expect(mismatches == [])
+    }
+
+    @Test("parsing seeded random texts: leading and trailing zeros, exponents, signs")
+    func parsingRandom() {
+        var generator = SeededGenerator(state: 5)
+        var mismatches: [String] = []
+        for _ in 0..<20000 {
+            var text = ["", "-", "+"][Int.random(in: 0..<3, using: &generator)]
+            text += String(repeating: "0", count: Int.random(in: 0...2, using: &generator))
+            for _ in 0..<Int.random(in: 0...20, using: &generator) { text += String(Int.random(in: 0...9, using: &generator)) }
+            if Bool.random(using: &generator) {
+                text += "."
+                for _ in 0..<Int.random(in: 0...22, using: &generator) { text += String(Int.random(in: 0...9, using: &generator)) }
+            }
+            text += String(repeating: "0", count: Int.random(in: 0...3, using: &generator))
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                text += ["e", "E"][Int.random(in: 0..<2, using: &generator)] + ["", "-", "+"][Int.random(in: 0..<3, using: &generator)]
+                text += String(Int.random(in: 0...40, using: &generator))
+            }
+            let mine = DecimalText.parse(text)
+            let theirs = Self.referenceParse(text).flatMap { DecimalText.inRange($0) ? $0 : nil }
+            let plain = text.range(of: #"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,3})?$"#, options: .regularExpression) != nil
+            let expected = plain ? theirs : nil
+            switch (mine, expected) {
+            case (nil, nil): break
+            case let (mine?, expected?) where Self.sameBytes(mine, expected) || (mine.isZero && expected.isZero): break
+            default: if mismatches.count < 10 { mismatches.append(text) }
+            }
+        }
+        #expect(mismatches == [])
+    }
+
+    @Test("sparkline coordinates print as String(format: \"%.1f\") does, ties and near-ties included")
+    func coordinates() {
+        var generator = SeededGenerator(state: 6)
+        var values: [Double] = (0...4000).map { Double($0) / 20 } + (0...4000).map { Double($0) / 40 }
+        values += (0..<20000).map { _ in Double.random(in: 0...400, using: &generator) }
+        values += values.map { $0.nextUp } + values.map { $0.nextDown } + values.map { -$0 }
+        var mismatches: [String] = []
+        for value in values {
+            var bytes: [UInt8] = []
+            Sparkline.appendOneDecimal(value, to: &bytes)
+            let mine = String(decoding: bytes, as: UTF8.self)
+            let theirs = String(format: "%.1f", value)
+            if mine != theirs && mismatches.count < 10 { mismatches.append("\(value): \(mine) ≠ \(theirs)") }
+        }
+        #expect(mismatches == [])
+    }
+
+    @Test("markets written straight to JSON match JSONEncoder's layout: escapes, nulls, trends, empty series")
+    func jsonMarkets() async throws {
+        var report = try await GoldenReportTests.report(currency: "SEK")
+        report.rows[0].symbol = "a\"b\\c/d\u{1}\u{1f}\n\r\t\u{8}\u{c}é\u{2028}\u{7f}"
+        report.rows[0].trend = Trend(sincePrevious: Fixtures.decimal("1.5"), change7d: nil, change30d: Fixtures.decimal("-2"), series: [1, 2, 3])
+        report.rows[1].trend = Trend()
+        report.rows[2].open = nil
+        report.rows[2].isStale = true
+        let fast = try JSONRenderer().render(report)
+        let reference = String(decoding: try JSONRenderer.encode(JSONRenderer.Document(report)), as: UTF8.self) + "\n"
+        #expect(fast == reference)
+        report.rows = []
+        #expect(try JSONRenderer().render(report) == String(decoding: try JSONRenderer.encode(JSONRenderer.Document(report)), as: UTF8.self) + "\n")
+    }
+
+    @Test("report dates: calendar fields from the seconds agree with Calendar's")
+    func dates() {
+        var generator = SeededGenerator(state: 7)
+        var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_669_078_292.123), Fixtures.reportTime,
+                     Date(timeIntervalSince1970: 951_782_400), Date(timeIntervalSince1970: 253_402_300_799.999)]
+        for _ in 0..<20000 {
+            let milliseconds = Double(Int64.random(in: 0..<253_402_300_800_000, using: &generator))
+            dates.append(Date(timeIntervalSince1970: milliseconds / 1000))
+            dates.append(Date(timeIntervalSince1970: Double.random(in: 0..<4_102_444_800, using: &generator)))
+        }
+        var mismatches: [String] = []
+        for date in dates where ReportDates.fields(date) != ReportDates.calendarFields(date) {
+            if mismatches.count < 10 { mismatches.append("\(date.timeIntervalSince1970)") }
+        }
+        #expect(mismatches == [])
+        #expect(ReportDates.iso8601(Date(timeIntervalSince1970: 1_669_078_292.123)) == "2022-11-22T00:51:32.123Z")
+        #expect(ReportDates.iso8601(Fixtures.reportTime) == "2022-11-22T07:00:00Z")
+        #expect(ReportDates.minute(Fixtures.reportTime) == "2022-11-22 07:00 UTC")
+        #expect(ReportDates.day(Fixtures.reportTime) == "2022-11-22")
+    }
+
+    @Test("DecimalOrder orders and equates as Decimal does", arguments: [UInt64(8), 9])
+    func order(seed: UInt64) {
+        var values = Self.randomDecimals(count: 600, seed: seed)
+        // Equal values of different digit counts, zeros, and neighbours.
+        values += [0, Fixtures.decimal("1.5"), Fixtures.decimal("1.50") * 1, Decimal(sign: .plus, exponent: -1, significand: 15), -1, 1]
+        values += values.prefix(50).map { $0 + Decimal(sign: .plus, exponent: -30, significand: 1) }
+        var mismatches: [String] = []
+        for left in values {
+            for right in values.prefix(200) {
+                let (l, r) = (DecimalOrder(left), DecimalOrder(right))
+                if (l < r) != (left < right) || (l == r) != (left == right) {
+                    if mismatches.count < 10 { mismatches.append("\(left) vs \(right)") }
+                }
+            }
+        }
+        #expect(mismatches == [])
+    }
 }

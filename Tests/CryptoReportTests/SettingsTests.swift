@@ -120,7 +120,7 @@ struct SettingsTests {
             ("output = \"x", "Config: c.toml, line 1: Error while parsing string: encountered end-of-file."),
             ("# mine\nmarkets = \"foo\"", "Config: c.toml, line 2: markets: \"foo\" is not valid; expected primary or all."),
             ("formats = [\"csv\", \"pdf\"]", "Config: c.toml, line 1: formats: \"pdf\" is not valid; expected csv, markdown, html, json, ledger, beancount or all."),
-            ("formats = []", "Config: c.toml, line 1: formats: \"[]\" is not valid; expected csv, markdown, html, json, ledger, beancount or all."),
+            ("formats = []", "Config: c.toml, line 1: formats: expected at least one of csv, markdown, html, json, ledger, beancount or all."),
             ("\nlocale = \"xx_YY\"", "Config: c.toml, line 2: locale: \"xx_YY\" is not valid; expected a locale identifier such as en_US or sv_SE."),
             ("timeout = 0", "Config: c.toml, line 1: timeout: \"0\" is not valid; expected a positive number of seconds, up to 86400."),
             ("timeout = \"5\"", "Config: c.toml, line 1: timeout: expected a positive number of seconds, up to 86400, not a string."),

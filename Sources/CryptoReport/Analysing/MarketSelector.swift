@@ -65,29 +65,33 @@ public struct MarketSelector: Sendable {
     }
 
     func sorted(_ rows: [MarketRow]) -> [MarketRow] {
-        rows.sorted { left, right in
+        // Keys made once per row: comparing Decimals, and lower-casing symbols, inside the
+        // comparator did it n log n times.
+        let names = rows.map { $0.symbol.lowercased() }
+        if selection.sort == .name {
+            return rows.indices.sorted { names[$0] < names[$1] }.map { rows[$0] }
+        }
+        let keys: [DecimalOrder?] = rows.map { row in
             switch selection.sort {
-            case .name:
-                return left.symbol.lowercased() < right.symbol.lowercased()
-            case .price:
-                return Self.descending(left.price, right.price, left, right)
-            case .change:
-                return Self.descending(left.changePercent, right.changePercent, left, right)
-            case .spread:
-                return Self.descending(left.spreadPercent, right.spreadPercent, left, right)
-            case .volume:
-                return Self.descending(left.volumeValue, right.volumeValue, left, right)
+            case .name: nil
+            case .price: DecimalOrder(row.price)
+            case .change: row.changePercent.map(DecimalOrder.init)
+            case .spread: row.spreadPercent.map(DecimalOrder.init)
+            case .volume: row.volumeValue.map(DecimalOrder.init)
             }
         }
+        return rows.indices.sorted { left, right in
+            Self.descending(keys[left], keys[right], names[left], names[right])
+        }.map { rows[$0] }
     }
 
     /// Largest first, empty values last, ties by symbol so that every run orders alike.
-    static func descending(_ left: Decimal?, _ right: Decimal?, _ leftRow: MarketRow, _ rightRow: MarketRow) -> Bool {
+    static func descending(_ left: DecimalOrder?, _ right: DecimalOrder?, _ leftName: String, _ rightName: String) -> Bool {
         switch (left, right) {
         case let (l?, r?) where l != r: return l > r
         case (.some, nil): return true
         case (nil, .some): return false
-        default: return leftRow.symbol.lowercased() < rightRow.symbol.lowercased()
+        default: return leftName < rightName
         }
     }
 }

@@ -43,13 +43,15 @@ public struct SummaryBuilder: Sendable {
     }
 
     private func top(_ rows: [MarketRow], by key: KeyPath<MarketRow, Decimal?>, ascending: Bool = false) -> [MarketRow] {
-        let ordered = rows.sorted { left, right in
-            let l = left[keyPath: key] ?? 0
-            let r = right[keyPath: key] ?? 0
+        // Keys made once per row (see `DecimalOrder`).
+        let keys = rows.map { DecimalOrder($0[keyPath: key] ?? 0) }
+        let ordered = rows.indices.sorted { left, right in
+            let l = keys[left]
+            let r = keys[right]
             if l != r { return ascending ? l < r : l > r }
-            return left.symbol < right.symbol
+            return rows[left].symbol < rows[right].symbol
         }
-        return Array(ordered.prefix(listLength))
+        return ordered.prefix(listLength).map { rows[$0] }
     }
 
     private func inrPremium(_ tickers: [Ticker], rates: ExchangeRates) -> ReportSummary.INRPremium? {

@@ -22,6 +22,18 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
     /// The last failure of several attempts.
     indirect case exhausted(last: FetchError, attempts: Int)
 
+    /// A failure the network may cause for every source at once: unreachable, too slow, cut
+    /// short, a server error or rate limit (after any retries). Not a refusal of this resource (a
+    /// 404), bad data or a local file.
+    public var isNetworkFailure: Bool {
+        switch self {
+        case .unreachable, .timedOut, .cutShort, .deadlinePassed: true
+        case let .httpStatus(_, _, status): status >= 500 || status == 429 || status == 418
+        case let .exhausted(last, _): last.isNetworkFailure
+        default: false
+        }
+    }
+
     public var errorDescription: String? {
         switch self {
         case let .unreachable(source, location, reason):

@@ -47,6 +47,11 @@ public struct PayloadCache: Sendable {
     /// for a warning rather than thrown.
     @discardableResult
     public func store(_ payload: FetchedPayload) -> String? {
+        // Foundation's atomic write goes through a temporary file, which a signal must not strand.
+        RunInterruption.shared.uninterrupted { storeNow(payload) }
+    }
+
+    private func storeNow(_ payload: FetchedPayload) -> String? {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try payload.data.write(to: bodyURL(payload.source), options: .atomic)

@@ -26,8 +26,11 @@ public struct RequestLog: Sendable {
     }
 
     public func record(_ source: DataSource, at time: Date) {
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try? Data(String(Int64((time.timeIntervalSince1970 * 1000).rounded())).utf8).write(to: url(source), options: .atomic)
+        // An atomic write goes through a temporary file, which a signal must not strand.
+        RunInterruption.shared.uninterrupted {
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try? Data(String(Int64((time.timeIntervalSince1970 * 1000).rounded())).utf8).write(to: url(source), options: .atomic)
+        }
     }
 
     /// How long to wait before asking `source` at `now` so that it is asked at most once per

@@ -167,6 +167,40 @@ public struct HistoryStore: Sendable {
         }
     }
 
+    /// What trends need of several runs, in one query: each market's symbol, quote asset and last
+    /// price (the base asset is left empty), keyed by run, each run's ECB rates beside it.
+    /// The other six prices are not read: parsing them was most of a report's history cost.
+    public func lastPrices(of runs: [RunSummary]) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
+        guard !runs.isEmpty else { return [:] }
+        return try read { db in
+            var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
+            var ratesByDate: [String: ExchangeRates?] = [:]
+            for run in runs where result[run.id] == nil {
+                if ratesByDate[run.ratesDate] == nil { ratesByDate[run.ratesDate] = try Self.rates(onOrBefore: run.ratesDate, in: db) }
+                result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil)
+            }
+            let ids = result.keys.sorted()
+            let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT run_id, symbol, quote_asset, last FROM market WHERE run_id IN (\(placeholders)) ORDER BY run_id, rowid",
+                arguments: StatementArguments(ids))
+            var currentID: Int64 = -1
+            var tickers: [Ticker] = []
+            while let row = try rows.next() {
+                let id: Int64 = row[0]
+                if id != currentID {
+                    if currentID >= 0 { result[currentID]?.tickers = tickers }
+                    currentID = id
+                    tickers = []
+                }
+                guard let last = (row[3] as String?).flatMap(DecimalText.parse) else { continue }
+                tickers.append(Ticker(symbol: row[1], baseAsset: "", quoteAsset: row[2], last: last))
+            }
+            if currentID >= 0 { result[currentID]?.tickers = tickers }
+            return result
+        }
+    }
+
     /// The newest stored ECB rates dated `date` or earlier.
     public func rates(onOrBefore date: String) throws(HistoryError) -> ExchangeRates? {
         try read { db in try Self.rates(onOrBefore: date, in: db) }

@@ -27,8 +27,9 @@ public struct TrendCalculator: Sendable {
         let days = daily.keys.filter { $0 != today }.sorted()
 
         var prices: [Int64: [String: Decimal]] = [:]
-        for run in [previous, week, month].compactMap({ $0 }) + days.compactMap({ daily[$0] }) where prices[run.id] == nil {
-            prices[run.id] = try self.prices(of: run, currency: currency)
+        let wanted = [previous, week, month].compactMap({ $0 }) + days.compactMap({ daily[$0] })
+        for (id, snapshot) in try store.lastPrices(of: wanted) {
+            prices[id] = Self.prices(snapshot.tickers, rates: snapshot.rates, currency: currency)
         }
         func price(_ run: RunSummary?, _ symbol: String) -> Decimal? {
             run.flatMap { prices[$0.id]?[symbol] }
@@ -50,15 +51,15 @@ public struct TrendCalculator: Sendable {
         runs.last { $0.sourceTime >= start && $0.sourceTime <= end }
     }
 
-    /// Last prices of a stored run in `currency`, keyed by lower-cased symbol; empty when the
+    /// Last prices of stored markets in `currency`, keyed by lower-cased symbol; empty when the
     /// run's day has no usable rates for that currency.
-    func prices(of run: RunSummary, currency: String) throws(HistoryError) -> [String: Decimal] {
-        let snapshot = try store.snapshot(of: run)
-        guard let rates = snapshot.rates, let converter = try? CurrencyConverter(rates: rates, target: currency),
-            let quoteRates = try? converter.quoteRates(for: snapshot.tickers)
+    static func prices(_ tickers: [Ticker], rates: ExchangeRates?, currency: String) -> [String: Decimal] {
+        guard let rates, let converter = try? CurrencyConverter(rates: rates, target: currency),
+            let quoteRates = try? converter.quoteRates(for: tickers)
         else { return [:] }
         var prices: [String: Decimal] = [:]
-        for ticker in snapshot.tickers {
+        prices.reserveCapacity(tickers.count)
+        for ticker in tickers {
             if let rate = quoteRates.rates[ticker.quoteAsset.lowercased()] {
                 prices[ticker.symbol.lowercased()] = ticker.last * rate.rate
             }

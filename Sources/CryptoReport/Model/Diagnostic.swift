@@ -1,3 +1,5 @@
+import Foundation
+
 /// A recoverable problem: the run goes on, the report says what was left out and why.
 /// Values: Rendering's `DiagnosticText` words them for the reports and the log.
 public struct Diagnostic: Sendable, Equatable, Hashable {
@@ -7,17 +9,19 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
         /// Markets quoted in `quoteAsset` could not be priced in the report currency; `reason` is
         /// the converter's, and `symbols` every market left out, in feed order.
         case leftOut(symbols: [String], quoteAsset: String, reason: String)
+        /// A currency the ECB file lists with different rates, which the report did not need: left out.
+        case ambiguousRate(currency: String, rates: [Decimal])
         /// A row of the feed skipped or amended by the decoder, described by the decoder itself:
         /// the same sentence is the decoding error's when no row is usable.
         case input(String)
-        /// `count` more diagnostics of `group` than were listed (`summarised`).
+        /// Stands for `count` more diagnostics of one `group` after the first few.
         case moreLikeIt(count: Int, group: String)
     }
 
     public var source: DataSource
     public var kind: Kind
-    /// What this problem has in common with others of its kind (`no lastPrice`), for summing up a
-    /// payload with the same fault in every row; not part of what the diagnostic says.
+    /// What this problem has in common with others (`no lastPrice`), for summing up a payload
+    /// with the same fault in every row; not part of what it says, nor of its identity.
     public var group: String?
 
     public init(_ source: DataSource, _ kind: Kind, group: String? = nil) {
@@ -31,12 +35,6 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
         self.init(source, .input(message), group: group)
     }
 
-    /// The decoder's own sentence, for `.input`.
-    public var decoderNote: String? {
-        guard case let .input(text) = kind else { return nil }
-        return text
-    }
-
     public static func == (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
         lhs.source == rhs.source && lhs.kind == rhs.kind
     }
@@ -46,12 +44,12 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
         hasher.combine(kind)
     }
 
-    /// How many of one group are listed before the rest are summed up in one line.
+    /// How many of one group are listed before the rest are summed up.
     public static let keptPerGroup = 5
 
     /// `diagnostics` with at most `keptPerGroup` of each group; where the next would have come,
-    /// one `.moreLikeIt` says how many more there were. A million broken rows make six lines on
-    /// standard error and in every report, not a million.
+    /// one `.moreLikeIt` stands for the rest (`… and 999,995 more rows like it (no lastPrice)`),
+    /// so that a million broken rows make six lines on standard error and in every report.
     public static func summarised(_ diagnostics: [Diagnostic], keeping kept: Int = keptPerGroup) -> [Diagnostic] {
         var seen: [String: Int] = [:]
         var summaryIndex: [String: Int] = [:]
@@ -74,5 +72,11 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
             result[index] = Diagnostic(result[index].source, .moreLikeIt(count: seen[group, default: 0] - kept, group: group), group: group)
         }
         return result
+    }
+
+    /// The decoder's own sentence, for `.input`.
+    public var decoderNote: String? {
+        guard case let .input(text) = kind else { return nil }
+        return text
     }
 }

@@ -17,6 +17,7 @@ public final class OutputLock: @unchecked Sendable {
 
     private init(descriptor: Int32) {
         self.descriptor = descriptor
+        RunInterruption.shared.holding(lock: descriptor)
     }
 
     /// Waits up to `timeout` seconds for the lock.
@@ -71,6 +72,7 @@ public final class OutputLock: @unchecked Sendable {
     }
 
     deinit {
+        RunInterruption.shared.released(lock: descriptor)
         flock(descriptor, LOCK_UN)
         close(descriptor)
     }

@@ -46,6 +46,10 @@ public struct ReportWriter: Sendable {
     /// Without a journal no report was replaced yet: staged files go, and a report kept aside goes
     /// back under its name if nothing took its place (never is the only copy of a report deleted).
     public func recover() throws(OutputError) {
+        try RunInterruption.shared.uninterrupted { () throws(OutputError) in try recoverNow() }
+    }
+
+    private func recoverNow() throws(OutputError) {
         if let found = try CommitJournal.read(in: directory) {
             guard let journal = found.journal else {
                 throw .writeFailed(
@@ -108,6 +112,10 @@ public struct ReportWriter: Sendable {
     /// report kept aside, and the journal recorded, before the first rename.
     @discardableResult
     public func write(_ files: [(name: String, contents: String)], removing obsolete: [String] = []) throws(OutputError) -> [URL] {
+        try RunInterruption.shared.uninterrupted { () throws(OutputError) in try commit(files, removing: obsolete) }
+    }
+
+    private func commit(_ files: [(name: String, contents: String)], removing obsolete: [String]) throws(OutputError) -> [URL] {
         try prepare()
         var journal = CommitJournal(replacements: [], removals: [])
         // What to delete if the commit fails before its first rename: nothing else has changed.

@@ -24,6 +24,11 @@ public enum DecimalText {
     public static func parse(_ text: String) -> Decimal? {
         let utf8 = text.utf8
         guard !utf8.isEmpty, utf8.count <= maximumLength, isPlainDecimal(utf8) else { return nil }
+        // The digits straight into a Decimal, stored as Decimal(string:) would store them;
+        // zero, over 38 digits and far exponents take Foundation's parser.
+        if let parts = DecimalParts.parse(utf8), let value = parts.decimal {
+            return inRange(value) ? value : nil
+        }
         guard let value = Decimal(string: text, locale: posix),
             !value.isNaN
         else { return nil }

@@ -88,9 +88,7 @@ public struct TickerDecoder: Sendable {
     /// Text from the server, made safe for a one-line message: control characters become spaces,
     /// runs of blanks one space, and the length is capped.
     static func oneLine(_ text: String, limit: Int) -> String {
-        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map {
-            $0.properties.generalCategory == .control ? " " : $0
-        }))
+        let cleaned = SourceText.printable(text)
         let words = cleaned.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         if words.isEmpty { return "(no message)" }
         return words.count > limit ? String(words.prefix(limit)) + "…" : words
@@ -121,7 +119,7 @@ public struct TickerDecoder: Sendable {
         func identifier(_ key: String) -> String? {
             guard let text = fields[key]?.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
                 text.count <= Self.maximumIdentifierLength,
-                !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                !SourceText.containsUnsafe(text)
             else { return nil }
             return text
         }

@@ -1,12 +1,20 @@
-/// Runs two throwing operations concurrently and returns both results. The first failure cancels
-/// the other operation at once; when both fail on their own, the first operation's error is the
-/// one thrown, so that the same inputs always give the same message and exit code.
+/// Runs two throwing operations concurrently and returns both results.
 ///
-/// `async let` awaits in the order written: if the second source failed at once while the first
-/// was still retrying, the run would sit through every retry before reporting the failure.
+/// The rule for failures, the same every time whichever finishes sooner:
+/// - A failure of the first operation (the tickers, which are the report) cancels the second at
+///   once and is the error thrown.
+/// - A failure of the second that `waitsForFirst` (a network failure: the first is most likely
+///   failing the same way, still retrying) cancels nothing: the first runs to its end, and its
+///   error, if it fails too, is the one thrown; else the second's.
+/// - Any other failure of the second (an HTTP 404, bad data, a missing file) cancels the first's
+///   remaining work at once (its retries) and is thrown, unless the first finished with an error
+///   of its own anyway (work that cannot be cancelled, such as reading a file): that one is.
+///
+/// So with both sources unreachable the tickers' error is reported every time.
 func bothOrFirstFailure<A: Sendable, B: Sendable>(
     _ first: @escaping @Sendable () async throws -> A,
-    _ second: @escaping @Sendable () async throws -> B
+    _ second: @escaping @Sendable () async throws -> B,
+    secondWaitsForFirst waitsForFirst: @escaping @Sendable (any Error) -> Bool = { _ in false }
 ) async throws -> (A, B) {
     try await withThrowingTaskGroup(of: EitherResult<A, B>.self) { group in
         group.addTask { .first(await Result { try await first() }) }
@@ -19,11 +27,12 @@ func bothOrFirstFailure<A: Sendable, B: Sendable>(
             case let .second(result): b = result
             }
             if case .failure = a { group.cancelAll() }
-            if case .failure = b { group.cancelAll() }
+            if case let .failure(error) = b, !waitsForFirst(error) { group.cancelAll() }
         }
         // A cancelled operation's error only echoes the other's failure.
-        let failures = [a?.failure, b?.failure].compactMap { $0 }
-        if let failure = failures.first(where: { !($0 is CancellationError) }) ?? failures.first { throw failure }
+        if let failure = a?.failure, !(failure is CancellationError) { throw failure }
+        if let failure = b?.failure, !(failure is CancellationError) { throw failure }
+        if let failure = a?.failure ?? b?.failure { throw failure }
         guard let a = try a?.get(), let b = try b?.get() else { throw CancellationError() }
         return (a, b)
     }

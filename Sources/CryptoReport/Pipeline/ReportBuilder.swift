@@ -65,8 +65,7 @@ public struct ReportBuilder: Sendable {
         // A currency listed twice with different rates that the report needed has failed the run
         // already (65); one it did not need is only said.
         for (currency, rates) in exchangeRates.ambiguous.sorted(by: { $0.key < $1.key }) {
-            analysed.diagnostics.append(
-                Diagnostic(.rates, "\(currency) is listed \(rates.count) times with different rates (\(ConversionError.list(rates))); it is left out"))
+            analysed.diagnostics.append(Diagnostic(.rates, .ambiguousRate(currency: currency, rates: rates)))
         }
         let shown = selector.cut(selected)
         let summary = SummaryBuilder().summarise(

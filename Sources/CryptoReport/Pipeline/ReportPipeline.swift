@@ -129,7 +129,8 @@ public struct ReportPipeline: Sendable {
     func record(_ snapshot: Snapshot, in history: HistoryStore?, failure: inout HistoryError?) {
         guard let history else { return }
         do {
-            try history.record(snapshot)
+            // One transaction, committed or not begun when a signal ends the run.
+            try RunInterruption.shared.uninterrupted { () throws(HistoryError) in _ = try history.record(snapshot) }
         } catch {
             failure = failure ?? error.asNotRecorded
         }
@@ -154,7 +155,9 @@ public struct ReportPipeline: Sendable {
         logger.debug("fetching \(tickerLocation.description) and \(ratesLocation.description)")
         let (tickerResult, ratesResult) = try await bothOrFirstFailure(
             { try await acquirer.acquire(tickerLocation, source: .tickers) { try TickerDecoder().decode($0) } },
-            { try await acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseAvailable($0) } })
+            { try await acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseAvailable($0) } },
+            // Both sources down: the tickers' error, every time (BothOrFirstFailure).
+            secondWaitsForFirst: { ($0 as? FetchError)?.isNetworkFailure ?? false })
         let report = try ReportBuilder(spec: spec, ratesAgeLimit: fetch.ratesAgeLimit, generatedAt: generatedAt).build(
             tickers: tickerResult.payload, decoded: tickerResult.value, rates: ratesResult.payload,
             exchangeDays: ratesResult.value)

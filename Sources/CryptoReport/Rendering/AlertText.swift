@@ -6,20 +6,52 @@ public enum AlertText {
     /// `btc above 60000 SEK: BTC/USDT is at 171 447,35 kr`; a move in `localeIdentifier` (the
     /// report's), a price in its own currency's usual locale, as the rule names that currency.
     public static func message(_ alert: FiredAlert, localeIdentifier: String) -> String {
-        let pair = "\(alert.baseAsset.uppercased())/\(alert.quoteAsset.uppercased())"
-        switch alert.figure {
-        case let .price(price, currency):
-            let numbers = PeopleNumberFormatter(
-                currency: currency, locale: Locale(identifier: PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)))
-            return "\(alert.rule.description): \(pair) is at \(numbers.money(price))"
-        case let .change(change, period, price, currency):
-            let numbers = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: localeIdentifier))
-            return "\(alert.rule.description): \(pair) moved \(numbers.percent(change)) \(text(period)), now \(numbers.money(price))"
-        }
+        var formatters = Formatters(localeIdentifier: localeIdentifier)
+        return message(alert, formatters: &formatters)
     }
 
     public static func message(_ alert: FiredAlert, in report: Report) -> String {
         message(alert, localeIdentifier: report.localeIdentifier)
+    }
+
+    /// Every alert of the report, in order; one formatter per currency, not per alert, since
+    /// thousands of rules may fire.
+    public static func messages(_ report: Report) -> [String] {
+        var formatters = Formatters(localeIdentifier: report.localeIdentifier)
+        return report.alerts.map { message($0, formatters: &formatters) }
+    }
+
+    static func message(_ alert: FiredAlert, formatters: inout Formatters) -> String {
+        let pair = "\(alert.baseAsset.uppercased())/\(alert.quoteAsset.uppercased())"
+        switch alert.figure {
+        case let .price(price, currency):
+            let numbers = formatters.own(currency)
+            return "\(alert.rule.description): \(pair) is at \(numbers.money(price))"
+        case let .change(change, period, price, currency):
+            let numbers = formatters.report(currency)
+            return "\(alert.rule.description): \(pair) moved \(numbers.percent(change)) \(text(period)), now \(numbers.money(price))"
+        }
+    }
+
+    struct Formatters {
+        var localeIdentifier: String
+        var byOwnLocale: [String: PeopleNumberFormatter] = [:]
+        var inReportLocale: [String: PeopleNumberFormatter] = [:]
+
+        mutating func own(_ currency: String) -> PeopleNumberFormatter {
+            if let known = byOwnLocale[currency] { return known }
+            let made = PeopleNumberFormatter(
+                currency: currency, locale: Locale(identifier: PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)))
+            byOwnLocale[currency] = made
+            return made
+        }
+
+        mutating func report(_ currency: String) -> PeopleNumberFormatter {
+            if let known = inReportLocale[currency] { return known }
+            let made = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: localeIdentifier))
+            inReportLocale[currency] = made
+            return made
+        }
     }
 
     public static func text(_ period: FiredAlert.Period) -> String {

@@ -70,10 +70,10 @@ public struct CSVRenderer: Sendable {
     public func alerts(_ report: Report) -> String {
         let style = Style(dialect, localeIdentifier: report.localeIdentifier)
         var lines = [["rule", "symbol", "value", "unit", "message"]]
-        for alert in report.alerts {
+        for (alert, message) in zip(report.alerts, AlertText.messages(report)) {
             lines.append([
                 style.text(alert.rule.description), style.text(alert.symbol), style.number(alert.value),
-                style.text(alert.unit), style.text(AlertText.message(alert, in: report)),
+                style.text(alert.unit), style.text(message),
             ])
         }
         return style.file(lines)

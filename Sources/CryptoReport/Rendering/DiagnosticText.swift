@@ -12,8 +12,12 @@ public enum DiagnosticText {
                 ? symbols[0]
                 : "\(symbols.count) markets quoted in \(quoteAsset.uppercased()) (\(symbols.prefix(3).joined(separator: ", "))\(symbols.count > 3 ? ", …" : ""))"
             return "left out \(what): \(reason)"
+        case let .ambiguousRate(currency, rates):
+            return "\(currency) is listed \(rates.count) times with different rates (\(ConversionError.list(rates))); it is left out"
         case let .input(text):
             return text
+        case let .ambiguousRate(currency, rates):
+            return "\(currency) is listed \(rates.count) times with different rates (\(ConversionError.list(rates))); it is left out"
         case let .moreLikeIt(count, group):
             return "… and \(grouped(count)) more \(count == 1 ? "row" : "rows") like it (\(group))"
         }

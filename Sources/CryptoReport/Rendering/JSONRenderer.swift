@@ -5,10 +5,109 @@ public struct JSONRenderer: Sendable {
     public init() {}
 
     public func render(_ report: Report) throws -> String {
+        // JSONEncoder writes the document around the markets; the markets, nearly all of the
+        // file, are written straight into bytes in the encoder's own layout (`MarketWriter`):
+        // encoding them built a tree of every value first, the largest allocation of a
+        // 100,000-market run and a tenth of its time.
+        var document = Document(report)
+        document.markets = []
+        let text = String(decoding: try Self.encode(document), as: UTF8.self)
+        let placeholder = "\n  \"markets\" : [\n\n  ]"
+        guard !report.rows.isEmpty, let range = text.range(of: placeholder) else {
+            return String(decoding: try Self.encode(Document(report)), as: UTF8.self) + "\n"
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + report.rows.count * 900)
+        bytes += text[..<range.lowerBound].utf8
+        bytes += "\n  \"markets\" : [".utf8
+        for (index, row) in report.rows.enumerated() {
+            MarketWriter.append(Market(row), last: index == report.rows.count - 1, to: &bytes)
+        }
+        bytes += "\n  ]".utf8
+        bytes += text[range.upperBound...].utf8
+        bytes.append(UInt8(ascii: "\n"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func encode(_ document: Document) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(Document(report))
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return try encoder.encode(document)
+    }
+
+    /// One market as JSONEncoder lays it out with `.prettyPrinted, .sortedKeys,
+    /// .withoutEscapingSlashes` at the depth of the `markets` array; a test compares the two.
+    enum MarketWriter {
+        static func append(_ market: Market, last: Bool, to bytes: inout [UInt8]) {
+            var fields: [(key: String, value: Value)] = market.values.map { ($0.0, $0.1.map(Value.string) ?? .null) }
+            fields.append(("stale", .bool(market.stale)))
+            if let trend = market.trend { fields.append(("trend", .trend(trend))) }
+            fields.sort { $0.key < $1.key }
+            bytes += "\n    {".utf8
+            for (index, field) in fields.enumerated() {
+                bytes += "\n      \"".utf8
+                bytes += field.key.utf8
+                bytes += "\" : ".utf8
+                switch field.value {
+                case let .string(text): appendString(text, to: &bytes)
+                case .null: bytes += "null".utf8
+                case let .bool(flag): bytes += (flag ? "true" : "false").utf8
+                case let .trend(trend): appendTrend(trend, to: &bytes)
+                }
+                if index < fields.count - 1 { bytes.append(UInt8(ascii: ",")) }
+            }
+            bytes += "\n    }".utf8
+            if !last { bytes.append(UInt8(ascii: ",")) }
+        }
+
+        enum Value {
+            case string(String), null, bool(Bool), trend(TrendItem)
+        }
+
+        static func appendTrend(_ trend: TrendItem, to bytes: inout [UInt8]) {
+            bytes += "{".utf8
+            for (key, value) in [("change_30d_pct", trend.change30d), ("change_7d_pct", trend.change7d), ("change_prev_pct", trend.sincePrevious)] {
+                bytes += "\n        \"".utf8
+                bytes += key.utf8
+                bytes += "\" : ".utf8
+                if let value { appendString(value, to: &bytes) } else { bytes += "null".utf8 }
+                bytes.append(UInt8(ascii: ","))
+            }
+            bytes += "\n        \"series\" : [".utf8
+            if trend.series.isEmpty {
+                bytes += "\n\n        ]".utf8
+            } else {
+                for (index, point) in trend.series.enumerated() {
+                    bytes += "\n          ".utf8
+                    appendString(point, to: &bytes)
+                    if index < trend.series.count - 1 { bytes.append(UInt8(ascii: ",")) }
+                }
+                bytes += "\n        ]".utf8
+            }
+            bytes += "\n      }".utf8
+        }
+
+        static let hex = Array("0123456789abcdef".utf8)
+
+        /// A JSON string as JSONEncoder escapes it: quote, backslash and control characters;
+        /// slashes and everything else as they are.
+        static func appendString(_ text: String, to bytes: inout [UInt8]) {
+            bytes.append(UInt8(ascii: "\""))
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): bytes += "\\\"".utf8
+                case UInt8(ascii: "\\"): bytes += "\\\\".utf8
+                case 0x0A: bytes += "\\n".utf8
+                case 0x0D: bytes += "\\r".utf8
+                case 0x09: bytes += "\\t".utf8
+                case 0x08: bytes += "\\b".utf8
+                case 0x0C: bytes += "\\f".utf8
+                case 0..<0x20: bytes += "\\u00".utf8 + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                default: bytes.append(byte)
+                }
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
     }
 
     /// Full precision, plain digits: JSON numbers would lose digits in most readers' doubles.
@@ -58,10 +157,10 @@ public struct JSONRenderer: Sendable {
             markets = report.rows.map(Market.init)
             warnings = report.diagnostics.map(DiagnosticText.line)
             notices = report.notices.map { NoticeItem(kind: $0.kind.rawValue, text: NoticeText.text($0)) }
-            alerts = report.alerts.map {
+            alerts = zip(report.alerts, AlertText.messages(report)).map { alert, message in
                 AlertItem(
-                    rule: $0.rule.description, symbol: $0.symbol, value: DecimalParts.plainText($0.value), unit: $0.unit,
-                    message: AlertText.message($0, in: report))
+                    rule: alert.rule.description, symbol: alert.symbol, value: DecimalParts.plainText(alert.value),
+                    unit: alert.unit, message: message)
             }
             let f = report.freshness
             freshness = FreshnessItem(

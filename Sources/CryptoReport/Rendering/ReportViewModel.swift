@@ -147,7 +147,7 @@ struct ReportViewModel {
         tickersStatus = status(.tickers)
         ratesStatus = status(.rates)
         hasHistory = report.hasHistory
-        alerts = report.alerts.map { Text(text: AlertText.message($0, in: report)) }
+        alerts = AlertText.messages(report).map { Text(text: $0) }
         hasAlerts = !alerts.isEmpty
         // The larger charts: the five markets with the most volume that have a few days of history.
         charts = summary.topVolume.compactMap { mover in

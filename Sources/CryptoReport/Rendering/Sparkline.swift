@@ -5,13 +5,22 @@ public enum Sparkline {
     static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// `▁▂▄█`: one block per value, scaled between the series' low and high.
+    ///
+    /// Drawn in `Double`: a sparkline is a picture, not a figure, and a `Decimal` division per
+    /// point cost more than the rest of a row.
     public static func unicode(_ values: [Decimal]) -> String {
         guard values.count > 1, let low = values.min(), let high = values.max() else { return "" }
         guard high > low else { return String(repeating: "▄", count: values.count) }
-        return String(values.map { value in
-            let level = NSDecimalNumber(decimal: (value - low) / (high - low) * 7).doubleValue
-            return blocks[min(7, max(0, Int(level.rounded())))]
-        })
+        let points = values.map(double)
+        let bottom = double(low)
+        let span = double(high) - bottom
+        var text = ""
+        text.unicodeScalars.reserveCapacity(points.count)
+        for point in points {
+            let level = (point - bottom) / span * 7
+            text.append(blocks[min(7, max(0, Int(level.rounded())))])
+        }
+        return text
     }
 
     /// An inline SVG line chart, coloured by the direction from first to last value.
@@ -20,21 +29,61 @@ public enum Sparkline {
         guard values.count > 1, let first = values.first, let last = values.last, let low = values.min(), let high = values.max()
         else { return "" }
         let pad = 2.0
-        let span = high - low
-        let points = values.enumerated().map { index, value -> String in
+        let bottom = double(low)
+        let span = double(high) - bottom
+        var points: [UInt8] = []
+        points.reserveCapacity(values.count * 10)
+        for (index, value) in values.enumerated() {
             let x = pad + Double(index) / Double(values.count - 1) * (Double(width) - 2 * pad)
-            let fraction = span > 0 ? NSDecimalNumber(decimal: (value - low) / span).doubleValue : 0.5
+            let fraction = span > 0 ? (double(value) - bottom) / span : 0.5
             let y = pad + (1 - fraction) * (Double(height) - 2 * pad)
-            return String(format: "%.1f,%.1f", x, y)
-        }.joined(separator: " ")
+            if index > 0 { points.append(UInt8(ascii: " ")) }
+            appendOneDecimal(x, to: &points)
+            points.append(UInt8(ascii: ","))
+            appendOneDecimal(y, to: &points)
+        }
         let direction = last > first ? "up" : last < first ? "down" : "flat"
         var svg = "<svg class=\"spark \(direction)\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(values.count)-day price trend\">"
-        svg += "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"\(points)\"/>"
+        svg += "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"\(String(decoding: points, as: UTF8.self))\"/>"
         if let labels {
             svg += "<text x=\"\(width - 2)\" y=\"10\" text-anchor=\"end\">\(escape(labels.high))</text>"
             svg += "<text x=\"\(width - 2)\" y=\"\(height - 3)\" text-anchor=\"end\">\(escape(labels.low))</text>"
         }
         return svg + "</svg>"
+    }
+
+    /// A `Decimal` as the nearest-enough `Double`: mantissa × 10^exponent.
+    static func double(_ value: Decimal) -> Double {
+        guard let parts = DecimalParts(value) else { return NSDecimalNumber(decimal: value).doubleValue }
+        let mantissa = Double(parts.high) * 18_446_744_073_709_551_616.0 + Double(parts.low)
+        let magnitude = parts.exponent >= 0
+            ? mantissa * pow(10, Double(parts.exponent)) : mantissa / pow(10, Double(-parts.exponent))
+        return parts.isNegative ? -magnitude : magnitude
+    }
+
+    /// `String(format: "%.1f", value)` for a coordinate, without a format call per point: the
+    /// nearest tenth of the exact binary value, ties to even, as printf rounds. `fma` gives the
+    /// error of `value × 10`, which decides the cases the product rounded onto a half.
+    static func appendOneDecimal(_ value: Double, to bytes: inout [UInt8]) {
+        guard value.isFinite, abs(value) < 1e15 else {
+            bytes += Array(String(format: "%.1f", value).utf8)
+            return
+        }
+        let scaled = value * 10
+        let error = fma(value, 10, -scaled)
+        var tenths = scaled.rounded(.towardZero)
+        let rest = scaled - tenths
+        if abs(rest) > 0.5 || (abs(rest) == 0.5 && (error * rest > 0 || (error == 0 && Int64(tenths) % 2 != 0))) {
+            tenths += rest > 0 ? 1 : -1
+        }
+        var units = Int64(tenths)
+        if units < 0 || (units == 0 && value.sign == .minus) {
+            bytes.append(UInt8(ascii: "-"))
+            units = -units
+        }
+        bytes += Array(String(units / 10).utf8)
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(ascii: "0") + UInt8(units % 10))
     }
 
     private static func escape(_ text: String) -> String {

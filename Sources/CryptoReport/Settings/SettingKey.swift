@@ -1,16 +1,15 @@
-/// One setting: its name in the file (and so in the environment), how its value is read, and
-/// where it goes in `Settings`.
-public struct SettingKey<Value: Sendable>: Sendable {
-    /// The file's key, `lock_timeout`; the environment's is `CRYPTOREPORT_LOCK_TIMEOUT`.
+/// One setting: its name in the file (`lock_timeout`) and the environment
+/// (`CRYPTOREPORT_LOCK_TIMEOUT`), how its value is read, and where it goes in `Settings`.
+public struct SettingKey<Value: Sendable>: AnySettingKey {
     public let name: String
     public let parser: SettingParser<Value>
     let put: @Sendable (inout Settings, Value) -> Void
 
     init(_ name: String, _ parser: SettingParser<Value>, put: @escaping @Sendable (inout Settings, Value) -> Void) {
-        self.name = name
-        self.parser = parser
-        self.put = put
+        (self.name, self.parser, self.put) = (name, parser, put)
     }
+
+    public var expected: String { parser.expected }
 
     /// This key set to `value`, for a layer.
     public func assignment(_ value: Value) -> SettingsLayer.Assignment {
@@ -18,25 +17,27 @@ public struct SettingKey<Value: Sendable>: Sendable {
         return SettingsLayer.Assignment(key: name) { put(&$0, value) }
     }
 
-    /// A flag's text, read by the key's rules; for swift-argument-parser's `transform:`.
+    public func read(text: String) throws(InvalidSettingValue) -> SettingsLayer.Assignment { assignment(try parser.text(text)) }
+
+    public func read(file value: FileValue) throws(InvalidSettingValue) -> SettingsLayer.Assignment { assignment(try parser.file(value)) }
+
+    /// A flag's text, read by the key's rules; for swift-argument-parser's `transform:`, which
+    /// quotes the value itself (an item of a list it does not).
     public func flag(_ text: String) throws -> Value {
         do {
             return try parser.text(text)
         } catch {
-            // swift-argument-parser has already quoted the value; an item of a list it has not.
-            throw FlagValueError(message: error.item == nil ? "expected \(parser.expected)" : error.message)
+            throw FlagValueError(description: error.item == nil ? "expected \(parser.expected)" : error.message)
         }
     }
 }
 
 /// Why a flag's value was refused; swift-argument-parser puts it after the flag's name.
 public struct FlagValueError: Error, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+    public var description: String
 }
 
-/// What every key can do, whatever its value's type: the file and the environment read keys
-/// by name through this.
+/// A key whatever its value's type: the file and the environment read keys by name.
 public protocol AnySettingKey: Sendable {
     var name: String { get }
     var expected: String { get }
@@ -44,27 +45,12 @@ public protocol AnySettingKey: Sendable {
     func read(file value: FileValue) throws(InvalidSettingValue) -> SettingsLayer.Assignment
 }
 
-extension SettingKey: AnySettingKey {
-    public var expected: String { parser.expected }
-
-    public func read(text: String) throws(InvalidSettingValue) -> SettingsLayer.Assignment {
-        assignment(try parser.text(text))
-    }
-
-    public func read(file value: FileValue) throws(InvalidSettingValue) -> SettingsLayer.Assignment {
-        assignment(try parser.file(value))
-    }
-
-    /// `CRYPTOREPORT_LOCK_TIMEOUT`.
-    public var environmentName: String { "CRYPTOREPORT_" + name.uppercased() }
-}
-
 extension AnySettingKey {
     public var environmentVariable: String { "CRYPTOREPORT_" + name.uppercased() }
 }
 
-/// The settings one source gave (the file, the environment or the flags), already parsed,
-/// in the order given: applied over the layers below it, a later value over an earlier one.
+/// The settings one source gave (the file, the environment or the flags), already parsed, in
+/// order: applied over the layers below, a later value over an earlier one.
 public struct SettingsLayer: Sendable {
     public struct Assignment: Sendable {
         public let key: String
@@ -75,21 +61,14 @@ public struct SettingsLayer: Sendable {
 
     public init() {}
 
-    public mutating func append(_ assignment: Assignment) {
-        assignments.append(assignment)
-    }
+    public mutating func append(_ assignment: Assignment) { assignments.append(assignment) }
 
     /// Sets `key` when the flag (or other source) gave a value.
     public mutating func set<Value>(_ key: SettingKey<Value>, _ value: Value?) {
         if let value { assignments.append(key.assignment(value)) }
     }
 
-    /// The keys this layer sets, in order.
-    public var keys: [String] { assignments.map(\.key) }
-
     func apply(to settings: inout Settings) {
-        for assignment in assignments {
-            assignment.apply(&settings)
-        }
+        for assignment in assignments { assignment.apply(&settings) }
     }
 }

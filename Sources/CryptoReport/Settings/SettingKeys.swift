@@ -5,9 +5,9 @@ public enum SettingKeys {
     // What the report shows.
     public static let currency = SettingKey("currency", .currency) { $0.report.currency = $1 }
     public static let locale = SettingKey("locale", .locale) { $0.report.locale = $1 }
-    public static let markets = SettingKey("markets", .choice(Selection.Markets.self)) { $0.report.selection.markets = $1 }
+    public static let markets = SettingKey("markets", .choice) { $0.report.selection.markets = $1 }
     public static let symbols = SettingKey("symbols", .symbols) { $0.report.selection.symbols = $1 }
-    public static let sort = SettingKey("sort", .choice(Selection.SortKey.self)) { $0.report.selection.sort = $1 }
+    public static let sort = SettingKey("sort", .choice) { $0.report.selection.sort = $1 }
     public static let top = SettingKey("top", .positive) { $0.report.selection.top = $1 }
     public static let alerts = SettingKey("alerts", .alerts) { $0.report.alerts = $1 }
 
@@ -43,7 +43,7 @@ public enum SettingKeys {
             settings.output.history = .automatic
         }
     }
-    public static let csvDialect = SettingKey("csv_dialect", .choice(CSVDialect.self)) { $0.output.csvDialect = $1 }
+    public static let csvDialect = SettingKey("csv_dialect", .choice) { $0.output.csvDialect = $1 }
     public static let noLatest = SettingKey("no_latest", .boolean) { $0.output.latest = !$1 }
     public static let lockTimeout = SettingKey("lock_timeout", .seconds(allowingZero: true)) { $0.output.lockTimeout = $1 }
 

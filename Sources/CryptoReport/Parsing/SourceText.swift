@@ -1,0 +1,32 @@
+/// Text from a source that people will read: in a terminal, a mail, a spreadsheet, a browser.
+///
+/// Control characters (Cc) can forge log lines; format characters (Cf: bidirectional overrides
+/// such as U+202E, zero-width characters) reorder or hide what follows them, so that `"\u{202E}gnp.exe"`
+/// reads as `exe.png`; line and paragraph separators (Zl, Zp) break a line where no newline is
+/// seen. A market identifier holding any of them is refused (the row is skipped with a warning,
+/// never altered: two symbols must not become one); text quoted in a message has them replaced.
+enum SourceText {
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
+    static func containsUnsafe(_ text: String) -> Bool {
+        text.unicodeScalars.contains(where: isUnsafe)
+    }
+
+    /// Control characters and separators become spaces, format characters go.
+    static func printable(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: scalars.append(" ")
+            case .format: continue
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,71 @@
+import CryptoReport
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// SIGTERM (cron's or systemd's stop) and SIGINT (Ctrl-C) end a run cleanly: a commit, cache write
+/// or history transaction in progress runs to its end, this run's temporary files are gone, the
+/// output lock is released, and the run exits 143 or 130 with one line on standard error.
+///
+/// Written by hand with the self-pipe trick rather than a `DispatchSource`: on Linux, libdispatch
+/// receives signals through a signalfd, and one delivered to a thread that had not blocked it
+/// (any thread the runtime started before us) is re-raised on that thread and lost.
+enum SignalHandling {
+    /// Written by the handler (one byte, the signal number), read by the watcher thread.
+    nonisolated(unsafe) private static var writeEnd: Int32 = -1
+
+    static func install() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        writeEnd = ends[1]
+        for number in [SIGTERM, SIGINT] {
+            var action = sigaction()
+            #if canImport(Glibc)
+                action.__sigaction_handler.sa_handler = { number in
+                    var byte = UInt8(truncatingIfNeeded: number)
+                    _ = write(SignalHandling.writeEnd, &byte, 1)
+                }
+            #else
+                action.__sigaction_u.__sa_handler = { number in
+                    var byte = UInt8(truncatingIfNeeded: number)
+                    _ = write(SignalHandling.writeEnd, &byte, 1)
+                }
+            #endif
+            action.sa_flags = SA_RESTART
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
+        }
+        let readEnd = ends[0]
+        let watcher = Thread {
+            var byte: UInt8 = 0
+            while read(readEnd, &byte, 1) != 1 {}
+            stop(Int32(byte))
+        }
+        watcher.start()
+        // A signal that came during a stretch ends the run as soon as the stretch does.
+        RunInterruption.shared.checkAfterEachStretch {
+            var poller = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 0) == 1 { stop(SIGTERM, peek: readEnd) }
+        }
+    }
+
+    /// Waits for a stretch under way, releases the locks, says so and ends the process. Reached
+    /// from the watcher thread or after a stretch, whichever is first; the other waits for ever.
+    private static func stop(_ number: Int32, peek readEnd: Int32? = nil) -> Never {
+        var number = number
+        if let readEnd {
+            var byte: UInt8 = 0
+            if read(readEnd, &byte, 1) == 1 { number = Int32(byte) }
+        }
+        RunInterruption.shared.interrupt()
+        let name = number == SIGINT ? "SIGINT" : "SIGTERM"
+        let line = "cryptoreport: stopped by \(name); no temporary file is left, and the output folder holds whole reports.\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+        // No atexit handlers: another thread may be anywhere; everything durable is done.
+        _exit(128 + number)
+    }
+}

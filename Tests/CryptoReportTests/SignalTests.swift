@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// SIGTERM and SIGINT end a run cleanly: no temporary file, the lock released, 143 or 130 and one line.
+@Suite("Signals", .serialized, .timeLimit(.minutes(2)))
+struct SignalTests {
+    static let names = ["csv", "md", "html", "json"].map { "cryptoreport-2022-11-22-SEK.\($0)" }
+
+    /// Starts the binary on a server that answers after 20 s, sends `signal` once the request is
+    /// in, and returns the exit status, standard error and the output folder.
+    func interrupt(with signal: Int32) throws -> (reason: Process.TerminationReason, status: Int32, stderr: String, out: URL, folder: TemporaryFolder) {
+        let slow = LoopbackServer.Response(status: 200, body: try Fixtures.tickers, delay: 20)
+        let server = try LoopbackServer(routes: ["/t": slow, "/r": .init(status: 200, body: try Fixtures.rates, contentType: "text/xml")])
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let process = Process()
+        process.executableURL = ExecutableTests.binary
+        process.arguments = [
+            "--tickers-url", server.url("/t"), "--ecb-url", server.url("/r"), "--output", "out", "--currency", "SEK", "--timeout", "60",
+        ]
+        process.currentDirectoryURL = folder.url
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = folder.url.appendingPathComponent("cache").path
+        environment["XDG_CONFIG_HOME"] = folder.url.appendingPathComponent("config").path
+        process.environment = environment
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let started = Date()
+        while server.requests.count < 2 && Date().timeIntervalSince(started) < 20 { usleep(20_000) }
+        #expect(server.requests.count == 2, "both requests are in")
+        usleep(100_000)
+        kill(process.processIdentifier, signal)
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationReason, process.terminationStatus, String(decoding: stderr, as: UTF8.self), folder.url.appendingPathComponent("out"), folder)
+    }
+
+    @Test("SIGTERM while fetching: exit 143, one line, no temporary file, the lock released", arguments: [(SIGTERM, "SIGTERM", 143), (SIGINT, "SIGINT", 130)])
+    func whileFetching(_ signal: Int32, _ name: String, _ status: Int32) async throws {
+        let run = try interrupt(with: signal)
+        #expect(run.reason == .exit, "the run ends itself rather than being killed")
+        #expect(run.status == status)
+        #expect(run.stderr == "cryptoreport: stopped by \(name); no temporary file is left, and the output folder holds whole reports.\n")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: run.out.path)) ?? []
+        #expect(left.allSatisfy { $0 == OutputLock.fileName }, "\(left)")
+        let cache = run.folder.url.appendingPathComponent("cache/cryptoreport")
+        let cached = (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []
+        #expect(!cached.contains { $0.contains("tmp") || $0.hasPrefix(".") }, "\(cached)")
+        #expect(try OutputLock.acquireIfFree(in: run.out) != nil, "the lock is free")
+    }
+
+    @Test("SIGTERM in the middle of the renames: the commit ends first, the whole set is in place, then 143")
+    func duringCommit() throws {
+        guard let strace = KillAtRenameTests.strace else {
+            print("SignalTests.duringCommit: SKIPPED, strace is not installed (apt-get install strace)")
+            return
+        }
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("out")
+        // strace holds the run for two seconds after its third rename (the journal, the CSV, the
+        // Markdown report): the SIGTERM, sent to the process as kill(1) would, lands mid-commit.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: strace)
+        process.arguments = ["-f", "-o", "/dev/null", "-e", "trace=rename", "-e", "inject=rename:delay_exit=2000000:when=3", ExecutableTests.binary.path]
+            + ["--sample", "--currency", "SEK", "--output", "out", "--no-history"]
+        process.currentDirectoryURL = folder.url
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let started = Date()
+        func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path) }
+        while !(exists(Self.names[1]) && exists(".cryptoreport-journal")) && Date().timeIntervalSince(started) < 30 { usleep(5_000) }
+        #expect(!exists(Self.names[2]), "the run is held in the middle of its commit")
+        let children = try String(
+            contentsOfFile: "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children", encoding: .utf8)
+        let tracee = try #require(children.split(separator: " ").first.flatMap { Int32($0) })
+        kill(tracee, SIGTERM)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143)
+        #expect(stderr.hasPrefix("cryptoreport: stopped by SIGTERM;"), "\(stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0 != OutputLock.fileName }.sorted()
+        // The latest copies and the index are part of the same commit.
+        let shared = Self.names.map { $0.replacingOccurrences(of: "2022-11-22", with: "latest") } + ["index.html"]
+        #expect(left == (Self.names + shared).sorted(), "the whole new set, and no journal or temporary file")
+    }
+}

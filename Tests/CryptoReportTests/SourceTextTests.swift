@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// Bidirectional controls, zero-width characters and line separators from the API reach no format.
+@Suite("Format and separator characters from the API")
+struct SourceTextTests {
+    /// Cf (U+202E right-to-left override, U+200B zero-width space, U+2066 isolate), Zl, Zp.
+    static let unsafe: [Unicode.Scalar] = ["\u{202E}", "\u{200B}", "\u{2066}", "\u{2028}", "\u{2029}"]
+
+    static func containsUnsafe(_ text: String) -> Bool {
+        text.unicodeScalars.contains { unsafe.contains($0) }
+            || ["\\u202e", "\\u200b", "\\u2066", "\\u2028", "\\u2029"].contains { text.lowercased().contains($0) }
+    }
+
+    @Test("identifiers holding them are refused; quoted text has them replaced")
+    func decoder() throws {
+        let rows = [
+            Fixtures.ticker("\u{202E}gnp.exe", base: "evil", quote: "usdt", last: "2"),
+            Fixtures.ticker("zwsusdt", base: "zw\u{200B}s", quote: "usdt", last: "2"),
+            Fixtures.ticker("line\u{2028}usdt", base: "line", quote: "usdt", last: "2"),
+            Fixtures.ticker("para\u{2029}usdt", base: "para", quote: "usdt", last: "2"),
+            Fixtures.ticker("okusdt", base: "ok", quote: "usdt", last: "2", open: "\u{202E}1\u{2028}"),
+        ]
+        let result = try TickerDecoder().decode(Fixtures.tickerJSON(rows))
+        #expect(result.tickers.map(\.symbol) == ["okusdt"])
+        #expect(result.diagnostics.count == 5)
+        for diagnostic in result.diagnostics { #expect(!Self.containsUnsafe(diagnostic.description), "\(diagnostic)") }
+        #expect(result.diagnostics.last?.message == "okusdt: openPrice \"1 \" is not a non-negative number; left empty")
+        #expect(SourceText.printable("a\u{202E}b\u{2028}c\u{0007}d") == "ab c d")
+    }
+
+    @Test("the issue's case end to end: \\u202egnp.exe reaches no format, no alert and no warning")
+    func everyFormat() throws {
+        let folder = try TemporaryFolder()
+        let sample = try String(contentsOf: Fixtures.tickersURL, encoding: .utf8)
+        let hostile = [
+            Fixtures.ticker("\u{202E}gnp.exe", base: "gnp", quote: "usdt", last: "2"),
+            Fixtures.ticker("sep\u{2029}usdt", base: "sep", quote: "usdt", last: "2"),
+            Fixtures.ticker("zwjusdt", base: "z\u{200D}w", quote: "usdt", last: "2"),
+            Fixtures.ticker("quoteusdt", base: "quote", quote: "usdt", last: "2", open: "\u{202E}x"),
+        ]
+        let body = "[" + hostile.joined(separator: ",") + "," + sample.drop(while: { $0 != "[" }).dropFirst()
+        try Data(body.utf8).write(to: folder.url.appendingPathComponent("t.json"))
+        let run = try ExecutableTests.run(
+            [
+                "--tickers-url", "t.json", "--ecb-url", Fixtures.ratesURL.path, "--output", "out", "--markets", "all", "--format", "all",
+                "--alert", "any move 10 %", "--no-history",
+            ], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!Self.containsUnsafe(run.stderr) && !Self.containsUnsafe(run.stdout))
+        #expect(run.stderr.contains("skipped ticker #1: no symbol, or not a plain string"))
+        let files = folder.contents("out")
+        #expect(files.count == 5, "four reports and the alerts file: \(files)")
+        for name in files {
+            let text = try String(contentsOf: folder.url.appendingPathComponent("out/" + name), encoding: .utf8)
+            #expect(!Self.containsUnsafe(text), "\(name)")
+            #expect(!text.contains("gnp.exe") && !text.contains("exe.gnp"), "\(name)")
+        }
+    }
+}
