@@ -234,3 +234,37 @@ struct SharingFormatsTests {
         #expect(sheet.allSatisfy { $0.hasPrefix("\"") && $0.hasSuffix("\"") && $0.dropFirst().dropLast().allSatisfy { $0 != "\"" } })
     }
 }
+
+/// The new flags through the built binary.
+@Suite("Sharing flags end to end", .serialized)
+struct SharingFlagsExecutableTests {
+    @Test("--format beancount --output - prints the golden file; --csv-dialect excel starts with the byte-order mark")
+    func standardOutput() throws {
+        let folder = try TemporaryFolder()
+        let beancount = try ExecutableTests.run(["--sample", "--currency", "SEK", "--format", "beancount", "--output", "-"], in: folder.url)
+        #expect(beancount.status == 0)
+        let golden = String(decoding: try Data(contentsOf: Fixtures.goldenFolder.appendingPathComponent("sample-SEK.beancount")), as: UTF8.self)
+        #expect(beancount.stdout == golden)
+        let excel = try ExecutableTests.run(["--sample", "--currency", "SEK", "--format", "csv", "--csv-dialect", "excel", "--output", "-"], in: folder.url)
+        #expect(excel.status == 0)
+        #expect(excel.stdout.hasPrefix("\u{FEFF}symbol;base_asset;"))
+        let bad = try ExecutableTests.run(["--sample", "--csv-dialect", "semicolon", "--output", "-", "--format", "csv"], in: folder.url)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("rfc4180 or excel"), "\(bad.stderr)")
+    }
+
+    @Test("--no-latest writes the reports and the index, no latest copy; CRYPTOREPORT_NO_LATEST does the same")
+    func noLatest() throws {
+        let folder = try TemporaryFolder()
+        let run = try ExecutableTests.run(["--sample", "--format", "csv,ledger", "--output", "out", "--no-latest", "-q"], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(folder.allContents("out") == ["cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-USD.ledger", "index.html"])
+        let environment = try ExecutableTests.run(
+            ["--sample", "--format", "csv", "--output", "env", "-q"], in: folder.url, environment: ["CRYPTOREPORT_NO_LATEST": "true"])
+        #expect(environment.status == 0)
+        #expect(folder.allContents("env") == ["cryptoreport-2022-11-22-USD.csv", "index.html"])
+        let with = try ExecutableTests.run(["--sample", "--format", "csv", "--output", "on", "-q"], in: folder.url)
+        #expect(with.status == 0)
+        #expect(folder.allContents("on") == ["cryptoreport-2022-11-22-USD.csv", "cryptoreport-latest-USD.csv", "index.html"])
+    }
+}
