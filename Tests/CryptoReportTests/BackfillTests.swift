@@ -3,7 +3,7 @@ import Testing
 
 @testable import CryptoReport
 
-@Suite("Backfill from klines and the ECB 90-day file", .serialized, .timeLimit(.minutes(1)))
+@Suite("Backfill from klines and the ECB 90-day file", .serialized, .timeLimit(.minutes(4)))
 struct BackfillTests {
     typealias Response = LoopbackServer.Response
 

@@ -4,7 +4,7 @@ import Testing
 @testable import CryptoReport
 
 /// Real URLSession against a loopback server that misbehaves on purpose.
-@Suite("Fault injection over loopback HTTP", .serialized, .timeLimit(.minutes(2)))
+@Suite("Fault injection over loopback HTTP", .serialized, .timeLimit(.minutes(4)))
 struct FaultInjectionTests {
     typealias Response = LoopbackServer.Response
 

@@ -4,7 +4,7 @@ import Testing
 @testable import CryptoReport
 
 /// The real URLSession client against a loopback server this test starts: no network beyond 127.0.0.1.
-@Suite("Fetching over HTTP from a loopback server", .serialized, .timeLimit(.minutes(1)))
+@Suite("Fetching over HTTP from a loopback server", .serialized, .timeLimit(.minutes(4)))
 struct HTTPIntegrationTests {
     static func server() throws -> LoopbackServer {
         try LoopbackServer(routes: [

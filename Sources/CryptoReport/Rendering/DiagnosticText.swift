@@ -16,8 +16,6 @@ public enum DiagnosticText {
             return "\(currency) is listed \(rates.count) times with different rates (\(ConversionError.list(rates))); it is left out"
         case let .input(text):
             return text
-        case let .ambiguousRate(currency, rates):
-            return "\(currency) is listed \(rates.count) times with different rates (\(ConversionError.list(rates))); it is left out"
         case let .moreLikeIt(count, group):
             return "… and \(grouped(count)) more \(count == 1 ? "row" : "rows") like it (\(group))"
         }
