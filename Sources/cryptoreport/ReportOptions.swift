@@ -13,11 +13,17 @@ struct ReportOptions: ParsableArguments {
     @Option(help: "Locale for numbers in Markdown and HTML (default: the currency's own, e.g. sv_SE for SEK).", completion: .list(Completions.locales), transform: SettingKeys.locale.flag)
     var locale: ReportLocale?
 
-    @Option(name: .customLong("format"), help: "csv, markdown (md), html, json or all; repeat or separate with commas. (default: all)", completion: .list(["csv", "markdown", "md", "html", "json", "all"]), transform: SettingKeys.formats.flag)
+    @Option(name: .customLong("format"), help: "csv, markdown (md), html, json, ledger, beancount or all (the first four); repeat or separate with commas. (default: all)", completion: .list(["csv", "markdown", "md", "html", "json", "ledger", "beancount", "all"]), transform: SettingKeys.formats.flag)
     var formats: [[ReportFormat]] = []
+
+    @Option(name: .customLong("csv-dialect"), help: "rfc4180 (',' and '.') or excel (a byte-order mark; ';' and ',' for a decimal-comma locale such as sv_SE). (default: rfc4180)", completion: .list(CSVDialect.allCases.map(\.rawValue)), transform: SettingKeys.csvDialect.flag)
+    var csvDialect: CSVDialect?
 
     @Option(help: ArgumentHelp("Folder for the reports, or - for standard output (one format only). (default: Output)", valueName: "dir"), completion: .directory, transform: SettingKeys.output.flag)
     var output: OutputSpec.Destination?
+
+    @Flag(name: .customLong("latest"), inversion: .prefixedNo, help: "Keep cryptoreport-latest-<CURRENCY>.<ext> copies of the newest reports in the folder (--no-latest: leave them as they are). (default: on)")
+    var latest: Bool?
 
     @Option(help: "primary (one market per asset) or all. (default: primary)", completion: .list(Selection.Markets.allCases.map(\.rawValue)), transform: SettingKeys.markets.flag)
     var markets: Selection.Markets?
@@ -115,7 +121,9 @@ struct ReportOptions: ParsableArguments {
         layer.set(SettingKeys.currency, currency)
         layer.set(SettingKeys.locale, locale)
         layer.set(SettingKeys.formats, formats.isEmpty ? nil : Array(Set(formats.joined())).sorted())
+        layer.set(SettingKeys.csvDialect, csvDialect)
         layer.set(SettingKeys.output, output)
+        layer.set(SettingKeys.noLatest, latest.map { !$0 })
         layer.set(SettingKeys.markets, markets)
         layer.set(SettingKeys.symbols, symbols)
         layer.set(SettingKeys.sort, sort)

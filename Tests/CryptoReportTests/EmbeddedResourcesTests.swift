@@ -6,7 +6,7 @@ import Testing
 /// The binary carries copies of Templates/ and Samples/; `make embed` refreshes them.
 @Suite("Built-in copies match the repository files")
 struct EmbeddedResourcesTests {
-    @Test("templates", arguments: ["report.md", "report.html"])
+    @Test("templates", arguments: ["report.md", "report.html", "index.html"])
     func templates(name: String) throws {
         let file = try String(
             contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Templates/\(name).mustache"), encoding: .utf8)

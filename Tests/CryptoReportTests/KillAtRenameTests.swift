@@ -9,10 +9,12 @@ import Testing
 @Suite("Killed at every rename", .serialized, .timeLimit(.minutes(5)))
 struct KillAtRenameTests {
     static let formats = ["csv", "md", "html", "json"]
-    static let names = formats.map { "cryptoreport-2022-11-22-SEK.\($0)" }
+    /// The index is part of the commit too; the `latest` copies are left out (`--no-latest`) to
+    /// keep the number of kills down: they are renamed by the same journal as the index.
+    static let names = formats.map { "cryptoreport-2022-11-22-SEK.\($0)" } + ["index.html"]
     static let arguments = [
         "--tickers-url", "t.json", "--ecb-url", "e.xml", "--output", "cr", "--currency", "SEK", "--symbols", "btc,eth", "--markets", "all",
-        "--format", "all", "-q",
+        "--format", "all", "--no-latest", "-q",
     ]
 
     static var strace: String? {

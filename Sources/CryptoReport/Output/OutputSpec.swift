@@ -17,7 +17,11 @@ public struct OutputSpec: Sendable, Equatable {
 
     public var destination: Destination = .directory("Output")
     /// Distinct, in `ReportFormat` order.
-    public var formats: [ReportFormat] = ReportFormat.allCases
+    public var formats: [ReportFormat] = ReportFormat.reports
+    public var csvDialect: CSVDialect = .rfc4180
+    /// `cryptoreport-latest-<CURRENCY>.<ext>` copies of the newest reports, and their removal
+    /// when the newest run has no alerts file; off with `--no-latest`.
+    public var latest = true
     /// `nil`: the built-in templates.
     public var templates: String?
     public var history: History = .automatic

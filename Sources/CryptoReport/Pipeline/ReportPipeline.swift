@@ -73,7 +73,7 @@ public struct ReportPipeline: Sendable {
             logger.warning("\(NoticeText.text(notice))")
         }
         let rendered = try output.formats.map { format in
-            (format, try render(report, as: format, templates: templates))
+            (format, try render(report, as: format, templates: templates, csvDialect: output.csvDialect))
         }
         guard let writer else {
             record(snapshot, in: history, failure: &historyFailure)
@@ -85,9 +85,14 @@ public struct ReportPipeline: Sendable {
         // The alerts file of an earlier run of the same report must not outlive its alerts.
         let alertsName = "cryptoreport-\(report.dataDate)-\(report.currency)-alerts.csv"
         if !report.alerts.isEmpty {
-            files.append((name: alertsName, contents: CSVRenderer().alerts(report)))
+            files.append((name: alertsName, contents: CSVRenderer(dialect: output.csvDialect).alerts(report)))
         }
-        let written = try writer.write(files, removing: report.alerts.isEmpty ? [alertsName] : [])
+        var obsolete = report.alerts.isEmpty ? [alertsName] : []
+        // The latest copies and index.html change with the reports, in the same commit.
+        let shared = SharedFolder(directory: writer.directory, latest: output.latest).additions(for: report, files: files, removing: obsolete)
+        obsolete += shared.removing
+        // The run's own reports are what it names; the copies and the index follow them.
+        let written = Array(try writer.write(files + shared.files, removing: obsolete).prefix(files.count))
         record(snapshot, in: history, failure: &historyFailure)
         withExtendedLifetime(lock) {}
         return Outcome(report: report, written: written, standardOutput: nil, historyFailure: historyFailure)
@@ -162,11 +167,15 @@ public struct ReportPipeline: Sendable {
         return (report, snapshot)
     }
 
-    public func render(_ report: Report, as format: ReportFormat, templates: TemplateRenderer) throws -> String {
+    public func render(
+        _ report: Report, as format: ReportFormat, templates: TemplateRenderer, csvDialect: CSVDialect = .rfc4180
+    ) throws -> String {
         switch format {
-        case .csv: CSVRenderer().render(report)
+        case .csv: CSVRenderer(dialect: csvDialect).render(report)
         case .json: try JSONRenderer().render(report)
         case .markdown, .html: templates.render(report, format: format)
+        case .ledger: PriceDirectiveRenderer(.ledger).render(report)
+        case .beancount: PriceDirectiveRenderer(.beancount).render(report)
         }
     }
 }

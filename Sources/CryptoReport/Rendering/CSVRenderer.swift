@@ -1,6 +1,8 @@
 import Foundation
 
-/// RFC 4180 CSV: one header row, one row per market, CRLF line ends, plain numbers.
+/// RFC 4180 CSV: one header row, one row per market, CRLF line ends, plain numbers. The `excel`
+/// dialect adds a byte-order mark and, for a decimal-comma locale, writes `;` and `,` instead of
+/// `,` and `.`: what Excel and LibreOffice in that locale split into columns of numbers.
 public struct CSVRenderer: Sendable {
     /// The documented columns, in order. New columns may only ever be added after these.
     public static let columns = [
@@ -11,50 +13,81 @@ public struct CSVRenderer: Sendable {
     /// Columns after the documented ones, in order.
     public static let extraColumns = ["stale", "change_prev_pct", "change_7d_pct", "change_30d_pct"]
 
-    public init() {}
+    public var dialect: CSVDialect
+
+    public init(dialect: CSVDialect = .rfc4180) {
+        self.dialect = dialect
+    }
+
+    /// The cell separator and decimal mark for a report's locale.
+    struct Style {
+        var separator: String
+        var decimalComma: Bool
+        var byteOrderMark: Bool
+
+        init(_ dialect: CSVDialect, localeIdentifier: String) {
+            byteOrderMark = dialect == .excel
+            decimalComma = dialect == .excel && Locale(identifier: localeIdentifier).decimalSeparator == ","
+            separator = decimalComma ? ";" : ","
+        }
+
+        func number(_ value: Decimal?) -> String {
+            let text = PlainNumber.format(value)
+            return decimalComma ? text.replacingOccurrences(of: ".", with: ",") : text
+        }
+
+        func text(_ value: String) -> String {
+            CSVRenderer.text(value, separator: separator)
+        }
+
+        func file(_ lines: [[String]]) -> String {
+            (byteOrderMark ? "\u{FEFF}" : "") + lines.map { $0.joined(separator: separator) }.joined(separator: "\r\n") + "\r\n"
+        }
+    }
 
     public func render(_ report: Report) -> String {
-        var lines = [(Self.columns + Self.extraColumns).joined(separator: ",")]
+        let style = Style(dialect, localeIdentifier: report.localeIdentifier)
+        var lines = [Self.columns + Self.extraColumns]
         lines.reserveCapacity(report.rows.count + 1)
         for row in report.rows {
-            let cells = [
-                Self.text(row.symbol), Self.text(row.baseAsset), Self.text(row.quoteAsset), Self.text(row.currency),
-                PlainNumber.format(row.price), PlainNumber.format(row.open), PlainNumber.format(row.high),
-                PlainNumber.format(row.low), PlainNumber.format(row.bid), PlainNumber.format(row.ask),
-                PlainNumber.format(row.changePercent), PlainNumber.format(row.spread),
-                PlainNumber.format(row.spreadPercent), PlainNumber.format(row.volume),
-                PlainNumber.format(row.volumeValue), PlainNumber.format(row.fxRate),
+            lines.append([
+                style.text(row.symbol), style.text(row.baseAsset), style.text(row.quoteAsset), style.text(row.currency),
+                style.number(row.price), style.number(row.open), style.number(row.high),
+                style.number(row.low), style.number(row.bid), style.number(row.ask),
+                style.number(row.changePercent), style.number(row.spread),
+                style.number(row.spreadPercent), style.number(row.volume),
+                style.number(row.volumeValue), style.number(row.fxRate),
                 row.updatedAt.map(ReportDates.iso8601) ?? "",
                 row.isStale ? "true" : "false",
-                PlainNumber.format(row.trend?.sincePrevious), PlainNumber.format(row.trend?.change7d),
-                PlainNumber.format(row.trend?.change30d),
-            ]
-            lines.append(cells.joined(separator: ","))
+                style.number(row.trend?.sincePrevious), style.number(row.trend?.change7d),
+                style.number(row.trend?.change30d),
+            ])
         }
-        return lines.joined(separator: "\r\n") + "\r\n"
+        return style.file(lines)
     }
 
     /// The `…-alerts.csv` file: one row per fired alert.
     public func alerts(_ report: Report) -> String {
-        var lines = ["rule,symbol,value,unit,message"]
+        let style = Style(dialect, localeIdentifier: report.localeIdentifier)
+        var lines = [["rule", "symbol", "value", "unit", "message"]]
         for (alert, message) in zip(report.alerts, AlertText.messages(report)) {
-            lines.append(
-                [
-                    Self.text(alert.rule.description), Self.text(alert.symbol), PlainNumber.format(alert.value),
-                    Self.text(alert.unit), Self.text(message),
-                ].joined(separator: ","))
+            lines.append([
+                style.text(alert.rule.description), style.text(alert.symbol), style.number(alert.value),
+                style.text(alert.unit), style.text(message),
+            ])
         }
-        return lines.joined(separator: "\r\n") + "\r\n"
+        return style.file(lines)
     }
 
-    /// A text cell: quoted when it holds a comma, quote or line break (RFC 4180), and defused when
-    /// it starts like a spreadsheet formula (OWASP: prefix a single quote).
-    public static func text(_ value: String) -> String {
+    /// A text cell: quoted when it holds the separator, a quote or a line break (RFC 4180), and
+    /// defused when it starts like a spreadsheet formula (OWASP: prefix a single quote).
+    public static func text(_ value: String, separator: String = ",") -> String {
         var cell = value
         if let first = cell.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
             cell = "'" + cell
         }
-        if cell.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+        let separator = separator.unicodeScalars.first ?? ","
+        if cell.unicodeScalars.contains(where: { $0 == separator || $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
             cell = "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         return cell

@@ -46,6 +46,8 @@ public enum SettingKeys {
             settings.output.history = .automatic
         }
     }
+    public static let csvDialect = SettingKey("csv_dialect", .choice) { $0.output.csvDialect = $1 }
+    public static let noLatest = SettingKey("no_latest", .boolean) { $0.output.latest = !$1 }
     public static let lockTimeout = SettingKey("lock_timeout", .seconds(allowingZero: true)) { $0.output.lockTimeout = $1 }
 
     // How the command reports. Either of quiet and verbose set aside the other below it: `-q`
@@ -62,7 +64,8 @@ public enum SettingKeys {
 
     /// Every key, in the README's order.
     public static let all: [any AnySettingKey] = [
-        currency, locale, formats, output, symbols, markets, sort, top, minVolumeValue, history, noHistory, failOnAlert, alerts,
+        currency, locale, formats, csvDialect, output, noLatest, symbols, markets, sort, top, minVolumeValue, history, noHistory,
+        failOnAlert, alerts,
         tickersURL, ecbURL, sample, timeout, retries, deadline, maxBytes, cacheDir, maxAge, strict, offline, allowStale,
         lockTimeout, templates, quiet, verbose,
     ]

@@ -167,7 +167,7 @@ extension SettingParser where Value == SourceLocation {
 extension SettingParser where Value == [ReportFormat] {
     /// `csv,html`, `all`, `md`: distinct, in report order.
     static let formats: SettingParser = {
-        let names = SettingParser<[[ReportFormat]]>.list("csv, markdown, html, json or all", allowingEmpty: false) { ReportFormat.parse($0) }
+        let names = SettingParser<[[ReportFormat]]>.list("csv, markdown, html, json, ledger, beancount or all", allowingEmpty: false) { ReportFormat.parse($0) }
         return SettingParser(expected: names.expected, fileType: .strings) { Array(Set(try names.parse($0).joined())).sorted() }
     }()
 }

@@ -74,8 +74,17 @@ final class TemporaryFolder: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
-    /// Visible report files; the output folder's `.cryptoreport.lock` and `history.sqlite` are not reports.
+    /// Visible report files; the output folder's `.cryptoreport.lock` and `history.sqlite` are not
+    /// reports, nor are the `latest` copies and `index.html` (SharedFolderTests looks at those).
     func contents(_ subfolder: String? = nil) -> [String] {
+        let folder = subfolder.map { url.appendingPathComponent($0) } ?? url
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            !$0.hasPrefix(".") && !$0.hasPrefix("history.sqlite") && !$0.hasPrefix("cryptoreport-latest-") && $0 != "index.html"
+        }.sorted()
+    }
+
+    /// Everything visible in the folder, `latest` copies and index included.
+    func allContents(_ subfolder: String? = nil) -> [String] {
         let folder = subfolder.map { url.appendingPathComponent($0) } ?? url
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") && !$0.hasPrefix("history.sqlite") }.sorted()
     }

@@ -1,0 +1,51 @@
+import Foundation
+
+/// What a run adds to a folder people share, in the same all-or-nothing commit as its reports:
+/// the `cryptoreport-latest-<CURRENCY>.<ext>` copies of the newest reports, and `index.html`
+/// listing what the folder holds once the commit is made.
+///
+/// Copies rather than symbolic links: a copy works wherever the folder goes (a web server that
+/// does not follow links, a zip, a Windows share), and it is replaced by the same journaled
+/// rename as the reports, so a failed run leaves the previous copies whole.
+public struct SharedFolder: Sendable {
+    public static let indexName = "index.html"
+
+    public var directory: URL
+    /// Write the `latest` copies; `false` (`--no-latest`) leaves those there as they are.
+    public var latest: Bool
+
+    public init(directory: URL, latest: Bool) {
+        self.directory = directory
+        self.latest = latest
+    }
+
+    /// The files to write and remove alongside the run's `files` and `obsolete` names.
+    public func additions(
+        for report: Report, files: [(name: String, contents: String)], removing obsolete: [String]
+    ) -> (files: [(name: String, contents: String)], removing: [String]) {
+        let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let removed = Set(obsolete)
+        var reports = Set(present.compactMap(ReportFileName.init(parsing:)).filter { !removed.contains($0.name) })
+        let written = files.compactMap { file in ReportFileName(parsing: file.name).map { ($0, file.contents) } }
+        reports.formUnion(written.map(\.0))
+        var latestNames = Set(present.filter { $0.hasPrefix("cryptoreport-latest-") && IndexRenderer.latestFile($0) != nil })
+        var extra: [(name: String, contents: String)] = []
+        var gone: [String] = []
+        // A replay of an older day does not take the latest names from a newer report.
+        let newest = reports.filter { $0.currency == report.currency }.map(\.date).max() ?? report.dataDate
+        if latest && report.dataDate >= newest {
+            for (name, contents) in written {
+                extra.append((name.latestName, contents))
+                latestNames.insert(name.latestName)
+            }
+            for name in obsolete {
+                guard let parsed = ReportFileName(parsing: name) else { continue }
+                gone.append(parsed.latestName)
+                latestNames.remove(parsed.latestName)
+            }
+        }
+        let index = IndexRenderer().render(reports: Array(reports), latest: Array(latestNames), report: report)
+        extra.append((Self.indexName, index))
+        return (extra, gone)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Mustache
+
+/// `index.html` of an output folder: the reports it holds by date (newest first) and currency,
+/// with a link to each file, the stable `latest` names, and the summary and alerts of the run
+/// that wrote it. Self-contained with the report's own stylesheet, so it looks like the reports.
+public struct IndexRenderer: Sendable {
+    struct Link { var label, href: String }
+
+    struct Entry {
+        var date, currency: String
+        var files: [Link]
+        var hasAlerts: Bool
+        var alertsHref: String
+    }
+
+    struct Latest {
+        var currency: String
+        var files: [Link]
+    }
+
+    struct ViewModel {
+        var title, generatedAt, reportCount, locale, style: String
+        var summary: ReportViewModel
+        var reports: [Entry]
+        var hasReports: Bool
+        var latest: [Latest]
+        var hasLatest: Bool
+    }
+
+    public init() {}
+
+    /// - Parameters:
+    ///   - reports: every dated report file in the folder once this run's are in place.
+    ///   - latest: the `latest` names in the folder once this run's are in place.
+    ///   - report: this run's report, for the summary and alerts.
+    public func render(reports: [ReportFileName], latest: [String], report: Report) -> String {
+        let summary = ReportViewModel(report)
+        var groups: [String: [ReportFileName]] = [:]
+        for file in reports { groups["\(file.date) \(file.currency)", default: []].append(file) }
+        let entries = groups.values.compactMap { files -> Entry? in
+            guard let first = files.first else { return nil }
+            let formats = files.compactMap { file -> ReportFormat? in
+                if case let .report(format) = file.kind { return format }
+                return nil
+            }
+            let alerts = files.first { $0.kind == .alerts }
+            return Entry(
+                date: first.date, currency: first.currency,
+                files: formats.sorted().map { Link(label: Self.label($0), href: ReportFileName(date: first.date, currency: first.currency, kind: .report($0)).name) },
+                hasAlerts: alerts != nil, alertsHref: alerts?.name ?? "")
+        }
+        .sorted { ($0.date, $1.currency) > ($1.date, $0.currency) }
+        var latestByCurrency: [String: [(format: ReportFormat?, link: Link)]] = [:]
+        for name in latest.sorted() {
+            guard let parsed = Self.latestFile(name) else { continue }
+            let label = parsed.format.map(Self.label) ?? "alerts"
+            latestByCurrency[parsed.currency, default: []].append((parsed.format, Link(label: label, href: name)))
+        }
+        // In format order, the alerts file last, as in the table.
+        let latestLinks = latestByCurrency.sorted { $0.key < $1.key }.map { currency, files in
+            Latest(
+                currency: currency,
+                files: files.sorted { left, right in
+                    switch (left.format, right.format) {
+                    case let (l?, r?): l < r
+                    case (.some, nil): true
+                    default: false
+                    }
+                }
+                .map(\.link))
+        }
+        let count = entries.count
+        let model = ViewModel(
+            title: "Crypto price reports", generatedAt: ReportDates.minute(report.generatedAt),
+            reportCount: count == 1 ? "1 report" : "\(count.formatted(.number.locale(Locale(identifier: report.localeIdentifier)))) reports",
+            locale: report.localeIdentifier, style: Self.style, summary: summary, reports: entries, hasReports: !entries.isEmpty,
+            latest: latestLinks, hasLatest: !latestLinks.isEmpty)
+        var library = MustacheLibrary()
+        do {
+            try library.register(EmbeddedTemplates.files["index.html"] ?? "", named: "index.html")
+        } catch {
+            return ""
+        }
+        return library.render(model, withTemplate: "index.html") ?? ""
+    }
+
+    /// The built-in HTML report's stylesheet, so that the index keeps its look as it changes.
+    static let style: String = {
+        let template = EmbeddedTemplates.files["report.html"] ?? ""
+        guard let start = template.range(of: "<style>"), let end = template.range(of: "</style>", range: start.upperBound..<template.endIndex)
+        else { return "" }
+        return String(template[start.lowerBound..<end.upperBound])
+    }()
+
+    static func label(_ format: ReportFormat) -> String {
+        switch format {
+        case .csv: "CSV"
+        case .markdown: "Markdown"
+        case .html: "HTML"
+        case .json: "JSON"
+        case .ledger: "Ledger"
+        case .beancount: "Beancount"
+        }
+    }
+
+    /// `cryptoreport-latest-SEK.html` → SEK, HTML; `…-SEK-alerts.csv` → SEK, alerts (no format).
+    static func latestFile(_ name: String) -> (currency: String, format: ReportFormat?)? {
+        // The same shape as a dated name, with `latest` for the date.
+        guard let parsed = ReportFileName(parsing: name.replacingOccurrences(of: "cryptoreport-latest-", with: "cryptoreport-2000-01-01-"))
+        else { return nil }
+        if case let .report(format) = parsed.kind { return (parsed.currency, format) }
+        return (parsed.currency, nil)
+    }
+}

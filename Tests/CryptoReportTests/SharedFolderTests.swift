@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// A week of daily runs into one folder (synthetic days: the real sample with its ticker times
+/// moved by whole days): `index.html` lists exactly the reports present, newest first, with
+/// working relative links; the `latest` copies follow the newest run, survive a failed run and
+/// a replay of an older day, and stay put with `--no-latest`.
+@Suite("Sharing the daily folder: index.html and latest names", .serialized)
+struct SharedFolderTests {
+    /// The real capture's tickers, `days` later.
+    static func tickers(daysLater days: Int, in folder: URL) throws -> URL {
+        var objects = try #require(try JSONSerialization.jsonObject(with: Fixtures.tickers) as? [[String: Any]])
+        for index in objects.indices {
+            // Sent as a string of milliseconds.
+            if let at = (objects[index]["at"] as? String).flatMap({ Int64($0) }) { objects[index]["at"] = String(at + Int64(days) * 86_400_000) }
+        }
+        let url = folder.appendingPathComponent("tickers-\(days).json")
+        try JSONSerialization.data(withJSONObject: objects).write(to: url)
+        return url
+    }
+
+    /// One cron run on day `days` after the sample's.
+    @discardableResult
+    static func run(
+        day days: Int, currency: CurrencyCode = "SEK", formats: [ReportFormat] = ReportFormat.reports, latest: Bool = true,
+        alerts: [AlertRule] = [], tickers: URL? = nil, in folder: TemporaryFolder
+    ) async throws -> ReportPipeline.Outcome {
+        var settings = Settings()
+        settings.report.currency = currency
+        settings.report.alerts = alerts
+        settings.fetch.tickers = .file(try tickers?.path ?? Self.tickers(daysLater: days, in: folder.url).path)
+        settings.fetch.rates = .file(Fixtures.ratesURL.path)
+        settings.fetch.allowStale = true
+        settings.output.destination = .directory(folder.url.appendingPathComponent("out").path)
+        settings.output.formats = formats
+        settings.output.latest = latest
+        settings.output.history = .disabled
+        let clock = FixedClock(Fixtures.reportTime.addingTimeInterval(Double(days) * 86_400))
+        return try await ReportPipeline(clock: clock).run(settings)
+    }
+
+    struct IndexRow: Equatable {
+        var date: String
+        var currency: String
+        var links: [String]
+    }
+
+    /// The rows of the index's Reports table, read from the HTML.
+    static func indexRows(_ html: String) throws -> [IndexRow] {
+        let body = try #require(html.components(separatedBy: "<tbody>").last?.components(separatedBy: "</tbody>").first)
+        return body.components(separatedBy: "<tr>").dropFirst().map { row in
+            IndexRow(
+                date: Self.matches(#"<th scope="row">([^<]*)</th>"#, in: row).first ?? "",
+                currency: Self.matches(#"<td>([A-Z]{3})</td>"#, in: row).first ?? "",
+                links: Self.matches(#"href="([^"]*)""#, in: row))
+        }
+    }
+
+    static func matches(_ pattern: String, in text: String) -> [String] {
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            Range(match.range(at: 1), in: text).map { String(text[$0]) }
+        }
+    }
+
+    static func read(_ folder: TemporaryFolder, _ name: String) throws -> String {
+        try String(decoding: Data(contentsOf: folder.url.appendingPathComponent("out/\(name)")), as: UTF8.self)
+    }
+
+    /// What the index must list: every dated report in the folder, grouped, newest first.
+    static func expectedRows(_ folder: TemporaryFolder) -> [IndexRow] {
+        let names = folder.contents("out").compactMap(ReportFileName.init(parsing:))
+        let groups = Dictionary(grouping: names) { "\($0.date) \($0.currency)" }
+        return groups.values.map { files in
+            let formats = files.compactMap { file -> ReportFileName? in
+                if case let .report(format) = file.kind { return ReportFileName(date: file.date, currency: file.currency, kind: .report(format)) }
+                return nil
+            }
+            .sorted { left, right in
+                guard case let .report(l) = left.kind, case let .report(r) = right.kind else { return false }
+                return l < r
+            }
+            return IndexRow(
+                date: files[0].date, currency: files[0].currency,
+                links: formats.map(\.name) + files.filter { $0.kind == .alerts }.map(\.name))
+        }
+        .sorted { ($0.date, $1.currency) > ($1.date, $0.currency) }
+    }
+
+    @Test("a week of runs: the index lists exactly the reports present, newest first, every link a file of the folder")
+    func weekOfRuns() async throws {
+        let folder = try TemporaryFolder()
+        for day in 0..<7 {
+            try await Self.run(day: day, in: folder)
+            if day % 3 == 0 { try await Self.run(day: day, currency: "USD", formats: [.csv, .ledger], in: folder) }
+        }
+        let html = try Self.read(folder, "index.html")
+        let rows = try Self.indexRows(html)
+        #expect(rows.count == 7 + 3)
+        #expect(rows == Self.expectedRows(folder))
+        #expect(rows.first?.date == "2022-11-28" && rows.last?.date == "2022-11-22")
+        #expect(rows.first(where: { $0.currency == "USD" })?.links == ["cryptoreport-2022-11-28-USD.csv", "cryptoreport-2022-11-28-USD.ledger"])
+        let present = Set(folder.allContents("out"))
+        for link in Self.matches(#"href="([^"]*)""#, in: html) {
+            #expect(present.contains(link), "\(link) is linked but not in the folder")
+            #expect(!link.contains("/") && !link.contains(":"), "\(link) is not a relative link to the folder")
+        }
+        // Self-contained: the report's stylesheet inline, nothing fetched.
+        #expect(html.contains("<style>") && html.contains("--accent"))
+        for outside in ["src=", "<link", "@import", "url(", "<script"] {
+            #expect(!html.contains(outside), "the index loads something: \(outside)")
+        }
+        // The summary of the run that wrote it (the USD one, last on day 6), worded as the report
+        // words it, in its locale.
+        #expect(html.contains("Breadth (24 h), 2022-11-28"))
+        #expect(html.contains("INR premium"))
+        #expect(html.contains("Top gainers (USD)"))
+        #expect(html.contains("Numbers formatted for en_US"))
+
+        // A deleted report is gone from the next index.
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("out/cryptoreport-2022-11-23-SEK.html"))
+        for format in ["csv", "md", "json"] {
+            try FileManager.default.removeItem(at: folder.url.appendingPathComponent("out/cryptoreport-2022-11-24-SEK.\(format)"))
+        }
+        try await Self.run(day: 6, in: folder)
+        let afterHTML = try Self.read(folder, "index.html")
+        #expect(afterHTML.contains("Top gainers (SEK)") && afterHTML.contains("Numbers formatted for sv_SE"))
+        let after = try Self.indexRows(afterHTML)
+        #expect(after == Self.expectedRows(folder))
+        #expect(after.first { $0.date == "2022-11-23" }?.links.contains("cryptoreport-2022-11-23-SEK.html") == false)
+        #expect(after.first { $0.date == "2022-11-24" }?.links == ["cryptoreport-2022-11-24-SEK.html"])
+    }
+
+    @Test("latest copies follow the newest run; a failed run, a replay of an older day and --no-latest leave them")
+    func latestNames() async throws {
+        let folder = try TemporaryFolder()
+        for day in 0..<3 { try await Self.run(day: day, formats: [.csv, .html, .ledger], in: folder) }
+        let newest = try Self.read(folder, "cryptoreport-2022-11-24-SEK.csv")
+        #expect(try Self.read(folder, "cryptoreport-latest-SEK.csv") == newest)
+        #expect(try Self.read(folder, "cryptoreport-latest-SEK.ledger") == Self.read(folder, "cryptoreport-2022-11-24-SEK.ledger"))
+        #expect(try Self.read(folder, "cryptoreport-latest-SEK.html") == Self.read(folder, "cryptoreport-2022-11-24-SEK.html"))
+        #expect(!folder.allContents("out").contains("cryptoreport-latest-SEK.md"), "only the formats written")
+        let index = try Self.read(folder, "index.html")
+
+        // A failed run changes nothing.
+        await #expect(throws: (any Error).self) {
+            try await Self.run(day: 3, tickers: folder.url.appendingPathComponent("missing.json"), in: folder)
+        }
+        #expect(try Self.read(folder, "cryptoreport-latest-SEK.csv") == newest)
+        #expect(try Self.read(folder, "index.html") == index)
+
+        // Replaying an older day: its reports are rewritten, the latest names stay on the newest.
+        try await Self.run(day: 1, formats: [.csv], in: folder)
+        #expect(try Self.read(folder, "cryptoreport-latest-SEK.csv") == newest)
+
+        // --no-latest: a newer day's reports are written, the latest copies left as they were.
+        try await Self.run(day: 3, formats: [.csv], latest: false, in: folder)
+        #expect(try Self.read(folder, "cryptoreport-latest-SEK.csv") == newest)
+        #expect(try Self.indexRows(Self.read(folder, "index.html")).first?.date == "2022-11-25")
+
+        // The next run takes them over.
+        try await Self.run(day: 4, formats: [.csv], in: folder)
+        #expect(try Self.read(folder, "cryptoreport-latest-SEK.csv") == Self.read(folder, "cryptoreport-2022-11-26-SEK.csv"))
+        // Another currency has latest names of its own.
+        try await Self.run(day: 2, currency: "USD", formats: [.csv], in: folder)
+        #expect(try Self.read(folder, "cryptoreport-latest-USD.csv") == Self.read(folder, "cryptoreport-2022-11-24-USD.csv"))
+        #expect(try Self.read(folder, "cryptoreport-latest-SEK.csv") == Self.read(folder, "cryptoreport-2022-11-26-SEK.csv"))
+    }
+
+    @Test("the latest alerts file and the index's alerts follow the newest run's alerts")
+    func latestAlerts() async throws {
+        let folder = try TemporaryFolder()
+        let rule = try AlertRule(parsing: "btc above 1 SEK")
+        try await Self.run(day: 0, formats: [.csv], alerts: [rule], in: folder)
+        #expect(folder.allContents("out").contains("cryptoreport-latest-SEK-alerts.csv"))
+        let index = try Self.read(folder, "index.html")
+        #expect(index.contains("Alerts of the latest run (2022-11-22, SEK)"))
+        #expect(try Self.indexRows(index).first?.links == ["cryptoreport-2022-11-22-SEK.csv", "cryptoreport-2022-11-22-SEK-alerts.csv"])
+        try await Self.run(day: 1, formats: [.csv], in: folder)
+        #expect(!folder.allContents("out").contains("cryptoreport-latest-SEK-alerts.csv"))
+        #expect(try !Self.read(folder, "index.html").contains("Alerts of the latest run"))
+        // The older day keeps its own alerts file, and the index its link.
+        #expect(try Self.indexRows(Self.read(folder, "index.html")).last?.links.last == "cryptoreport-2022-11-22-SEK-alerts.csv")
+    }
+
+    @Test("report file names: dated reports parse, anything else does not")
+    func fileNames() {
+        #expect(ReportFileName(parsing: "cryptoreport-2022-11-22-SEK.csv") == ReportFileName(date: "2022-11-22", currency: "SEK", kind: .report(.csv)))
+        #expect(ReportFileName(parsing: "cryptoreport-2022-11-22-SEK-alerts.csv")?.latestName == "cryptoreport-latest-SEK-alerts.csv")
+        #expect(ReportFileName(parsing: "cryptoreport-2022-11-22-SEK.beancount")?.kind == .report(.beancount))
+        for name in ["cryptoreport-latest-SEK.csv", "index.html", "history.sqlite", "cryptoreport-2022-11-22-SEK.pdf", "cryptoreport-2022-1-22-SEK.csv", "cryptoreport-2022-11-22-sek.csv", ".cryptoreport-2022-11-22-SEK.csv.1A2B3C4D.tmp"] {
+            #expect(ReportFileName(parsing: name) == nil, "\(name)")
+        }
+    }
+}
