@@ -25,6 +25,31 @@ struct ReportWriterTests {
         #expect(Self.text(folder, "a.csv") == "new a" && Self.text(folder, "c.json") == "new c")
     }
 
+    @Test("reports made as they are staged, and copies of them: the same bytes; one that cannot be made replaces nothing")
+    func madeWhenStaged() throws {
+        struct Broken: Error {}
+        let folder = try TemporaryFolder()
+        let writer = ReportWriter(directory: folder.url)
+        try writer.write([("a.csv", "old a"), ("latest.csv", "old latest")])
+        var made: [String] = []
+        try writer.write(files: [
+            .init(name: "a.csv", contents: .rendered { made.append("a"); return "new a" }),
+            .init(name: "b.md", contents: .rendered { made.append("b"); return "new b" }),
+            .init(name: "latest.csv", contents: .copy(of: "a.csv")),
+        ])
+        #expect(made == ["a", "b"])
+        #expect(Self.text(folder, "a.csv") == "new a" && Self.text(folder, "latest.csv") == "new a" && Self.text(folder, "b.md") == "new b")
+        #expect(Self.everything(in: folder) == ["a.csv", "b.md", "latest.csv"])
+        #expect(throws: OutputError.self) {
+            try writer.write(files: [
+                .init(name: "a.csv", contents: .text("newer a")),
+                .init(name: "b.md", contents: .rendered { throw Broken() }),
+            ])
+        }
+        #expect(Self.text(folder, "a.csv") == "new a" && Self.text(folder, "b.md") == "new b")
+        #expect(Self.everything(in: folder) == ["a.csv", "b.md", "latest.csv"])
+    }
+
     @Test("a folder in the way of one report fails the run before any report is replaced")
     func folderInTheWay() throws {
         let folder = try TemporaryFolder()

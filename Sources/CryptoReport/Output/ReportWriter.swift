@@ -112,19 +112,65 @@ public struct ReportWriter: Sendable {
     /// report kept aside, and the journal recorded, before the first rename.
     @discardableResult
     public func write(_ files: [(name: String, contents: String)], removing obsolete: [String] = []) throws(OutputError) -> [URL] {
+        try write(files: files.map { File(name: $0.name, contents: .text($0.contents)) }, removing: obsolete)
+    }
+
+    /// One file of a commit.
+    public struct File {
+        public enum Contents {
+            case text(String)
+            /// Made when the file is staged, and let go once it is on disk: a run then holds one
+            /// report's text at a time, not every format's at once (at 100,000 markets the four
+            /// reports are some 330 MB of text).
+            case rendered(() throws -> String)
+            /// The same bytes as the file of that name staged earlier in the commit (a `latest` copy).
+            case copy(of: String)
+        }
+
+        public var name: String
+        public var contents: Contents
+
+        public init(name: String, contents: Contents) {
+            self.name = name
+            self.contents = contents
+        }
+    }
+
+    /// `write(_:removing:)` for files whose contents are made or copied as they are staged. A
+    /// report that cannot be made fails the commit before any report is replaced.
+    @discardableResult
+    public func write(files: [File], removing obsolete: [String] = []) throws(OutputError) -> [URL] {
         try RunInterruption.shared.uninterrupted { () throws(OutputError) in try commit(files, removing: obsolete) }
     }
 
-    private func commit(_ files: [(name: String, contents: String)], removing obsolete: [String]) throws(OutputError) -> [URL] {
+    private func commit(_ files: [File], removing obsolete: [String]) throws(OutputError) -> [URL] {
         try prepare()
         var journal = CommitJournal(replacements: [], removals: [])
         // What to delete if the commit fails before its first rename: nothing else has changed.
         var created: [String] = []
         do throws(OutputError) {
+            var stagedNames: [String: String] = [:]
             for file in files {
                 let staged = Self.hiddenName(for: file.name, suffix: "tmp")
-                try check(fileSystem.createSynced(path(staged), Data(file.contents.utf8)), file.name)
+                switch file.contents {
+                case let .text(text):
+                    try check(fileSystem.createSynced(path(staged), Data(text.utf8)), file.name)
+                case let .rendered(make):
+                    let data: Data
+                    do {
+                        data = Data(try make().utf8)
+                    } catch {
+                        throw .writeFailed(path: path(file.name), reason: "the report could not be made: \(error.localizedDescription)")
+                    }
+                    try check(fileSystem.createSynced(path(staged), data), file.name)
+                case let .copy(of: original):
+                    guard let source = stagedNames[original] else {
+                        throw .writeFailed(path: path(file.name), reason: "\(original) is not written by this run")
+                    }
+                    try check(fileSystem.copySynced(path(source), path(staged)), file.name)
+                }
                 created.append(staged)
+                stagedNames[file.name] = staged
                 journal.replacements.append(.init(name: file.name, staged: staged, backup: nil))
             }
             // A folder in the way of one report must fail the run before any report is replaced.

@@ -20,22 +20,30 @@ public struct SharedFolder: Sendable {
     }
 
     /// The files to write and remove alongside the run's `files` and `obsolete` names.
-    public func additions(
-        for report: Report, files: [(name: String, contents: String)], removing obsolete: [String]
-    ) -> (files: [(name: String, contents: String)], removing: [String]) {
+    /// `names`: the files the run writes. The `latest` copies are copies of those files as
+    /// staged (`ReportWriter.File.Contents.copy(of:)`), so no report's text is held twice.
+    public func additions(for report: Report, names: [String], removing obsolete: [String]) -> (files: [ReportWriter.File], removing: [String]) {
+        additions(for: report, names: names, removing: obsolete, summary: nil)
+    }
+
+    /// `summary`: the report's view model when the run has made it already (it is the largest
+    /// part of the index's cost at many markets).
+    func additions(
+        for report: Report, names: [String], removing obsolete: [String], summary: ReportViewModel?
+    ) -> (files: [ReportWriter.File], removing: [String]) {
         let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         let removed = Set(obsolete)
         var reports = Set(present.compactMap(ReportFileName.init(parsing:)).filter { !removed.contains($0.name) })
-        let written = files.compactMap { file in ReportFileName(parsing: file.name).map { ($0, file.contents) } }
+        let written = names.compactMap { name in ReportFileName(parsing: name).map { ($0, name) } }
         reports.formUnion(written.map(\.0))
         var latestNames = Set(present.filter { $0.hasPrefix("cryptoreport-latest-") && IndexRenderer.latestFile($0) != nil })
-        var extra: [(name: String, contents: String)] = []
+        var extra: [ReportWriter.File] = []
         var gone: [String] = []
         // A replay of an older day does not take the latest names from a newer report.
         let newest = reports.filter { $0.currency == report.currency }.map(\.date).max() ?? report.dataDate
         if latest && report.dataDate >= newest {
-            for (name, contents) in written {
-                extra.append((name.latestName, contents))
+            for (name, original) in written {
+                extra.append(ReportWriter.File(name: name.latestName, contents: .copy(of: original)))
                 latestNames.insert(name.latestName)
             }
             for name in obsolete {
@@ -44,8 +52,8 @@ public struct SharedFolder: Sendable {
                 latestNames.remove(parsed.latestName)
             }
         }
-        let index = IndexRenderer().render(reports: Array(reports), latest: Array(latestNames), report: report)
-        extra.append((Self.indexName, index))
+        let index = IndexRenderer().render(reports: Array(reports), latest: Array(latestNames), report: report, summary: summary)
+        extra.append(ReportWriter.File(name: Self.indexName, contents: .text(index)))
         return (extra, gone)
     }
 }

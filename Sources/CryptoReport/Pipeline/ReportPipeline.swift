@@ -72,27 +72,35 @@ public struct ReportPipeline: Sendable {
         for notice in report.notices where notice.kind != .cachedSource {
             logger.warning("\(NoticeText.text(notice))")
         }
-        let rendered = try output.formats.map { format in
-            (format, try render(report, as: format, templates: templates, csvDialect: output.csvDialect))
-        }
+        // One view model for the Markdown, the HTML and the index: it was made once for each.
+        let needsView = writer != nil || output.formats.contains { $0 == .markdown || $0 == .html }
+        let view = needsView ? ReportViewModel(report) : nil
+        let finished = report
         guard let writer else {
+            let text = try output.formats.first.map { format in
+                try render(finished, as: format, templates: templates, csvDialect: output.csvDialect, view: view)
+            }
             record(snapshot, in: history, failure: &historyFailure)
-            return Outcome(report: report, written: [], standardOutput: rendered.first?.1, historyFailure: historyFailure)
+            return Outcome(report: report, written: [], standardOutput: text, historyFailure: historyFailure)
         }
-        var files = rendered.map { format, text in
-            (name: "cryptoreport-\(report.dataDate)-\(report.currency).\(format.fileExtension)", contents: text)
+        // Each report is made as it is staged and let go once on disk (ReportWriter.File).
+        var files = output.formats.map { format in
+            ReportWriter.File(
+                name: "cryptoreport-\(finished.dataDate)-\(finished.currency).\(format.fileExtension)",
+                contents: .rendered { try render(finished, as: format, templates: templates, csvDialect: output.csvDialect, view: view) })
         }
         // The alerts file of an earlier run of the same report must not outlive its alerts.
         let alertsName = "cryptoreport-\(report.dataDate)-\(report.currency)-alerts.csv"
         if !report.alerts.isEmpty {
-            files.append((name: alertsName, contents: CSVRenderer(dialect: output.csvDialect).alerts(report)))
+            files.append(ReportWriter.File(name: alertsName, contents: .text(CSVRenderer(dialect: output.csvDialect).alerts(report))))
         }
         var obsolete = report.alerts.isEmpty ? [alertsName] : []
         // The latest copies and index.html change with the reports, in the same commit.
-        let shared = SharedFolder(directory: writer.directory, latest: output.latest).additions(for: report, files: files, removing: obsolete)
+        let shared = SharedFolder(directory: writer.directory, latest: output.latest).additions(
+            for: report, names: files.map(\.name), removing: obsolete, summary: view)
         obsolete += shared.removing
         // The run's own reports are what it names; the copies and the index follow them.
-        let written = Array(try writer.write(files + shared.files, removing: obsolete).prefix(files.count))
+        let written = Array(try writer.write(files: files + shared.files, removing: obsolete).prefix(files.count))
         record(snapshot, in: history, failure: &historyFailure)
         withExtendedLifetime(lock) {}
         return Outcome(report: report, written: written, standardOutput: nil, historyFailure: historyFailure)
@@ -170,10 +178,17 @@ public struct ReportPipeline: Sendable {
     public func render(
         _ report: Report, as format: ReportFormat, templates: TemplateRenderer, csvDialect: CSVDialect = .rfc4180
     ) throws -> String {
+        try render(report, as: format, templates: templates, csvDialect: csvDialect, view: nil)
+    }
+
+    /// `view`: the report's view model, when the run made it once for all its templates.
+    func render(
+        _ report: Report, as format: ReportFormat, templates: TemplateRenderer, csvDialect: CSVDialect, view: ReportViewModel?
+    ) throws -> String {
         switch format {
         case .csv: CSVRenderer(dialect: csvDialect).render(report)
         case .json: try JSONRenderer().render(report)
-        case .markdown, .html: templates.render(report, format: format)
+        case .markdown, .html: templates.render(view ?? ReportViewModel(report), format: format)
         case .ledger: PriceDirectiveRenderer(.ledger).render(report)
         case .beancount: PriceDirectiveRenderer(.beancount).render(report)
         }

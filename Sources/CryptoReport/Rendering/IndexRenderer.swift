@@ -35,7 +35,12 @@ public struct IndexRenderer: Sendable {
     ///   - latest: the `latest` names in the folder once this run's are in place.
     ///   - report: this run's report, for the summary and alerts.
     public func render(reports: [ReportFileName], latest: [String], report: Report) -> String {
-        let summary = ReportViewModel(report)
+        render(reports: reports, latest: latest, report: report, summary: nil)
+    }
+
+    /// `summary`: the report's view model, when the run has made it for its own reports.
+    func render(reports: [ReportFileName], latest: [String], report: Report, summary: ReportViewModel?) -> String {
+        let summary = summary ?? ReportViewModel(report)
         var groups: [String: [ReportFileName]] = [:]
         for file in reports { groups["\(file.date) \(file.currency)", default: []].append(file) }
         let entries = groups.values.compactMap { files -> Entry? in

@@ -39,8 +39,13 @@ public struct TemplateRenderer: Sendable {
     }
 
     public func render(_ report: Report, format: ReportFormat) -> String {
+        render(ReportViewModel(report), format: format)
+    }
+
+    /// With a view model made once for every template of a run (Markdown, HTML and the index).
+    func render(_ model: ReportViewModel, format: ReportFormat) -> String {
         guard let name = Self.fileNames[format] else { return "" }
-        return library.render(ReportViewModel(report), withTemplate: name) ?? ""
+        return library.render(model, withTemplate: name) ?? ""
     }
 
     /// The user's `NAME.mustache`, if the folder has one.
