@@ -129,6 +129,9 @@ struct HistoryTests {
         #expect(runs.map(\.kind) == [.report])
         #expect(try store.snapshot(of: runs[0]).tickers.map(\.last) == [15988])
         #expect(try store.backfilled("btcusdt", days: 1, on: Date()) == false)
+        // v3 drops the symbol index v2 made: nothing reads by it.
+        let indexes = try store.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'market'") }
+        #expect(!indexes.contains("market_symbol"))
 
         let fresh = try HistoryStore(path: folder.url.appendingPathComponent("new.sqlite").path)
         #expect(try fresh.runs(in: Date(timeIntervalSince1970: 0)...Date()).isEmpty)
@@ -198,6 +201,48 @@ struct HistoryTests {
             #expect(json.contains("\"\(column)\" : "), "\(column) missing from the JSON export")
         }
         #expect(HistoryRenderer(symbol: "btc", currency: "SEK").markdown(points, locale: Locale(identifier: "sv_SE")).contains("Trend: ▁█"))
+    }
+
+    @Test("history export reads one asset's markets and their pricing markets: the same rows as converting every stored market")
+    func exportReadsOnlyWhatItNeeds() throws {
+        let store = try HistoryStore()
+        var older = try Self.snapshot(daysAgo: 2, factor: Fixtures.decimal("0.5"))
+        // Names SQLite's lower() does not fold, and a market quoted in an asset priced via WRX.
+        older.tickers.append(Ticker(symbol: "ÄBCWRX", baseAsset: "Äbc", quoteAsset: "WRX", last: Fixtures.decimal("2.5")))
+        older.tickers.append(Ticker(symbol: "XYZBTC", baseAsset: "XYZ", quoteAsset: "btc", last: Fixtures.decimal("0.001")))
+        // A quote asset priced only by a market spelt in capitals.
+        older.tickers.append(Ticker(symbol: "qrsfoo", baseAsset: "qrs", quoteAsset: "foo", last: Fixtures.decimal("3")))
+        older.tickers.append(Ticker(symbol: "FOOUSDT", baseAsset: "FOO", quoteAsset: "USDT", last: Fixtures.decimal("0.25")))
+        try store.record(older)
+        try store.record(try Self.snapshot(daysAgo: 1, factor: 1))
+        let runs = try store.runs(in: Date(timeIntervalSince1970: 0)...Self.captured)
+        let names = Set(older.tickers.flatMap { [$0.symbol.lowercased(), $0.baseAsset.lowercased()] })
+        #expect(names.count > 500)
+        // What `history` did before: every market of the run converted, then the one chosen.
+        var whole: [Int64: (rows: [MarketRow], rates: ExchangeRates?)] = [:]
+        let converters = try runs.map { run in
+            let stored = try store.snapshot(of: run)
+            let converter = try CurrencyConverter(rates: try #require(stored.rates), target: "SEK")
+            whole[run.id] = (try Self.rows(stored.tickers, converter), stored.rates)
+            return converter
+        }
+        for name in names.sorted() {
+            let subset = try store.markets(of: name, in: runs)
+            for (run, converter) in zip(runs, converters) {
+                let read = try #require(subset[run.id])
+                #expect(read.rates == whole[run.id]?.rates)
+                #expect(Self.chosen(name, try Self.rows(read.tickers, converter)) == Self.chosen(name, whole[run.id]?.rows ?? []), "\(name) in run \(run.id)")
+                #expect(read.tickers.count < 40, "\(name): \(read.tickers.count) markets read")
+            }
+        }
+    }
+
+    static func rows(_ tickers: [Ticker], _ converter: CurrencyConverter) throws -> [MarketRow] {
+        MarketAnalyser().analyse(tickers, rates: try converter.quoteRates(for: tickers), currency: converter.target).rows
+    }
+
+    static func chosen(_ name: String, _ rows: [MarketRow]) -> MarketRow? {
+        rows.first { $0.symbol.lowercased() == name } ?? MarketSelector(Selection(markets: .primary, symbols: [name])).select(rows).first
     }
 
     @Test("history export: a currency no run has, or a market no run holds, is a usage error; no run is an empty series")

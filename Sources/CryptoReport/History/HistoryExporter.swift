@@ -51,9 +51,11 @@ public struct HistoryExporter: Sendable {
         var points: [Point] = []
         var currencies = Set<String>()
         var convertible = false
+        // Only the asset's markets and those that price them: what a run's other markets would add
+        // to its rows is nothing (each row is converted on its own), at a hundred times the cost.
+        let stored = try store.markets(of: wanted, in: runs)
         for run in runs {
-            let snapshot = try store.snapshot(of: run)
-            guard let rates = snapshot.rates else { continue }
+            guard let snapshot = stored[run.id], let rates = snapshot.rates else { continue }
             currencies.formUnion(rates.currencies)
             guard let converter = try? CurrencyConverter(rates: rates, target: currency),
                 let quoteRates = try? converter.quoteRates(for: snapshot.tickers)
