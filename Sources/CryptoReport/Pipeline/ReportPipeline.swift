@@ -143,7 +143,7 @@ public struct ReportPipeline: Sendable {
     }
 
     /// The report, and the raw snapshot a history records.
-    public func prepare(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> (report: Report, snapshot: Snapshot) {
+    package func prepare(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> (report: Report, snapshot: Snapshot) {
         let generatedAt = clock.now()
         var loader = SourceLoader(
             http: http, files: files, clock: clock, sleeper: sleeper, logger: logger, timeout: fetch.timeout.timeInterval,
@@ -167,7 +167,7 @@ public struct ReportPipeline: Sendable {
         return (report, snapshot)
     }
 
-    public func render(
+    package func render(
         _ report: Report, as format: ReportFormat, templates: TemplateRenderer, csvDialect: CSVDialect = .rfc4180
     ) throws -> String {
         switch format {

@@ -3,14 +3,14 @@ import Mustache
 
 /// Renders the Markdown and HTML reports from Mustache templates: the built-in copies, or a
 /// user's own from `--templates DIR`.
-public struct TemplateRenderer: Sendable {
+package struct TemplateRenderer: Sendable {
     static let fileNames: [ReportFormat: String] = [.markdown: "report.md", .html: "report.html"]
 
     private let library: MustacheLibrary
 
     /// - Parameter directory: a folder holding `report.md.mustache` and/or `report.html.mustache`;
     ///   a file it lacks falls back to the built-in template.
-    public init(directory: URL? = nil) throws(UsageError) {
+    package init(directory: URL? = nil) throws(UsageError) {
         _ = MarkdownContentType.registered
         if let directory {
             var isDirectory: ObjCBool = false
@@ -38,7 +38,7 @@ public struct TemplateRenderer: Sendable {
         self.library = library
     }
 
-    public func render(_ report: Report, format: ReportFormat) -> String {
+    package func render(_ report: Report, format: ReportFormat) -> String {
         guard let name = Self.fileNames[format] else { return "" }
         return library.render(ReportViewModel(report), withTemplate: name) ?? ""
     }
