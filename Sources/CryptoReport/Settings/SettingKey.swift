@@ -1,3 +1,5 @@
+import Foundation
+
 /// One setting: its name in the file (`lock_timeout`) and the environment
 /// (`CRYPTOREPORT_LOCK_TIMEOUT`), how its value is read, and where it goes in `Settings`.
 package struct SettingKey<Value: Sendable>: AnySettingKey {
@@ -27,7 +29,9 @@ package struct SettingKey<Value: Sendable>: AnySettingKey {
         do {
             return try parser.text(text)
         } catch {
-            throw FlagValueError(description: error.item == nil ? "expected \(parser.expected)" : error.message)
+            // The item is worth naming only when it is not the whole value the parser quotes already.
+            let itemIsWhole = error.item == nil || error.item?.trimmingCharacters(in: .whitespaces) == text.trimmingCharacters(in: .whitespaces)
+            throw FlagValueError(description: itemIsWhole ? "expected \(parser.expected)" : error.message)
         }
     }
 }
