@@ -183,7 +183,8 @@ def main():
 
         # The view lives in the fragment: a link reopens it.
         page.fill("#search", "usdt")
-        address = page.url
+        # location.href, not page.url: Playwright learns of replaceState a moment later.
+        address = page.evaluate("location.href")
         check("q=usdt" in address and "sort=x" in address, "the fragment holds search and sort: " + address.split("#")[-1])
         second = context.new_page()
         watch(second)
@@ -204,7 +205,7 @@ def main():
         # A market's detail opens and closes, its figures those of the CSV.
         page.goto("file://" + sek_html)
         page.click("#m-btcusdt .pair a")
-        check(page.is_visible("#btcusdt") and page.url.endswith("#btcusdt"), "clicking BTC/USDT opens its detail at #btcusdt")
+        check(page.is_visible("#btcusdt") and page.evaluate("location.hash") == "#btcusdt", "clicking BTC/USDT opens its detail at #btcusdt")
         facts = dict(zip(page.eval_on_selector_all("#btcusdt .facts dt", "d => d.map(e => e.textContent)"),
                          page.eval_on_selector_all("#btcusdt .facts dd", "d => d.map(e => e.textContent)")))
         row = sek_csv["btcusdt"]
