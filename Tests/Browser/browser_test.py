@@ -50,7 +50,8 @@ def make_reports(binary, folder):
     sek = os.path.join(folder, "sek")
     run(binary, "--sample", "--currency", "SEK", "--format", "csv", "--output", sek, "--history", history)
     subprocess.run([sys.executable, os.path.join(ROOT, "Scripts", "demo-history.py"), history], check=True, stdout=subprocess.DEVNULL)
-    run(binary, "--sample", "--currency", "SEK", "--format", "html,csv", "--output", sek, "--history", history,
+    # Two currencies: one page in SEK that switches to USD, and a CSV for each.
+    run(binary, "--sample", "--currency", "SEK,USD", "--format", "html,csv", "--output", sek, "--history", history,
         "--alert", "btc above 180000 SEK", "--alert", "btc below 15000 USD")
     usd = os.path.join(folder, "usd")
     run(binary, "--sample", "--currency", "USD", "--format", "html,csv", "--output", usd, "--no-history")
@@ -73,7 +74,9 @@ def make_reports(binary, folder):
             rows = {row["symbol"]: row for row in csv.DictReader(f)}
         return html, rows
 
-    return {"sek": report(sek, "SEK"), "usd": report(usd, "USD"), "hostile": report(hostile, "USD"), "hostile_symbol": hostile_symbol}
+    with open(os.path.join(sek, "cryptoreport-2022-11-22-USD.csv")) as f:
+        sek_page_usd = {row["symbol"]: row for row in csv.DictReader(f)}
+    return {"sek": report(sek, "SEK"), "sek_page_usd": sek_page_usd, "usd": report(usd, "USD"), "hostile": report(hostile, "USD"), "hostile_symbol": hostile_symbol}
 
 
 def people_number(text):
@@ -120,13 +123,17 @@ def main():
     sek_html, sek_csv = reports["sek"]
     usd_html, usd_csv = reports["usd"]
     hostile_html, _ = reports["hostile"]
+    switched_csv = reports["sek_page_usd"]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
 
         for scheme in ("light", "dark"):
             for width, height in ((1366, 900), (390, 844)):
-                for name, path in (("SEK with history", sek_html), ("USD", usd_html)):
+                for name, path, remembered in (("SEK with history", sek_html, None), ("SEK page switched to USD", sek_html, "USD"),
+                                               ("USD", usd_html, None)):
                     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+                    if remembered:
+                        context.add_init_script("localStorage.setItem('cryptoreport.currency', '%s')" % remembered)
                     page = context.new_page()
                     problems = watch(page)
                     page.goto("file://" + path)
@@ -214,7 +221,7 @@ def main():
             check(equal_to_csv(facts.get(label, "?"), row[column]), "the detail's %s %r is the CSV's %s" % (label, facts.get(label), row[column]))
         price = page.text_content("#btcusdt .chart-head .big")
         check(equal_to_csv(price, row["price"]), "the detail's price %r is the CSV's %s" % (price, row["price"]))
-        check(page.is_visible("#btcusdt svg.chart-svg") and page.locator("#btcusdt svg line.limit").count() == 2,
+        check(page.is_visible("#btcusdt svg.chart-svg") and page.locator("#btcusdt .chart:visible svg line.limit").count() == 2,
               "with history the detail has a chart with the two alert limits")
         days = page.eval_on_selector_all("#btcusdt .points tbody tr td:first-child", "d => d.map(e => e.textContent)")
         check(len(days) > 20 and days == sorted(days, reverse=True), "the earlier points are listed newest first (%d)" % len(days))
@@ -233,6 +240,55 @@ def main():
         page.goto("file://" + sek_html + "#btcusdt")
         check(page.is_visible("#btcusdt .facts") and not page.is_visible("#tools"), "without JavaScript #btcusdt opens its detail")
         check(page.locator("table.markets tbody tr").count() == total, "without JavaScript the whole table is there")
+        context.close()
+
+        # The currency switch: every figure becomes the second currency's CSV value, and back;
+        # the choice is remembered.
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        problems = watch(page)
+        page.goto("file://" + sek_html)
+        check(page.is_visible("#currency-switch") and page.get_attribute("#currency-switch button:first-child", "aria-pressed") == "true"
+              and page.text_content("#currency-switch button:first-child") == "SEK", "the page opens in its first currency, SEK")
+
+        def row_figures(symbol):
+            cells = page.eval_on_selector_all("#m-%s td" % symbol, "c => c.map(e => e.innerText)")
+            # Price, 24 h, (trend columns), high/low, bid/ask, spread % / spread, volume value / volume.
+            two = [c.split("\n") for c in cells[-4:]]
+            return {"price": cells[0], "change_pct": cells[1], "high": two[0][0], "low": two[0][1], "bid": two[1][0], "ask": two[1][1],
+                    "spread": two[2][1], "volume_value": two[3][0]}
+
+        def table_matches(rows, where):
+            for symbol in ("btcusdt", "ethusdt", "usdtinr", "wrxbtc") if "wrxbtc" in rows else ("btcusdt", "ethusdt", "usdtinr"):
+                figures = row_figures(symbol)
+                for column in ("price", "high", "low", "bid", "ask", "spread", "volume_value"):
+                    check(equal_to_csv(figures[column], rows[symbol][column]),
+                          "%s: %s %s %r is the CSV's %s" % (where, symbol, column, figures[column], rows[symbol][column]))
+
+        table_matches(sek_csv, "in SEK")
+        page.click("#currency-switch button:has-text('USD')")
+        check(page.get_attribute("#currency-switch button:last-child", "aria-pressed") == "true", "the USD button shows it is chosen")
+        check(page.title().startswith("Crypto prices in USD") and page.is_visible(".cur-1 h1") and not page.is_visible(".cur-0 h1"),
+              "the switch shows the USD summary: " + page.title())
+        table_matches(switched_csv, "switched to USD")
+        check("USD" in page.text_content(".cur-1 .rates") and not re.search("[0-9][\\s\u00a0]kr", page.inner_text("table.markets tbody")),
+              "no kronor figure is left in the table")
+        page.click("#m-btcusdt .pair a")
+        facts = dict(zip(page.eval_on_selector_all("#btcusdt .facts dt", "d => d.map(e => e.textContent)"),
+                         page.eval_on_selector_all("#btcusdt .facts dd", "d => d.map(e => e.textContent)")))
+        for label, column in (("Open (24 h)", "open"), ("High", "high"), ("Bid", "bid"), ("Volume value", "volume_value")):
+            check(equal_to_csv(facts.get(label, "?"), switched_csv["btcusdt"][column]),
+                  "switched to USD, the detail's %s %r is the USD CSV's %s" % (label, facts.get(label), switched_csv["btcusdt"][column]))
+        check(equal_to_csv(page.text_content("#btcusdt .chart-head .big"), switched_csv["btcusdt"]["price"]), "switched to USD, the detail's price is the USD CSV's")
+        check(page.locator("#btcusdt .chart:visible svg line.limit").count() == 2 and page.is_visible("#btcusdt .chart.cur-1 svg"),
+              "switched to USD, the detail's chart is the USD one, with both limits")
+        page.keyboard.press("Escape")
+        page.reload()
+        check(page.title().startswith("Crypto prices in USD") and equal_to_csv(row_figures("btcusdt")["price"], switched_csv["btcusdt"]["price"]),
+              "after a reload the page stays in USD")
+        page.click("#currency-switch button:has-text('SEK')")
+        table_matches(sek_csv, "switched back to SEK")
+        check(not problems["requests"] and not problems["errors"], "no request or error while switching: %s" % problems)
         context.close()
 
         # A hostile symbol stays text.
