@@ -12,7 +12,7 @@ COMMIT   := $(shell git describe --always --dirty --abbrev=7 2>/dev/null)
 .PHONY: commit-header build demo test browser-test report install embed clean fuzz fuzz-smoke bench completions man check-static
 
 ## Release binary at .build/release/cryptoreport, with the Swift runtime and Foundation linked in
-## statically: it needs only libxml2 (and the C library) where it is installed.
+## statically: it needs only system libraries (libc, libstdc++, libxml2, SQLite, zlib) where it is installed.
 build: commit-header
 	$(SWIFT) build -c release --product cryptoreport --static-swift-stdlib
 

@@ -7,20 +7,20 @@ import Foundation
 /// Copies rather than symbolic links: a copy works wherever the folder goes (a web server that
 /// does not follow links, a zip, a Windows share), and it is replaced by the same journaled
 /// rename as the reports, so a failed run leaves the previous copies whole.
-public struct SharedFolder: Sendable {
-    public static let indexName = "index.html"
+package struct SharedFolder: Sendable {
+    package static let indexName = "index.html"
 
-    public var directory: URL
+    package var directory: URL
     /// Write the `latest` copies; `false` (`--no-latest`) leaves those there as they are.
-    public var latest: Bool
+    package var latest: Bool
 
-    public init(directory: URL, latest: Bool) {
+    package init(directory: URL, latest: Bool) {
         self.directory = directory
         self.latest = latest
     }
 
     /// The files to write and remove alongside the run's `files` and `obsolete` names.
-    public func additions(
+    package func additions(
         for report: Report, files: [(name: String, contents: String)], removing obsolete: [String]
     ) -> (files: [(name: String, contents: String)], removing: [String]) {
         let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

@@ -1,20 +1,20 @@
 import Foundation
 
 /// One day of a market from WazirX klines: `[time_in_seconds, open, high, low, close, volume]`.
-public struct Kline: Sendable, Equatable {
-    public var openTime: Date
-    public var open: Decimal?
-    public var high: Decimal?
-    public var low: Decimal?
-    public var close: Decimal
-    public var volume: Decimal?
+package struct Kline: Sendable, Equatable {
+    package var openTime: Date
+    package var open: Decimal?
+    package var high: Decimal?
+    package var low: Decimal?
+    package var close: Decimal
+    package var volume: Decimal?
 }
 
 /// Decodes `/sapi/v1/klines`: an array of arrays of numbers (or numeric strings).
-public struct KlinesDecoder: Sendable {
-    public init() {}
+package struct KlinesDecoder: Sendable {
+    package init() {}
 
-    public func decode(_ data: Data, symbol: String) throws(DataError) -> [Kline] {
+    package func decode(_ data: Data, symbol: String) throws(DataError) -> [Kline] {
         guard let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { throw .empty(source: .tickers) }
         if first == UInt8(ascii: "<") { throw .htmlInsteadOfData(source: .tickers, expected: "a JSON array of klines") }
         let decoder = JSONDecoder()

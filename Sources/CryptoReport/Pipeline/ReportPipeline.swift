@@ -168,7 +168,7 @@ public struct ReportPipeline: Sendable {
     }
 
     /// The report in the first currency, and the raw snapshot a history records.
-    public func prepare(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> (report: Report, snapshot: Snapshot) {
+    package func prepare(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> (report: Report, snapshot: Snapshot) {
         var first = spec
         first.currency = spec.currency
         let prepared = try await prepareAll(first, fetch: fetch)
@@ -207,7 +207,7 @@ public struct ReportPipeline: Sendable {
         return (report, others, snapshot)
     }
 
-    public func render(
+    package func render(
         _ report: Report, as format: ReportFormat, templates: TemplateRenderer, csvDialect: CSVDialect = .rfc4180
     ) throws -> String {
         switch format {

@@ -3,14 +3,14 @@ import Mustache
 
 /// Renders the Markdown and HTML reports from Mustache templates: the built-in copies, or a
 /// user's own from `--templates DIR`.
-public struct TemplateRenderer: Sendable {
+package struct TemplateRenderer: Sendable {
     static let fileNames: [ReportFormat: String] = [.markdown: "report.md", .html: "report.html"]
 
     private let library: MustacheLibrary
 
     /// - Parameter directory: a folder holding `report.md.mustache` and/or `report.html.mustache`;
     ///   a file it lacks falls back to the built-in template.
-    public init(directory: URL? = nil) throws(UsageError) {
+    package init(directory: URL? = nil) throws(UsageError) {
         _ = MarkdownContentType.registered
         if let directory {
             var isDirectory: ObjCBool = false
@@ -40,7 +40,7 @@ public struct TemplateRenderer: Sendable {
 
     /// - Parameter alternatives: the same report in other currencies, which the HTML page can
     ///   switch to (`--currency SEK,USD`); Markdown shows `report` alone.
-    public func render(_ report: Report, format: ReportFormat, alternatives: [Report] = []) -> String {
+    package func render(_ report: Report, format: ReportFormat, alternatives: [Report] = []) -> String {
         guard let name = Self.fileNames[format] else { return "" }
         let model = format == .html ? ReportViewModel(report, alternatives: alternatives) : ReportViewModel(report)
         return library.render(model, withTemplate: name) ?? ""

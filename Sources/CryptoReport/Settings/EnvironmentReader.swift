@@ -1,11 +1,11 @@
 /// Reads `CRYPTOREPORT_<KEY>` variables into a layer of settings: cron and containers set
 /// environment, not files. Lists are comma-separated (`CRYPTOREPORT_FORMATS=html,csv`).
-public struct EnvironmentReader: Sendable {
-    public static let prefix = "CRYPTOREPORT_"
+package struct EnvironmentReader: Sendable {
+    package static let prefix = "CRYPTOREPORT_"
 
-    public init() {}
+    package init() {}
 
-    public func read(_ environment: [String: String]) throws(SettingsError) -> SettingsLayer {
+    package func read(_ environment: [String: String]) throws(SettingsError) -> SettingsLayer {
         var layer = SettingsLayer()
         for key in SettingKeys.all {
             guard let text = environment[key.environmentVariable] else { continue }
@@ -20,7 +20,7 @@ public struct EnvironmentReader: Sendable {
 
     /// `CRYPTOREPORT_…` variables that name no setting: a misspelt one would otherwise be
     /// silently ignored, so the command warns of them.
-    public func unknownVariables(in environment: [String: String]) -> [String] {
+    package func unknownVariables(in environment: [String: String]) -> [String] {
         let known = Set(SettingKeys.all.map(\.environmentVariable))
         return environment.keys.filter { $0.hasPrefix(Self.prefix) && !known.contains($0) }.sorted()
     }

@@ -12,7 +12,7 @@ public struct Settings: Sendable, Equatable {
     public init() {}
 
     /// The defaults with `layers` applied in order, each over the ones before.
-    public init(layers: [SettingsLayer]) {
+    package init(layers: [SettingsLayer]) {
         for layer in layers {
             layer.apply(to: &self)
         }
