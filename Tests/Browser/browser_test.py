@@ -238,7 +238,8 @@ def main():
         context = browser.new_context(viewport={"width": 1366, "height": 900}, java_script_enabled=False)
         page = context.new_page()
         page.goto("file://" + sek_html + "#btcusdt")
-        check(page.is_visible("#btcusdt .facts") and not page.is_visible("#tools"), "without JavaScript #btcusdt opens its detail")
+        check(page.is_visible("#btcusdt .facts") and not page.is_visible("#tools") and not page.is_visible("#converter"),
+              "without JavaScript #btcusdt opens its detail, and the tools that need the script stay hidden")
         check(page.locator("table.markets tbody tr").count() == total, "without JavaScript the whole table is there")
         context.close()
 
@@ -288,6 +289,29 @@ def main():
               "after a reload the page stays in USD")
         page.click("#currency-switch button:has-text('SEK')")
         table_matches(sek_csv, "switched back to SEK")
+
+        # The converter: 0,5 BTC is half the CSV's BTC/USDT price, in either currency; 100 USD is
+        # 100 times the CSV's rate for USDT (at par with USD).
+        check(page.is_visible("#converter"), "the converter is shown with the script")
+        page.select_option("#conv-from", label="BTC")
+        page.fill("#conv-amount", "0,5")
+        shown = page.text_content("#conv-result")
+        check(equal_to_csv(shown, str(Decimal(sek_csv["btcusdt"]["price"]) / 2)),
+              "0,5 BTC = %r, half the CSV's %s" % (shown, sek_csv["btcusdt"]["price"]))
+        check(page.text_content("#conv-via") == "via btcusdt, ECB rates of 2022-11-21", "the converter names the market and the ECB day")
+        page.click("#currency-switch button:has-text('USD')")
+        shown = page.text_content("#conv-result")
+        check(equal_to_csv(shown, str(Decimal(switched_csv["btcusdt"]["price"]) / 2)),
+              "switched to USD, 0,5 BTC = %r, half the USD CSV's %s" % (shown, switched_csv["btcusdt"]["price"]))
+        page.click("#currency-switch button:has-text('SEK')")
+        page.select_option("#conv-from", label="USD")
+        page.fill("#conv-amount", "100")
+        shown = page.text_content("#conv-result")
+        check(equal_to_csv(shown, str(Decimal(sek_csv["btcusdt"]["fx_rate"]) * 100)),
+              "100 USD = %r, 100 times the CSV's rate %s" % (shown, sek_csv["btcusdt"]["fx_rate"]))
+        page.fill("#conv-amount", "abc")
+        check(page.text_content("#conv-result") == "–" and page.get_attribute("#conv-amount", "aria-invalid") == "true",
+              "a typed word is no amount, and the converter says so")
         check(not problems["requests"] and not problems["errors"], "no request or error while switching: %s" % problems)
         context.close()
 

@@ -34,6 +34,7 @@ extension ReportViewModel {
             guard let match = otherDetails[details[index].symbol] else { continue }
             details[index].pairWith(match)
         }
+        converterData = Self.converterData([report, second])
         other.views = []
         var first = self
         first.views = []

@@ -99,6 +99,8 @@ extension ReportViewModel: MustacheParent {
         case "viewIndex": viewIndex
         case "currencyChoices": currencyChoices
         case "alternative": alternative
+        case "converterData": converterData
+        case "hasConverter": hasConverter
         default: nil
         }
     }

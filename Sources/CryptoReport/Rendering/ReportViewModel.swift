@@ -115,6 +115,9 @@ struct ReportViewModel {
     var currencyChoices: [CurrencyChoice] = []
     /// The second currency's model, for the figures outside the views: `{{#alternative}}`.
     var alternative: [ReportViewModel] = []
+    /// The converter's rates as JSON (`ReportViewModel+Converter`), for an HTML-escaped attribute.
+    var converterData = ""
+    var hasConverter = false
 
     init(_ report: Report) {
         let locale = Locale(identifier: report.localeIdentifier)
@@ -215,6 +218,8 @@ struct ReportViewModel {
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
         details = Self.details(report, numbers: numbers)
         hasDetails = !details.isEmpty
+        converterData = Self.converterData([report])
+        hasConverter = !converterData.isEmpty && hasRows
         views = [self]
     }
 
