@@ -9,7 +9,7 @@ SHARE    := .build/share
 # The commit `--version` names; "-dirty" when the working tree has changes.
 COMMIT   := $(shell git describe --always --dirty --abbrev=7 2>/dev/null)
 
-.PHONY: commit-header build demo test report install embed clean fuzz fuzz-smoke bench completions man check-static
+.PHONY: commit-header build demo test browser-test report install embed clean fuzz fuzz-smoke bench completions man check-static
 
 ## Release binary at .build/release/cryptoreport, with the Swift runtime and Foundation linked in
 ## statically: it needs only system libraries (libc, libstdc++, libxml2, SQLite, zlib) where it is installed.
@@ -30,6 +30,12 @@ demo: build
 test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## The HTML report in Debian's Chromium through Playwright for Python (Tests/Browser/browser_test.py),
+## on reports the debug binary makes; installs chromium (apt-get) and playwright (pip) when missing.
+browser-test:
+	$(SWIFT) build --product cryptoreport
+	python3 Tests/Browser/browser_test.py .build/debug/cryptoreport
 
 ## A live report: CURRENCY=SEK FORMAT=html make report
 report: build

@@ -52,42 +52,67 @@ public struct ReportPipeline: Sendable {
             try folder.recover()
             writer = folder
         }
-        var (report, snapshot) = try await prepare(spec, fetch: fetch)
+        let prepared = try await prepareAll(spec, fetch: fetch)
+        let snapshot = prepared.snapshot
         var historyFailure: HistoryError?
         let history = openHistory(output.historyPath(sample: fetch.sample), failure: &historyFailure)
-        if let history {
-            report = withTrends(report, from: history)
+        // The first currency's report, then the other one's (`--currency SEK,USD`): the same
+        // fetch, history and rules, priced in each currency.
+        var reports = ([prepared.report] + prepared.others).map { report in
+            var report = report
+            if let history {
+                report = withTrends(report, from: history)
+            }
+            return report
         }
-        let alerts = AlertEvaluator().evaluate(
-            spec.alerts, report: report, tickers: snapshot.tickers,
-            rates: snapshot.rates)
-        report.alerts = alerts.fired
-        report.alertRules = spec.alerts
+        for index in reports.indices {
+            let alerts = AlertEvaluator().evaluate(
+                spec.alerts, report: reports[index], tickers: snapshot.tickers,
+                rates: snapshot.rates)
+            reports[index].alerts = alerts.fired
+            reports[index].alertRules = spec.alerts
+            // Said once: the other currency's report has the same data, diagnostics and notes.
+            if index == 0 {
+                for note in alerts.notes {
+                    logger.warning("\(AlertText.note(note))")
+                }
+            }
+        }
+        let report = reports[0]
+        let others = Array(reports.dropFirst())
         for diagnostic in report.diagnostics {
             logger.warning("\(DiagnosticText.line(diagnostic))")
-        }
-        for note in alerts.notes {
-            logger.warning("\(AlertText.note(note))")
         }
         for notice in report.notices where notice.kind != .cachedSource {
             logger.warning("\(NoticeText.text(notice))")
         }
-        let rendered = try output.formats.map { format in
-            (format, try render(report, as: format, templates: templates, csvDialect: output.csvDialect))
+        // HTML is one page for every currency; each other format is one file per currency.
+        var rendered: [(report: Report, format: ReportFormat, text: String)] = []
+        for (index, each) in reports.enumerated() {
+            for format in output.formats where index == 0 || format != .html {
+                let text = format == .html
+                    ? templates.render(each, format: .html, alternatives: others)
+                    : try render(each, as: format, templates: templates, csvDialect: output.csvDialect)
+                rendered.append((each, format, text))
+            }
         }
         guard let writer else {
             record(snapshot, in: history, failure: &historyFailure)
-            return Outcome(report: report, written: [], standardOutput: rendered.first?.1, historyFailure: historyFailure)
+            return Outcome(report: report, written: [], standardOutput: rendered.first?.text, historyFailure: historyFailure)
         }
-        var files = rendered.map { format, text in
-            (name: "cryptoreport-\(report.dataDate)-\(report.currency).\(format.fileExtension)", contents: text)
+        var files = rendered.map { each, format, text in
+            (name: "cryptoreport-\(each.dataDate)-\(each.currency).\(format.fileExtension)", contents: text)
         }
-        // The alerts file of an earlier run of the same report must not outlive its alerts.
-        let alertsName = "cryptoreport-\(report.dataDate)-\(report.currency)-alerts.csv"
-        if !report.alerts.isEmpty {
-            files.append((name: alertsName, contents: CSVRenderer(dialect: output.csvDialect).alerts(report)))
+        var obsolete: [String] = []
+        for each in reports {
+            // The alerts file of an earlier run of the same report must not outlive its alerts.
+            let alertsName = "cryptoreport-\(each.dataDate)-\(each.currency)-alerts.csv"
+            if each.alerts.isEmpty {
+                obsolete.append(alertsName)
+            } else {
+                files.append((name: alertsName, contents: CSVRenderer(dialect: output.csvDialect).alerts(each)))
+            }
         }
-        var obsolete = report.alerts.isEmpty ? [alertsName] : []
         // The latest copies and index.html change with the reports, in the same commit.
         let shared = SharedFolder(directory: writer.directory, latest: output.latest).additions(for: report, files: files, removing: obsolete)
         obsolete += shared.removing
@@ -142,8 +167,17 @@ public struct ReportPipeline: Sendable {
         try await prepare(spec, fetch: fetch).report
     }
 
-    /// The report, and the raw snapshot a history records.
+    /// The report in the first currency, and the raw snapshot a history records.
     package func prepare(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> (report: Report, snapshot: Snapshot) {
+        var first = spec
+        first.currency = spec.currency
+        let prepared = try await prepareAll(first, fetch: fetch)
+        return (prepared.report, prepared.snapshot)
+    }
+
+    /// The report in each currency of `spec`, from one fetch: the first's, the others', and the
+    /// snapshot a history records.
+    func prepareAll(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> (report: Report, others: [Report], snapshot: Snapshot) {
         let generatedAt = clock.now()
         var loader = SourceLoader(
             http: http, files: files, clock: clock, sleeper: sleeper, logger: logger, timeout: fetch.timeout.timeInterval,
@@ -159,12 +193,18 @@ public struct ReportPipeline: Sendable {
             { try await acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseAvailable($0) } },
             // Both sources down: the tickers' error, every time (BothOrFirstFailure).
             secondWaitsForFirst: { ($0 as? FetchError)?.isNetworkFailure ?? false })
-        let report = try ReportBuilder(spec: spec, ratesAgeLimit: fetch.ratesAgeLimit, generatedAt: generatedAt).build(
-            tickers: tickerResult.payload, decoded: tickerResult.value, rates: ratesResult.payload,
-            exchangeDays: ratesResult.value)
+        func build(_ currency: CurrencyCode) throws -> Report {
+            var one = spec
+            one.currency = currency
+            return try ReportBuilder(spec: one, ratesAgeLimit: fetch.ratesAgeLimit, generatedAt: generatedAt).build(
+                tickers: tickerResult.payload, decoded: tickerResult.value, rates: ratesResult.payload,
+                exchangeDays: ratesResult.value)
+        }
+        let report = try build(spec.currency)
+        let others = try spec.currencies.dropFirst().map(build)
         let snapshot = Snapshot(
             report: report, fetchedAt: tickerResult.payload.fetchedAt, tickers: tickerResult.value.tickers)
-        return (report, snapshot)
+        return (report, others, snapshot)
     }
 
     package func render(

@@ -38,9 +38,12 @@ package struct TemplateRenderer: Sendable {
         self.library = library
     }
 
-    package func render(_ report: Report, format: ReportFormat) -> String {
+    /// - Parameter alternatives: the same report in other currencies, which the HTML page can
+    ///   switch to (`--currency SEK,USD`); Markdown shows `report` alone.
+    package func render(_ report: Report, format: ReportFormat, alternatives: [Report] = []) -> String {
         guard let name = Self.fileNames[format] else { return "" }
-        return library.render(ReportViewModel(report), withTemplate: name) ?? ""
+        let model = format == .html ? ReportViewModel(report, alternatives: alternatives) : ReportViewModel(report)
+        return library.render(model, withTemplate: name) ?? ""
     }
 
     /// The user's `NAME.mustache`, if the folder has one.

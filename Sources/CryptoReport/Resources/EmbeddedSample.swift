@@ -4,12 +4,12 @@ import Foundation
 
 /// The bundled real snapshot behind `--sample` (see Samples/SOURCES.md): WazirX's 450 tickers
 /// captured 2022-11-22 and the ECB reference rates of 2022-11-21, byte for byte.
-package enum EmbeddedSample {
-    package static let tickersName = "tickers-24hr-2022-11-22.json"
-    package static let ratesName = "eurofxref-daily-2022-11-21.xml"
+public enum EmbeddedSample {
+    public static let tickersName = "tickers-24hr-2022-11-22.json"
+    public static let ratesName = "eurofxref-daily-2022-11-21.xml"
 
-    package static var tickers: Data { decode(tickersBase64) }
-    package static var rates: Data { decode(ratesBase64) }
+    public static var tickers: Data { decode(tickersBase64) }
+    public static var rates: Data { decode(ratesBase64) }
 
     private static func decode(_ base64: String) -> Data {
         Data(base64Encoded: base64, options: .ignoreUnknownCharacters) ?? Data()

@@ -5,7 +5,7 @@ import Foundation
 /// default), a key here, a flag in the command, a row in the README.
 package enum SettingKeys {
     // What the report shows.
-    package static let currency = SettingKey("currency", .currency) { $0.report.currency = $1 }
+    package static let currency = SettingKey("currency", .currencies) { $0.report.currencies = $1 }
     package static let locale = SettingKey("locale", .locale) { $0.report.locale = $1 }
     package static let markets = SettingKey("markets", .choice) { $0.report.selection.markets = $1 }
     package static let symbols = SettingKey("symbols", .symbols) { $0.report.selection.symbols = $1 }

@@ -149,6 +149,21 @@ extension SettingParser where Value == CurrencyCode {
     static let currency = one("a three-letter currency code such as USD or SEK") { CurrencyCode($0) }
 }
 
+extension SettingParser where Value == [CurrencyCode] {
+    /// One currency, or two for a page that switches between them: `SEK`, `SEK,USD`.
+    static let currencies: SettingParser = {
+        let codes = SettingParser.list("one or two three-letter currency codes such as SEK or SEK,USD", allowingEmpty: false) { CurrencyCode($0) }
+        return SettingParser(expected: codes.expected, fileType: .strings) { items in
+            let parsed = try codes.parse(items)
+            if let twice = parsed.first(where: { code in parsed.filter { $0 == code }.count > 1 }) {
+                throw InvalidSettingValue("\(twice) is given twice", item: twice.code)
+            }
+            guard parsed.count <= 2 else { throw InvalidSettingValue("a report shows one or two currencies, not \(parsed.count)", item: items.joined(separator: ",")) }
+            return parsed
+        }
+    }()
+}
+
 extension SettingParser where Value == ReportLocale {
     static let locale = one("a locale identifier such as en_US or sv_SE") { ReportLocale($0) }
 }

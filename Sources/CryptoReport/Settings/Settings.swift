@@ -24,6 +24,9 @@ public struct Settings: Sendable, Equatable {
         if output.destination == .standardOutput && output.formats.count != 1 {
             throw .conflict("--output -: standard output takes exactly one format, but \(output.formats.count) were asked for")
         }
+        if output.destination == .standardOutput && report.currencies.count > 1 && output.formats != [.html] {
+            throw .conflict("--output - with two currencies: only the HTML page holds both; write the others to a folder")
+        }
         if fetch.strict && fetch.offline {
             throw .conflict("--strict and --offline: choose one; --offline always reads the cache")
         }
