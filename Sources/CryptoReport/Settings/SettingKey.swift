@@ -29,9 +29,11 @@ package struct SettingKey<Value: Sendable>: AnySettingKey {
         do {
             return try parser.text(text)
         } catch {
-            // The item is worth naming only when it is not the whole value the parser quotes already.
-            let itemIsWhole = error.item == nil || error.item?.trimmingCharacters(in: .whitespaces) == text.trimmingCharacters(in: .whitespaces)
-            throw FlagValueError(description: itemIsWhole ? "expected \(parser.expected)" : error.message)
+            guard let item = error.item else { throw FlagValueError(description: "expected \(parser.expected)") }
+            // The item is worth quoting only when it is not the whole value the parser quotes already.
+            let quoted = "\"\(item)\" is not valid; "
+            let whole = item.trimmingCharacters(in: .whitespaces) == text.trimmingCharacters(in: .whitespaces)
+            throw FlagValueError(description: whole && error.message.hasPrefix(quoted) ? String(error.message.dropFirst(quoted.count)) : error.message)
         }
     }
 }
