@@ -17,9 +17,9 @@ struct HistoryCommand: ParsableCommand {
     var symbol: String
 
     @Option(
-        help: "Currency to show prices in (default: the settings', else USD).", completion: .list(Completions.currencies),
+        help: "Currency to show prices in (default: the settings' first, else USD).", completion: .list(Completions.currencies),
         transform: SettingKeys.currency.flag)
-    var currency: CurrencyCode?
+    var currency: [CurrencyCode]?
 
     @Option(help: "csv, markdown (md) or json.")
     var format = Format.csv
@@ -43,6 +43,9 @@ struct HistoryCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...3650).contains(days) else { throw ValidationError("--days: \(days) is not valid; use 1 to 3650.") }
+        if let currency, currency.count > 1 {
+            throw ValidationError("--currency: history shows one currency at a time; run it once per currency.")
+        }
     }
 
     func run() throws {

@@ -1,18 +1,18 @@
 import Foundation
 
 /// Checks the alert rules against this run's data.
-public struct AlertEvaluator: Sendable {
-    public init() {}
+package struct AlertEvaluator: Sendable {
+    package init() {}
 
-    public struct Result: Sendable, Equatable {
-        public var fired: [FiredAlert] = []
+    package struct Result: Sendable, Equatable {
+        package var fired: [FiredAlert] = []
         /// Rules that could not be checked, and why.
-        public var notes: [AlertNote] = []
+        package var notes: [AlertNote] = []
     }
 
     /// Linear in rules + markets: the report's rows are indexed once for the move rules, and an
     /// `above`/`below` rule's currency is priced once per currency, however many rules name it.
-    public func evaluate(_ rules: [AlertRule], report: Report, tickers: [Ticker], rates: ExchangeRates) -> Result {
+    package func evaluate(_ rules: [AlertRule], report: Report, tickers: [Ticker], rates: ExchangeRates) -> Result {
         var result = Result()
         let shown = MarketIndex(report.rows)
         // Per currency a rule names: every market priced in it, or nil when the rates lack it.
@@ -100,11 +100,11 @@ public struct AlertEvaluator: Sendable {
 }
 
 /// `--fail-on-alert` and at least one alert fired.
-public struct AlertsFired: LocalizedError, ExitStatusProviding {
-    public var count: Int
-    public init(count: Int) { self.count = count }
-    public var errorDescription: String? {
+package struct AlertsFired: LocalizedError, ExitStatusProviding {
+    package var count: Int
+    package init(count: Int) { self.count = count }
+    package var errorDescription: String? {
         "\(count) alert\(count == 1 ? "" : "s") fired (--fail-on-alert); the reports were written."
     }
-    public var exitStatus: ExitStatus { .alertFired }
+    package var exitStatus: ExitStatus { .alertFired }
 }

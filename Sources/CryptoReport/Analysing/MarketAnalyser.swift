@@ -1,15 +1,15 @@
 import Foundation
 
 /// Turns tickers into report rows: converts every price and computes change and spread.
-public struct MarketAnalyser: Sendable {
-    public init() {}
+package struct MarketAnalyser: Sendable {
+    package init() {}
 
-    public struct Result: Sendable {
-        public var rows: [MarketRow]
-        public var diagnostics: [Diagnostic]
+    package struct Result: Sendable {
+        package var rows: [MarketRow]
+        package var diagnostics: [Diagnostic]
     }
 
-    public func analyse(_ tickers: [Ticker], rates: CurrencyConverter.Result, currency: String) -> Result {
+    package func analyse(_ tickers: [Ticker], rates: CurrencyConverter.Result, currency: String) -> Result {
         var rows: [MarketRow] = []
         rows.reserveCapacity(tickers.count)
         var leftOut: [String: [String]] = [:]
@@ -29,7 +29,7 @@ public struct MarketAnalyser: Sendable {
         return Result(rows: rows, diagnostics: diagnostics)
     }
 
-    public func row(_ ticker: Ticker, rate: Decimal, currency: String) -> MarketRow {
+    package func row(_ ticker: Ticker, rate: Decimal, currency: String) -> MarketRow {
         let last = ticker.last
         var change: Decimal?
         if let open = ticker.open, open > 0 {

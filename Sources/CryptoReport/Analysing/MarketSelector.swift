@@ -1,16 +1,16 @@
 import Foundation
 
 /// Applies `--markets`, `--symbols`, `--sort` and `--top`.
-public struct MarketSelector: Sendable {
-    public var selection: Selection
+package struct MarketSelector: Sendable {
+    package var selection: Selection
 
-    public init(_ selection: Selection) {
+    package init(_ selection: Selection) {
         self.selection = selection
     }
 
     /// Markets chosen by `--markets` and `--symbols`, in report order; `--top` is not applied, so a
     /// summary can describe the whole selection.
-    public func select(_ rows: [MarketRow]) -> [MarketRow] {
+    package func select(_ rows: [MarketRow]) -> [MarketRow] {
         let wanted = Set(selection.symbols)
         let primary = selection.markets == .primary ? primaryMarkets(rows) : []
         let kept = rows.filter { row in
@@ -25,7 +25,7 @@ public struct MarketSelector: Sendable {
     /// The `--symbols` entries that name none of the tickers received (neither a symbol nor a
     /// base asset), for a warning: a typo must not pass for a quiet market. A market received but
     /// left out (no rate to price it) has its own warning.
-    public func unmatched(in tickers: [Ticker]) -> [String] {
+    package func unmatched(in tickers: [Ticker]) -> [String] {
         guard !selection.symbols.isEmpty else { return [] }
         var known = Set<String>()
         for ticker in tickers {
@@ -36,7 +36,7 @@ public struct MarketSelector: Sendable {
     }
 
     /// The rows a table shows: the selection cut to `--top`.
-    public func cut(_ rows: [MarketRow]) -> [MarketRow] {
+    package func cut(_ rows: [MarketRow]) -> [MarketRow] {
         guard let top = selection.top else { return rows }
         return Array(rows.prefix(max(0, top)))
     }

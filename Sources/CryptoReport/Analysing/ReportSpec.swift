@@ -2,7 +2,14 @@ import Foundation
 
 /// What a report shows: the analysis and rendering stages' part of the settings.
 public struct ReportSpec: Sendable, Equatable {
-    public var currency: CurrencyCode = .usd
+    /// The report currencies, first shown first: one, or two for an HTML page that switches
+    /// between them (`--currency SEK,USD`); each other format is written once per currency.
+    public var currencies: [CurrencyCode] = [.usd]
+    /// The first currency; setting it makes it the only one.
+    public var currency: CurrencyCode {
+        get { currencies.first ?? .usd }
+        set { currencies = [newValue] }
+    }
     /// `nil`: the currency's own locale (USD en_US, SEK sv_SE, …), which Rendering knows.
     public var locale: ReportLocale?
     public var selection = Selection()
@@ -16,7 +23,7 @@ public struct ReportSpec: Sendable, Equatable {
     public static let defaultMinimumVolumeUSD: Decimal = 100
 
     public init(currency: CurrencyCode = .usd, locale: ReportLocale? = nil, selection: Selection = Selection(), alerts: [AlertRule] = []) {
-        self.currency = currency
+        self.currencies = [currency]
         self.locale = locale
         self.selection = selection
         self.alerts = alerts

@@ -1,29 +1,29 @@
 import Foundation
 
 /// Computes the summary of a selection of markets.
-public struct SummaryBuilder: Sendable {
+package struct SummaryBuilder: Sendable {
     /// Length of each top list.
-    public var listLength = 5
+    package var listLength = 5
 
-    public init() {}
+    package init() {}
 
-    public struct Input: Sendable {
-        public var tickers: [Ticker]
-        public var tickersReceived: Int
-        public var skipped: Int
-        public var converted: [MarketRow]
-        public var selected: [MarketRow]
-        public var shown: Int
-        public var quoteRates: CurrencyConverter.Result
-        public var rates: ExchangeRates
+    package struct Input: Sendable {
+        package var tickers: [Ticker]
+        package var tickersReceived: Int
+        package var skipped: Int
+        package var converted: [MarketRow]
+        package var selected: [MarketRow]
+        package var shown: Int
+        package var quoteRates: CurrencyConverter.Result
+        package var rates: ExchangeRates
         /// The report currency.
-        public var currency: String
+        package var currency: String
         /// The least volume value (report currency) for the top lists; `nil`: the default,
         /// `ReportSpec.defaultMinimumVolumeUSD` converted at `rates`.
-        public var minimumVolumeValue: Decimal? = nil
+        package var minimumVolumeValue: Decimal? = nil
     }
 
-    public func summarise(_ input: Input) -> ReportSummary {
+    package func summarise(_ input: Input) -> ReportSummary {
         let selected = input.selected
         let changes = selected.compactMap(\.changePercent)
         let unconvertible = input.tickers.count - input.converted.count

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// TARGET is closed on Saturdays and Sundays, New Year's Day, Good Friday, Easter Monday,
 /// 1 May, and 25 and 26 December.
-public enum TARGETCalendar {
+package enum TARGETCalendar {
     /// Frankfurt local time of publication (the ECB says "around 16:00 CET"); a little slack so
     /// that a run at 16:01 does not call the rates of yesterday late.
     static let publicationHour = 16
@@ -16,7 +16,7 @@ public enum TARGETCalendar {
         return calendar
     }()
 
-    public static func isWorkingDay(year: Int, month: Int, day: Int) -> Bool {
+    package static func isWorkingDay(year: Int, month: Int, day: Int) -> Bool {
         guard let date = frankfurt.date(from: DateComponents(year: year, month: month, day: day, hour: 12)) else { return false }
         let weekday = frankfurt.component(.weekday, from: date)
         if weekday == 1 || weekday == 7 { return false }
@@ -35,7 +35,7 @@ public enum TARGETCalendar {
     }
 
     /// The date of the newest rates that should have been published by `instant`: YYYY-MM-DD.
-    public static func expectedRatesDate(at instant: Date) -> String {
+    package static func expectedRatesDate(at instant: Date) -> String {
         var day = frankfurt.startOfDay(for: instant)
         let parts = frankfurt.dateComponents([.hour, .minute], from: instant)
         let published = (parts.hour ?? 0, parts.minute ?? 0) >= (publicationHour, publicationMinute)
@@ -55,14 +55,14 @@ public enum TARGETCalendar {
     /// Of `days` (newest first, at least one), the newest that could be out by `instant`; when
     /// none could, the oldest. A replayed day of tickers is priced at that day's rates, not at the
     /// newest ones in a history file.
-    public static func ratesInEffect(_ days: [ExchangeRates], at instant: Date) -> ExchangeRates? {
+    package static func ratesInEffect(_ days: [ExchangeRates], at instant: Date) -> ExchangeRates? {
         days.first { !isAhead($0.date, of: instant) } ?? days.last
     }
 
     /// The rates of `date` cannot have been out by `instant`. Judged by the earliest they appear
     /// (15:00 Frankfurt time: the rates are set at 14:15 and published "around 16:00"), unlike
     /// `expectedRatesDate`, whose slack is there not to call on-time rates late.
-    public static func isAhead(_ date: String, of instant: Date) -> Bool {
+    package static func isAhead(_ date: String, of instant: Date) -> Bool {
         guard let published = publication(of: date, hour: earliestPublicationHour) else { return false }
         return published > instant
     }
@@ -70,7 +70,7 @@ public enum TARGETCalendar {
     static let earliestPublicationHour = 15
 
     /// When the rates of `date` (YYYY-MM-DD) were published, or `nil` for a malformed date.
-    public static func publication(of date: String, hour: Int = 16) -> Date? {
+    package static func publication(of date: String, hour: Int = 16) -> Date? {
         let parts = date.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3 else { return nil }
         return frankfurt.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: hour))

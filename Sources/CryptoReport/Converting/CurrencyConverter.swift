@@ -6,31 +6,31 @@ import Foundation
 /// - `usdt`: USDT is taken at par with USD, so the ECB cross rate USD → target.
 /// - any other asset X: the last price of `Xusdt` × USD → target; if that market is missing
 ///   (or USD has no rate), the last price of `Xinr` × INR → target; otherwise X cannot be converted.
-public struct CurrencyConverter: Sendable {
-    public var rates: ExchangeRates
-    public var target: String
+package struct CurrencyConverter: Sendable {
+    package var rates: ExchangeRates
+    package var target: String
 
-    public init(rates: ExchangeRates, target: String) throws(ConversionError) {
+    package init(rates: ExchangeRates, target: String) throws(ConversionError) {
         self.rates = rates
         self.target = target.uppercased()
         // Fail before any work when the report currency itself is unusable.
         _ = try rates.unitsPerEuro(self.target)
     }
 
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Keyed by lower-cased quote asset.
-        public var rates: [String: QuoteRate]
+        package var rates: [String: QuoteRate]
         /// Quote assets with no rate, each with why, for the warning: `no xyzusdt or xyzinr market
         /// to price XYZ in USD`, or the ECB rate it would need (`the ECB rates of … have no INR`).
-        public var reasons: [String: String] = [:]
-        public var unconvertible: Set<String> { Set(reasons.keys) }
+        package var reasons: [String: String] = [:]
+        package var unconvertible: Set<String> { Set(reasons.keys) }
     }
 
     /// Only the report currency's own rate is required (checked by `init`): a USD or INR rate
     /// missing from the file costs the markets that need it, with a warning, not the whole report.
     /// A rate that is there but not a positive number is corrupt data and fails the run, as it
     /// does for the report currency: never a silent default rate.
-    public func quoteRates(for tickers: [Ticker]) throws(ConversionError) -> Result {
+    package func quoteRates(for tickers: [Ticker]) throws(ConversionError) -> Result {
         var lastBySymbol: [String: Decimal] = [:]
         for ticker in tickers where lastBySymbol[ticker.symbol.lowercased()] == nil {
             lastBySymbol[ticker.symbol.lowercased()] = ticker.last

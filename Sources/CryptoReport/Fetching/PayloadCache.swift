@@ -6,15 +6,15 @@ import Foundation
 /// Each source has two files: the raw body exactly as fetched, and a small JSON record of when and
 /// where it was fetched. Both are written atomically (temporary file, then rename), body first, so
 /// a record never points at a half-written body.
-public struct PayloadCache: Sendable {
-    public var directory: URL
+package struct PayloadCache: Sendable {
+    package var directory: URL
 
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
     /// `$XDG_CACHE_HOME/cryptoreport`, else `~/.cache/cryptoreport`.
-    public static func defaultDirectory(environment: [String: String]) -> URL {
+    package static func defaultDirectory(environment: [String: String]) -> URL {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg).appendingPathComponent("cryptoreport")
         }
@@ -29,10 +29,10 @@ public struct PayloadCache: Sendable {
         var bytes: Int
     }
 
-    public struct Entry: Sendable {
-        public var data: Data
-        public var fetchedAt: Date
-        public var location: String
+    package struct Entry: Sendable {
+        package var data: Data
+        package var fetchedAt: Date
+        package var location: String
     }
 
     private func bodyURL(_ source: DataSource) -> URL {
@@ -46,7 +46,7 @@ public struct PayloadCache: Sendable {
     /// Stores a payload that parsed. Failing to cache never fails a run, so errors are returned
     /// for a warning rather than thrown.
     @discardableResult
-    public func store(_ payload: FetchedPayload) -> String? {
+    package func store(_ payload: FetchedPayload) -> String? {
         // Foundation's atomic write goes through a temporary file, which a signal must not strand.
         RunInterruption.shared.uninterrupted { storeNow(payload) }
     }
@@ -67,12 +67,12 @@ public struct PayloadCache: Sendable {
 
     /// Whether anything is cached for `source`, usable or not: a copy that `load` refuses is then
     /// damaged, not missing, and a warning says so.
-    public func hasFiles(_ source: DataSource) -> Bool {
+    package func hasFiles(_ source: DataSource) -> Bool {
         FileManager.default.fileExists(atPath: recordURL(source).path) || FileManager.default.fileExists(atPath: bodyURL(source).path)
     }
 
     /// The cached payload, if there is one whose body matches its record.
-    public func load(_ source: DataSource) -> Entry? {
+    package func load(_ source: DataSource) -> Entry? {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         guard let recordData = try? Data(contentsOf: recordURL(source)),

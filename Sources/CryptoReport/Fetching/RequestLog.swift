@@ -6,10 +6,10 @@ import Foundation
 /// another asks right after it finishes, often within the second.
 ///
 /// Best effort: a file that cannot be read or written costs the pacing, never the run.
-public struct RequestLog: Sendable {
-    public var directory: URL
+package struct RequestLog: Sendable {
+    package var directory: URL
 
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
@@ -18,14 +18,14 @@ public struct RequestLog: Sendable {
     }
 
     /// The wall-clock time of the last request to `source`, by any run.
-    public func lastRequest(to source: DataSource) -> Date? {
+    package func lastRequest(to source: DataSource) -> Date? {
         guard let text = try? String(contentsOf: url(source), encoding: .utf8),
             let milliseconds = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else { return nil }
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    public func record(_ source: DataSource, at time: Date) {
+    package func record(_ source: DataSource, at time: Date) {
         // An atomic write goes through a temporary file, which a signal must not strand.
         RunInterruption.shared.uninterrupted {
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -35,7 +35,7 @@ public struct RequestLog: Sendable {
 
     /// How long to wait before asking `source` at `now` so that it is asked at most once per
     /// `interval`; a time in the future (clock skew) waits one interval at most.
-    public func wait(before source: DataSource, interval: TimeInterval, now: Date) -> TimeInterval {
+    package func wait(before source: DataSource, interval: TimeInterval, now: Date) -> TimeInterval {
         guard interval > 0, let last = lastRequest(to: source) else { return 0 }
         return min(interval, max(0, interval - now.timeIntervalSince(last)))
     }

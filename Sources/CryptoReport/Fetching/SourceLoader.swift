@@ -2,16 +2,16 @@ import Foundation
 import Logging
 
 /// A feed's raw bytes, where they came from and when they were fetched.
-public struct FetchedPayload: Sendable {
-    public typealias Origin = SourceOrigin
+package struct FetchedPayload: Sendable {
+    package typealias Origin = SourceOrigin
 
-    public var source: DataSource
-    public var location: SourceLocation
-    public var data: Data
-    public var fetchedAt: Date
-    public var origin: Origin
+    package var source: DataSource
+    package var location: SourceLocation
+    package var data: Data
+    package var fetchedAt: Date
+    package var origin: Origin
 
-    public init(source: DataSource, location: SourceLocation, data: Data, fetchedAt: Date, origin: Origin = .network) {
+    package init(source: DataSource, location: SourceLocation, data: Data, fetchedAt: Date, origin: Origin = .network) {
         self.source = source
         self.location = location
         self.data = data
@@ -22,25 +22,25 @@ public struct FetchedPayload: Sendable {
 
 /// Reads a feed from wherever its location says, retrying what is worth retrying, and turns
 /// every failure into a `FetchError`.
-public struct SourceLoader: Sendable {
-    public var http: any HTTPClient
-    public var files: any FileReading
-    public var clock: any ReportClock
-    public var sleeper: any Sleeper
-    public var logger: Logger
+package struct SourceLoader: Sendable {
+    package var http: any HTTPClient
+    package var files: any FileReading
+    package var clock: any ReportClock
+    package var sleeper: any Sleeper
+    package var logger: Logger
     /// Seconds one request may take.
-    public var timeout: TimeInterval
+    package var timeout: TimeInterval
     /// Bodies larger than this are refused while they download.
-    public var maximumBytes: Int
-    public var retry: RetryPolicy
+    package var maximumBytes: Int
+    package var retry: RetryPolicy
     /// No attempt starts, and none goes on, past this instant…
-    public var deadline: ContinuousClock.Instant
+    package var deadline: ContinuousClock.Instant
     /// …which is this many seconds after the run began, for messages.
-    public var deadlineSeconds: TimeInterval
+    package var deadlineSeconds: TimeInterval
     /// Keeps requests to a rate-limited source apart across runs; nil: within this run only.
-    public var requestLog: RequestLog?
+    package var requestLog: RequestLog?
 
-    public init(
+    package init(
         http: any HTTPClient = NIOHTTPClient(), files: any FileReading = LocalFileReader(),
         clock: any ReportClock = SystemClock(), sleeper: any Sleeper = TaskSleeper(),
         logger: Logger = Logger(label: "cryptoreport"), timeout: TimeInterval = 15,
@@ -60,7 +60,7 @@ public struct SourceLoader: Sendable {
         self.deadline = startedAt + .milliseconds(Int64(min(max(deadlineSeconds, 0), 1e12) * 1000))
     }
 
-    public func load(_ location: SourceLocation, source: DataSource) async throws -> FetchedPayload {
+    package func load(_ location: SourceLocation, source: DataSource) async throws -> FetchedPayload {
         switch location {
         case let .http(url):
             let data = try await fetch(url, source: source)

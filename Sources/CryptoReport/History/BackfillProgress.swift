@@ -1,7 +1,7 @@
 /// Backfill progress on standard error.
-public enum BackfillProgress {
+package enum BackfillProgress {
     /// A bar redrawn in place on a terminal; one plain line per market otherwise (cron, pipes).
-    public static func line(done: Int, total: Int, symbol: String, terminal: Bool) -> String {
+    package static func line(done: Int, total: Int, symbol: String, terminal: Bool) -> String {
         guard terminal else { return "backfill: \(done)/\(total) \(symbol)\n" }
         let width = 30
         let filled = total > 0 ? min(width, done * width / total) : width

@@ -3,26 +3,26 @@ import Logging
 
 /// `cryptoreport backfill`: fills the history with daily klines of the primary markets and the
 /// ECB 90-day rates, one request per second, resuming where an interrupted backfill stopped.
-public struct Backfiller: Sendable {
-    public struct Options: Sendable {
-        public var days = 30
+package struct Backfiller: Sendable {
+    package struct Options: Sendable {
+        package var days = 30
         /// Base of the WazirX API; tickers and klines are below it.
-        public var apiBase = "https://api.wazirx.com"
-        public var ratesHistoryURL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml"
+        package var apiBase = "https://api.wazirx.com"
+        package var ratesHistoryURL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml"
         /// Where the tickers that name the primary markets are read; `nil`: below `apiBase`.
-        public var tickers: SourceLocation?
-        public var maximumBytes = 50_000_000
+        package var tickers: SourceLocation?
+        package var maximumBytes = 50_000_000
         /// Base assets or market symbols; empty: every primary market.
-        public var symbols: [String] = []
-        public var timeout: TimeInterval = 15
-        public var retry = RetryPolicy()
+        package var symbols: [String] = []
+        package var timeout: TimeInterval = 15
+        package var retry = RetryPolicy()
         /// Shared with report runs, so that a backfill and a report keep to one request a second together.
-        public var requestLog: RequestLog?
+        package var requestLog: RequestLog?
 
-        public init() {}
+        package init() {}
 
         /// The reports' fetch settings: timeout, retries, payload limit and tickers source.
-        public init(fetch: FetchPolicy) {
+        package init(fetch: FetchPolicy) {
             timeout = fetch.timeout.timeInterval
             retry = fetch.retry
             maximumBytes = fetch.maximumBytes
@@ -30,23 +30,23 @@ public struct Backfiller: Sendable {
         }
     }
 
-    public struct Outcome: Sendable, Equatable {
-        public var markets: Int
-        public var fetched: Int
+    package struct Outcome: Sendable, Equatable {
+        package var markets: Int
+        package var fetched: Int
         /// Already backfilled by an earlier, interrupted run.
-        public var skipped: Int
-        public var rateDays: Int
+        package var skipped: Int
+        package var rateDays: Int
     }
 
-    public var store: HistoryStore
-    public var http: any HTTPClient
-    public var clock: any ReportClock
-    public var sleeper: any Sleeper
-    public var logger: Logger
+    package var store: HistoryStore
+    package var http: any HTTPClient
+    package var clock: any ReportClock
+    package var sleeper: any Sleeper
+    package var logger: Logger
     /// Called after each market with (done, total, symbol).
-    public var progress: @Sendable (Int, Int, String) -> Void
+    package var progress: @Sendable (Int, Int, String) -> Void
 
-    public init(
+    package init(
         store: HistoryStore, http: any HTTPClient = NIOHTTPClient(), clock: any ReportClock = SystemClock(),
         sleeper: any Sleeper = TaskSleeper(), logger: Logger = Logger(label: "cryptoreport"),
         progress: @escaping @Sendable (Int, Int, String) -> Void = { _, _, _ in }
@@ -59,7 +59,7 @@ public struct Backfiller: Sendable {
         self.progress = progress
     }
 
-    public func run(_ options: Options) async throws -> Outcome {
+    package func run(_ options: Options) async throws -> Outcome {
         var loader = SourceLoader(
             http: http, clock: clock, sleeper: sleeper, logger: logger, timeout: options.timeout,
             maximumBytes: options.maximumBytes, retry: options.retry, deadlineSeconds: 24 * 3600)
@@ -97,7 +97,7 @@ public struct Backfiller: Sendable {
             // under N days before a report made N days later), and today's moving kline comes too;
             // 1000 is the most klines one request returns.
             let url = "\(base)/sapi/v1/klines?symbol=\(symbol)&interval=1d&limit=\(min(options.days + 2, 1000))"
-            let payload = try await loader.load(try SourceLocation(parsing: url, source: .tickers), source: .tickers)
+            let payload = try await loader.load(try SourceLocation(parsing: url, source: .klines), source: .klines)
             let klines = try KlinesDecoder().decode(payload.data, symbol: symbol)
             var snapshots: [Snapshot] = []
             var withoutRates = 0

@@ -2,37 +2,37 @@ import Foundation
 
 /// One asset's stored series, converted at each day's own rates: `cryptoreport history`.
 /// Values only; `HistoryRenderer` writes them as CSV, Markdown or JSON.
-public struct HistoryExporter: Sendable {
-    public var store: HistoryStore
+package struct HistoryExporter: Sendable {
+    package var store: HistoryStore
 
-    public init(store: HistoryStore) {
+    package init(store: HistoryStore) {
         self.store = store
     }
 
-    public struct Point: Sendable, Equatable {
-        public var time: Date
-        public var kind: Snapshot.Kind
-        public var row: MarketRow
-        public var ratesDate: String
+    package struct Point: Sendable, Equatable {
+        package var time: Date
+        package var kind: Snapshot.Kind
+        package var row: MarketRow
+        package var ratesDate: String
     }
 
     /// Every stored run of the last `days` days up to `now` that holds the market, oldest first.
     /// `symbol` is a base asset (its primary market in each run) or an exact market symbol.
     /// No run in the window is an empty series; runs none of which has rates for `currency`, or
     /// none of which holds the market, are an error saying so, not an empty export.
-    public func series(symbol: String, currency: String, days: Int, now: Date) throws(HistoryError) -> [Point] {
+    package func series(symbol: String, currency: String, days: Int, now: Date) throws(HistoryError) -> [Point] {
         try series(symbol: symbol, currency: currency, days: days, runs: try store.runs(in: now.addingTimeInterval(-Double(days) * 86400)...now))
     }
 
     /// An empty window, said plainly: the newest run recorded before it, and the `--days` that
     /// reaches it. The currency and the market are judged against every recorded run first, so
     /// that a name no run has is an error whatever `--days` is. `nil`: the database is empty.
-    public struct EmptyWindow: Sendable, Equatable {
-        public var newestRun: Date
-        public var daysNeeded: Int
+    package struct EmptyWindow: Sendable, Equatable {
+        package var newestRun: Date
+        package var daysNeeded: Int
     }
 
-    public func emptyWindow(symbol: String, currency: String, now: Date) throws(HistoryError) -> EmptyWindow? {
+    package func emptyWindow(symbol: String, currency: String, now: Date) throws(HistoryError) -> EmptyWindow? {
         let all = try store.runs(in: Date.distantPast...now)
         guard let newest = all.last else { return nil }
         let span = Int((now.timeIntervalSince(all[0].sourceTime) / 86400).rounded(.up))

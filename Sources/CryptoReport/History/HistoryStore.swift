@@ -6,11 +6,11 @@ import GRDB
 /// Prices are stored as the decimal text the API sent, never as floating point. Each snapshot is
 /// written in one transaction, and recording the same snapshot (same newest-ticker time) twice
 /// stores it once. The schema is versioned by GRDB's migrator.
-public struct HistoryStore: Sendable {
-    public let path: String
+package struct HistoryStore: Sendable {
+    package let path: String
     let database: DatabaseQueue
 
-    public init(path: String) throws(HistoryError) {
+    package init(path: String) throws(HistoryError) {
         self.path = path
         try Self.refuseSymbolicLinks(at: path)
         do {
@@ -26,7 +26,7 @@ public struct HistoryStore: Sendable {
     }
 
     /// An in-memory store, for tests.
-    public init() throws(HistoryError) {
+    package init() throws(HistoryError) {
         path = ":memory:"
         do {
             database = try DatabaseQueue()
@@ -96,7 +96,7 @@ public struct HistoryStore: Sendable {
 
     /// Records a snapshot; returns false when the same snapshot was already stored.
     @discardableResult
-    public func record(_ snapshot: Snapshot) throws(HistoryError) -> Bool {
+    package func record(_ snapshot: Snapshot) throws(HistoryError) -> Bool {
         try write { db in try Self.insert(snapshot, into: db) }
     }
 
@@ -141,7 +141,7 @@ public struct HistoryStore: Sendable {
     }
 
     /// Stores ECB rates of days that may have no run (a backfill's 90-day file).
-    public func recordRates(_ days: [ExchangeRates]) throws(HistoryError) {
+    package func recordRates(_ days: [ExchangeRates]) throws(HistoryError) {
         try write { db in
             for day in days { try Self.insertRates(day, into: db) }
         }
@@ -150,7 +150,7 @@ public struct HistoryStore: Sendable {
     // MARK: - Reading
 
     /// Runs whose source time lies in `range`, oldest first.
-    public func runs(in range: ClosedRange<Date>) throws(HistoryError) -> [RunSummary] {
+    package func runs(in range: ClosedRange<Date>) throws(HistoryError) -> [RunSummary] {
         try read { db in
             try Row.fetchAll(
                 db, sql: "SELECT id, source_time, kind, rates_date FROM run WHERE source_time BETWEEN ? AND ? ORDER BY source_time",
@@ -164,7 +164,7 @@ public struct HistoryStore: Sendable {
     }
 
     /// The run's markets and the ECB rates of its day (or the nearest earlier day stored).
-    public func snapshot(of run: RunSummary) throws(HistoryError) -> (tickers: [Ticker], rates: ExchangeRates?) {
+    package func snapshot(of run: RunSummary) throws(HistoryError) -> (tickers: [Ticker], rates: ExchangeRates?) {
         try read { db in
             let tickers = try Row.fetchAll(db, sql: "SELECT * FROM market WHERE run_id = ? ORDER BY rowid", arguments: [run.id])
                 .compactMap(Self.ticker)
@@ -235,7 +235,7 @@ public struct HistoryStore: Sendable {
     /// What trends need of several runs, in one query: each market's symbol, quote asset and last
     /// price (the base asset is left empty), keyed by run, each run's ECB rates beside it.
     /// The other six prices are not read: parsing them was most of a report's history cost.
-    public func lastPrices(of runs: [RunSummary]) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
+    package func lastPrices(of runs: [RunSummary]) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
         guard !runs.isEmpty else { return [:] }
         return try read { db in
             var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
@@ -267,7 +267,7 @@ public struct HistoryStore: Sendable {
     }
 
     /// The newest stored ECB rates dated `date` or earlier.
-    public func rates(onOrBefore date: String) throws(HistoryError) -> ExchangeRates? {
+    package func rates(onOrBefore date: String) throws(HistoryError) -> ExchangeRates? {
         try read { db in try Self.rates(onOrBefore: date, in: db) }
     }
 
@@ -295,7 +295,7 @@ public struct HistoryStore: Sendable {
 
     /// Whether `symbol` was backfilled for at least `days` days on the UTC day of `now`: a backfill
     /// finished yesterday lacks yesterday's close, so a later day's run fetches again.
-    public func backfilled(_ symbol: String, days: Int, on now: Date) throws(HistoryError) -> Bool {
+    package func backfilled(_ symbol: String, days: Int, on now: Date) throws(HistoryError) -> Bool {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT days, completed_at FROM backfill_progress WHERE symbol = ?", arguments: [symbol])
             else { return false }
@@ -305,7 +305,7 @@ public struct HistoryStore: Sendable {
     }
 
     /// Stores one symbol's backfilled days and marks it done, in one transaction.
-    public func recordBackfill(symbol: String, days: Int, snapshots: [Snapshot], at time: Date) throws(HistoryError) {
+    package func recordBackfill(symbol: String, days: Int, snapshots: [Snapshot], at time: Date) throws(HistoryError) {
         try write { db in
             for snapshot in snapshots { try Self.mergeBackfill(snapshot, into: db) }
             try db.execute(

@@ -2,10 +2,10 @@ import Foundation
 
 /// Computes each market's trend from the history store, converting every past day with that
 /// day's own ECB rates, so a SEK trend is in the SEK of each day.
-public struct TrendCalculator: Sendable {
-    public var store: HistoryStore
+package struct TrendCalculator: Sendable {
+    package var store: HistoryStore
 
-    public init(store: HistoryStore) {
+    package init(store: HistoryStore) {
         self.store = store
     }
 
@@ -14,7 +14,7 @@ public struct TrendCalculator: Sendable {
     /// Trends keyed by lower-cased market symbol, for the given current rows (in `currency`),
     /// whose data is of `now`. Runs at or after `now` are ignored, so the current run never
     /// counts as its own history.
-    public func trends(for rows: [MarketRow], currency: String, at now: Date) throws(HistoryError) -> [String: Trend] {
+    package func trends(for rows: [MarketRow], currency: String, at now: Date) throws(HistoryError) -> [String: Trend] {
         let runs = try store.runs(in: now.addingTimeInterval(-31 * Self.day)...now.addingTimeInterval(-0.001))
         let previous = runs.last { $0.kind == .report }
         let week = Self.latest(in: runs, from: now.addingTimeInterval(-8 * Self.day), to: now.addingTimeInterval(-7 * Self.day))

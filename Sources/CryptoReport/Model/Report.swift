@@ -9,7 +9,7 @@ public struct Report: Sendable, Equatable {
         public var fetchedAt: Date
         public var origin: SourceOrigin
 
-        public init(_ payload: FetchedPayload) {
+        package init(_ payload: FetchedPayload) {
             source = payload.source
             location = payload.location.description
             fetchedAt = payload.fetchedAt

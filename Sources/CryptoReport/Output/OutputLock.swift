@@ -10,8 +10,8 @@ import Foundation
 ///
 /// `flock` on `.cryptoreport.lock` in the folder: the kernel drops it when the process ends,
 /// however it ends, so a run killed with `kill -9` never leaves a stale lock behind.
-public final class OutputLock: @unchecked Sendable {
-    public static let fileName = ".cryptoreport.lock"
+package final class OutputLock: @unchecked Sendable {
+    package static let fileName = ".cryptoreport.lock"
 
     private let descriptor: Int32
 
@@ -21,7 +21,7 @@ public final class OutputLock: @unchecked Sendable {
     }
 
     /// Waits up to `timeout` seconds for the lock.
-    public static func acquire(in directory: URL, timeout: TimeInterval, sleeper: any Sleeper = TaskSleeper()) async throws
+    package static func acquire(in directory: URL, timeout: TimeInterval, sleeper: any Sleeper = TaskSleeper()) async throws
         -> OutputLock
     {
         let path = directory.appendingPathComponent(fileName).path
@@ -48,7 +48,7 @@ public final class OutputLock: @unchecked Sendable {
     }
 
     /// The lock if no other run holds it, at once; `nil` if one does.
-    public static func acquireIfFree(in directory: URL) throws(OutputError) -> OutputLock? {
+    package static func acquireIfFree(in directory: URL) throws(OutputError) -> OutputLock? {
         let descriptor = try openLockFile(in: directory)
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)

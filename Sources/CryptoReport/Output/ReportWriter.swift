@@ -16,18 +16,18 @@ import Foundation
 /// (rolled forward), so that the folder holds the whole previous set or the whole new set, never
 /// a mix. A rename that fails puts back everything the commit had replaced (rolled back), and a
 /// report kept aside is deleted only once a report of its name is in place.
-public struct ReportWriter: Sendable {
-    public var directory: URL
+package struct ReportWriter: Sendable {
+    package var directory: URL
     /// Every change to the folder goes through here; tests stop a commit after any step.
     package var fileSystem: any CommitFileSystem = POSIXCommitFileSystem()
 
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
     /// Creates the folder if needed and proves it writable, so that a run fails before it fetches
     /// anything rather than after.
-    public func prepare() throws(OutputError) {
+    package func prepare() throws(OutputError) {
         let path = directory.path
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -45,7 +45,7 @@ public struct ReportWriter: Sendable {
     /// A journal ready to roll forward is rolled forward; one being rolled back is rolled back.
     /// Without a journal no report was replaced yet: staged files go, and a report kept aside goes
     /// back under its name if nothing took its place (never is the only copy of a report deleted).
-    public func recover() throws(OutputError) {
+    package func recover() throws(OutputError) {
         try RunInterruption.shared.uninterrupted { () throws(OutputError) in try recoverNow() }
     }
 
@@ -111,13 +111,13 @@ public struct ReportWriter: Sendable {
     /// All or nothing: every file is staged and synced, every name checked and every replaced
     /// report kept aside, and the journal recorded, before the first rename.
     @discardableResult
-    public func write(_ files: [(name: String, contents: String)], removing obsolete: [String] = []) throws(OutputError) -> [URL] {
+    package func write(_ files: [(name: String, contents: String)], removing obsolete: [String] = []) throws(OutputError) -> [URL] {
         try write(files: files.map { File(name: $0.name, contents: .text($0.contents)) }, removing: obsolete)
     }
 
     /// One file of a commit.
-    public struct File {
-        public enum Contents {
+    package struct File {
+        package enum Contents {
             case text(String)
             /// Made when the file is staged, and let go once it is on disk: a run then holds one
             /// report's text at a time, not every format's at once (at 100,000 markets the four
@@ -127,10 +127,10 @@ public struct ReportWriter: Sendable {
             case copy(of: String)
         }
 
-        public var name: String
-        public var contents: Contents
+        package var name: String
+        package var contents: Contents
 
-        public init(name: String, contents: Contents) {
+        package init(name: String, contents: Contents) {
             self.name = name
             self.contents = contents
         }
@@ -139,7 +139,7 @@ public struct ReportWriter: Sendable {
     /// `write(_:removing:)` for files whose contents are made or copied as they are staged. A
     /// report that cannot be made fails the commit before any report is replaced.
     @discardableResult
-    public func write(files: [File], removing obsolete: [String] = []) throws(OutputError) -> [URL] {
+    package func write(files: [File], removing obsolete: [String] = []) throws(OutputError) -> [URL] {
         try RunInterruption.shared.uninterrupted { () throws(OutputError) in try commit(files, removing: obsolete) }
     }
 
@@ -335,7 +335,7 @@ extension ReportWriter {
     /// For a subcommand that uses a file in an output folder (the history database): finishes a
     /// commit a killed run left there, unless another run holds the folder (that run is either
     /// committing, or will finish it itself).
-    public static func finishInterruptedCommit(inFolderOf file: String) throws(OutputError) {
+    package static func finishInterruptedCommit(inFolderOf file: String) throws(OutputError) {
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
         var info = stat()
         let journals = [CommitJournal.fileName, CommitJournal.undoFileName]

@@ -14,8 +14,8 @@ import Foundation
 /// and never lets another begin. So when the process ends, no temporary file of this run is left
 /// and the output folder holds whole reports, the previous set or this run's. The output locks
 /// this run holds are released.
-public final class RunInterruption: @unchecked Sendable {
-    public static let shared = RunInterruption()
+package final class RunInterruption: @unchecked Sendable {
+    package static let shared = RunInterruption()
 
     /// Held through every uninterrupted stretch, and for good by `interrupt()`.
     private let stretch = NSRecursiveLock()
@@ -31,12 +31,12 @@ public final class RunInterruption: @unchecked Sendable {
     /// Called after every outermost stretch: the command's signal handling ends the process there
     /// if a signal came in during it, before the run carries on to anything else (and perhaps to
     /// a normal exit before its handler thread is scheduled).
-    public func checkAfterEachStretch(_ check: @escaping @Sendable () -> Void) {
+    package func checkAfterEachStretch(_ check: @escaping @Sendable () -> Void) {
         registry.withLock { pendingCheck = check }
     }
 
     /// Runs `body` to its end before a signal can stop the process.
-    public func uninterrupted<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package func uninterrupted<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         stretch.lock()
         depth += 1
         defer {
@@ -63,7 +63,7 @@ public final class RunInterruption: @unchecked Sendable {
 
     /// Waits for a stretch in progress, keeps any other from starting, and releases the locks.
     /// The caller then ends the process.
-    public func interrupt() {
+    package func interrupt() {
         registry.withLock { interrupting = true }
         stretch.lock()
         let held = registry.withLock { locks }

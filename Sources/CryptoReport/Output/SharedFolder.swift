@@ -7,14 +7,14 @@ import Foundation
 /// Copies rather than symbolic links: a copy works wherever the folder goes (a web server that
 /// does not follow links, a zip, a Windows share), and it is replaced by the same journaled
 /// rename as the reports, so a failed run leaves the previous copies whole.
-public struct SharedFolder: Sendable {
-    public static let indexName = "index.html"
+package struct SharedFolder: Sendable {
+    package static let indexName = "index.html"
 
-    public var directory: URL
+    package var directory: URL
     /// Write the `latest` copies; `false` (`--no-latest`) leaves those there as they are.
-    public var latest: Bool
+    package var latest: Bool
 
-    public init(directory: URL, latest: Bool) {
+    package init(directory: URL, latest: Bool) {
         self.directory = directory
         self.latest = latest
     }
@@ -22,7 +22,7 @@ public struct SharedFolder: Sendable {
     /// The files to write and remove alongside the run's `files` and `obsolete` names.
     /// `names`: the files the run writes. The `latest` copies are copies of those files as
     /// staged (`ReportWriter.File.Contents.copy(of:)`), so no report's text is held twice.
-    public func additions(for report: Report, names: [String], removing obsolete: [String]) -> (files: [ReportWriter.File], removing: [String]) {
+    package func additions(for report: Report, names: [String], removing obsolete: [String]) -> (files: [ReportWriter.File], removing: [String]) {
         additions(for: report, names: names, removing: obsolete, summary: nil)
     }
 

@@ -11,7 +11,7 @@ import Foundation
 /// report multiplies up to four inputs (volume × last × crypto rate × fiat cross rate). Keeping
 /// every input between 1e-20 and 1e20 keeps every product below 1e100, far from the trap; no real
 /// price, volume or ECB rate comes near either bound.
-public enum DecimalText {
+package enum DecimalText {
     static let largest = Decimal(sign: .plus, exponent: 20, significand: 1)
     static let smallest = Decimal(sign: .plus, exponent: -20, significand: 1)
 
@@ -21,7 +21,7 @@ public enum DecimalText {
     /// Made once: a `Locale` per call was half the cost of reading a ticker.
     static let posix = Locale(identifier: "en_US_POSIX")
 
-    public static func parse(_ text: String) -> Decimal? {
+    package static func parse(_ text: String) -> Decimal? {
         let utf8 = text.utf8
         guard !utf8.isEmpty, utf8.count <= maximumLength, isPlainDecimal(utf8) else { return nil }
         // The digits straight into a Decimal, stored as Decimal(string:) would store them;
@@ -37,7 +37,7 @@ public enum DecimalText {
 
     /// Zero, or a magnitude from 1e-20 up to (not including) 1e20; never NaN. JSON numbers are
     /// held to the same bounds as numbers sent as text.
-    public static func inRange(_ value: Decimal) -> Bool {
+    package static func inRange(_ value: Decimal) -> Bool {
         guard !value.isNaN else { return false }
         // ⌊log10 |value|⌋ from the exponent and digit count, without Decimal's comparisons.
         if let parts = DecimalParts(value) { return parts.isZero || (-20..<20).contains(parts.magnitude) }

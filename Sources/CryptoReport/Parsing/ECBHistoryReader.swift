@@ -7,17 +7,17 @@ import Foundation
 /// exactly the same days and rates (the fuzz harness `history` checks it).
 ///
 /// Same guards as `ECBRatesParser`: no network, no entities, no DTD, bounded size.
-public struct ECBHistoryReader: Sendable {
-    public var maximumBytes: Int
+package struct ECBHistoryReader: Sendable {
+    package var maximumBytes: Int
 
-    public init(maximumBytes: Int = 50 * 1024 * 1024) {
+    package init(maximumBytes: Int = 50 * 1024 * 1024) {
         self.maximumBytes = maximumBytes
     }
 
     private static let expected = "the ECB eurofxref history XML"
 
     /// Every day in the document, newest first.
-    public func read(_ data: Data) throws(DataError) -> [ExchangeRates] {
+    package func read(_ data: Data) throws(DataError) -> [ExchangeRates] {
         try ECBRatesParser.checkBeforeParsing(data, maximumBytes: maximumBytes, expected: Self.expected)
         _ = ECBRatesParser.initialise
         let outcome = data.withUnsafeBytes { raw -> Result<[ExchangeRates], DataError> in

@@ -7,26 +7,26 @@ import Foundation
 /// The parser is locked down: no network, no DTD loading, no entity substitution, and a bounded
 /// input size. Elements are matched by local name *and* namespace, so a look-alike `Cube` in another
 /// namespace is never read as a rate.
-public struct ECBRatesParser: Sendable {
-    public static let namespace = "http://www.ecb.int/vocabulary/2002-08-01/eurofxref"
+package struct ECBRatesParser: Sendable {
+    package static let namespace = "http://www.ecb.int/vocabulary/2002-08-01/eurofxref"
     private static let expected = "the ECB eurofxref XML"
 
     /// Documents larger than this are refused before libxml2 sees them.
-    public var maximumBytes: Int
+    package var maximumBytes: Int
 
-    public init(maximumBytes: Int = 10 * 1024 * 1024) {
+    package init(maximumBytes: Int = 10 * 1024 * 1024) {
         self.maximumBytes = maximumBytes
     }
 
     /// The newest day in the document.
-    public func parseLatest(_ data: Data) throws(DataError) -> ExchangeRates {
+    package func parseLatest(_ data: Data) throws(DataError) -> ExchangeRates {
         guard let newest = try parseDays(data).first else { throw Self.noDay }
         return newest
     }
 
     /// Every day in the document, newest first, at least one: a report picks the day in effect
     /// at the time of its tickers (`TARGETCalendar.ratesInEffect`).
-    public func parseAvailable(_ data: Data) throws(DataError) -> [ExchangeRates] {
+    package func parseAvailable(_ data: Data) throws(DataError) -> [ExchangeRates] {
         let days = try parseDays(data)
         guard !days.isEmpty else { throw Self.noDay }
         return days
@@ -35,7 +35,7 @@ public struct ECBRatesParser: Sendable {
     static let noDay = DataError.noRates(detail: "the document has no Cube element with a time attribute")
 
     /// Every day in the document, newest first.
-    public func parseDays(_ data: Data) throws(DataError) -> [ExchangeRates] {
+    package func parseDays(_ data: Data) throws(DataError) -> [ExchangeRates] {
         try Self.checkBeforeParsing(data, maximumBytes: maximumBytes)
         let document = try Self.readDocument(data)
         defer { xmlFreeDoc(document) }

@@ -4,17 +4,17 @@ import Foundation
 ///
 /// One bad row never sinks the report: it is skipped with a diagnostic. Only a body that is not a
 /// ticker array at all, or one without a single usable row, is an error.
-public struct TickerDecoder: Sendable {
-    public init() {}
+package struct TickerDecoder: Sendable {
+    package init() {}
 
-    public struct Result: Sendable {
-        public var tickers: [Ticker]
+    package struct Result: Sendable {
+        package var tickers: [Ticker]
         /// Rows in the body, usable or not.
-        public var received: Int
-        public var diagnostics: [Diagnostic]
+        package var received: Int
+        package var diagnostics: [Diagnostic]
     }
 
-    public func decode(_ data: Data) throws(DataError) -> Result {
+    package func decode(_ data: Data) throws(DataError) -> Result {
         let rows = try decodeRows(data)
         var tickers: [Ticker] = []
         tickers.reserveCapacity(rows.count)

@@ -1,26 +1,26 @@
 import Foundation
 
 /// The pure middle of the pipeline: parsed payloads in, a report out.
-public struct ReportBuilder: Sendable {
-    public var spec: ReportSpec
+package struct ReportBuilder: Sendable {
+    package var spec: ReportSpec
     /// How old the ECB rates may be against the tickers; `nil` accepts any age (`--allow-stale`).
-    public var ratesAgeLimit: TimeInterval?
-    public var generatedAt: Date
+    package var ratesAgeLimit: TimeInterval?
+    package var generatedAt: Date
 
-    public init(spec: ReportSpec, ratesAgeLimit: TimeInterval? = MaxAge().rates, generatedAt: Date) {
+    package init(spec: ReportSpec, ratesAgeLimit: TimeInterval? = MaxAge().rates, generatedAt: Date) {
         self.spec = spec
         self.ratesAgeLimit = ratesAgeLimit
         self.generatedAt = generatedAt
     }
 
     /// Parses both payloads, then builds.
-    public func build(tickers: FetchedPayload, rates: FetchedPayload) throws -> Report {
+    package func build(tickers: FetchedPayload, rates: FetchedPayload) throws -> Report {
         try build(
             tickers: tickers, decoded: try TickerDecoder().decode(tickers.data),
             rates: rates, exchangeDays: try ECBRatesParser().parseAvailable(rates.data))
     }
 
-    public func build(
+    package func build(
         tickers: FetchedPayload, decoded: TickerDecoder.Result, rates: FetchedPayload, exchangeRates: ExchangeRates
     ) throws -> Report {
         try build(tickers: tickers, decoded: decoded, rates: rates, exchangeDays: [exchangeRates])
@@ -29,7 +29,7 @@ public struct ReportBuilder: Sendable {
     /// `exchangeDays`: every day of the ECB file, newest first. A history file (or a daily file
     /// newer than replayed tickers) holds days published after the tickers: they are priced at
     /// the day in effect at their time, the same instant the freshness rules judge.
-    public func build(
+    package func build(
         tickers: FetchedPayload, decoded: TickerDecoder.Result, rates: FetchedPayload, exchangeDays: [ExchangeRates]
     ) throws -> Report {
         let newestTicker = decoded.tickers.compactMap(\.updatedAt).max()

@@ -52,49 +52,74 @@ public struct ReportPipeline: Sendable {
             try folder.recover()
             writer = folder
         }
-        var (report, snapshot) = try await prepare(spec, fetch: fetch)
+        let prepared = try await prepareAll(spec, fetch: fetch)
+        let snapshot = prepared.snapshot
         var historyFailure: HistoryError?
         let history = openHistory(output.historyPath(sample: fetch.sample), failure: &historyFailure)
-        if let history {
-            report = withTrends(report, from: history)
+        // The first currency's report, then the other one's (`--currency SEK,USD`): the same
+        // fetch, history and rules, priced in each currency.
+        var reports = ([prepared.report] + prepared.others).map { report in
+            var report = report
+            if let history {
+                report = withTrends(report, from: history)
+            }
+            return report
         }
-        let alerts = AlertEvaluator().evaluate(
-            spec.alerts, report: report, tickers: snapshot.tickers,
-            rates: snapshot.rates)
-        report.alerts = alerts.fired
-        report.alertRules = spec.alerts
+        for index in reports.indices {
+            let alerts = AlertEvaluator().evaluate(
+                spec.alerts, report: reports[index], tickers: snapshot.tickers,
+                rates: snapshot.rates)
+            reports[index].alerts = alerts.fired
+            reports[index].alertRules = spec.alerts
+            // Said once: the other currency's report has the same data, diagnostics and notes.
+            if index == 0 {
+                for note in alerts.notes {
+                    logger.warning("\(AlertText.note(note))")
+                }
+            }
+        }
+        let report = reports[0]
+        let others = Array(reports.dropFirst())
         for diagnostic in report.diagnostics {
             logger.warning("\(DiagnosticText.line(diagnostic))")
-        }
-        for note in alerts.notes {
-            logger.warning("\(AlertText.note(note))")
         }
         for notice in report.notices where notice.kind != .cachedSource {
             logger.warning("\(NoticeText.text(notice))")
         }
-        // One view model for the Markdown, the HTML and the index: it was made once for each.
+        // One view model of the first report for its Markdown, its HTML (unless the page shows
+        // other currencies too) and the index: it was made once for each.
         let needsView = writer != nil || output.formats.contains { $0 == .markdown || $0 == .html }
         let view = needsView ? ReportViewModel(report) : nil
-        let finished = report
-        guard let writer else {
-            let text = try output.formats.first.map { format in
-                try render(finished, as: format, templates: templates, csvDialect: output.csvDialect, view: view)
+        // HTML is one page for every currency; each other format is one file per currency. Each
+        // is made when it is staged and let go once on disk (ReportWriter.File).
+        var planned: [(report: Report, format: ReportFormat, make: () throws -> String)] = []
+        for (index, each) in reports.enumerated() {
+            let eachView = index == 0 ? view : nil
+            for format in output.formats where index == 0 || format != .html {
+                planned.append((each, format, {
+                    if format == .html && !others.isEmpty { return templates.render(each, format: .html, alternatives: others) }
+                    return try render(each, as: format, templates: templates, csvDialect: output.csvDialect, view: eachView)
+                }))
             }
+        }
+        guard let writer else {
+            let text = try planned.first.map { try $0.make() }
             record(snapshot, in: history, failure: &historyFailure)
             return Outcome(report: report, written: [], standardOutput: text, historyFailure: historyFailure)
         }
-        // Each report is made as it is staged and let go once on disk (ReportWriter.File).
-        var files = output.formats.map { format in
-            ReportWriter.File(
-                name: "cryptoreport-\(finished.dataDate)-\(finished.currency).\(format.fileExtension)",
-                contents: .rendered { try render(finished, as: format, templates: templates, csvDialect: output.csvDialect, view: view) })
+        var files = planned.map { each, format, make in
+            ReportWriter.File(name: "cryptoreport-\(each.dataDate)-\(each.currency).\(format.fileExtension)", contents: .rendered(make))
         }
-        // The alerts file of an earlier run of the same report must not outlive its alerts.
-        let alertsName = "cryptoreport-\(report.dataDate)-\(report.currency)-alerts.csv"
-        if !report.alerts.isEmpty {
-            files.append(ReportWriter.File(name: alertsName, contents: .text(CSVRenderer(dialect: output.csvDialect).alerts(report))))
+        var obsolete: [String] = []
+        for each in reports {
+            // The alerts file of an earlier run of the same report must not outlive its alerts.
+            let alertsName = "cryptoreport-\(each.dataDate)-\(each.currency)-alerts.csv"
+            if each.alerts.isEmpty {
+                obsolete.append(alertsName)
+            } else {
+                files.append(ReportWriter.File(name: alertsName, contents: .text(CSVRenderer(dialect: output.csvDialect).alerts(each))))
+            }
         }
-        var obsolete = report.alerts.isEmpty ? [alertsName] : []
         // The latest copies and index.html change with the reports, in the same commit.
         let shared = SharedFolder(directory: writer.directory, latest: output.latest).additions(
             for: report, names: files.map(\.name), removing: obsolete, summary: view)
@@ -150,8 +175,17 @@ public struct ReportPipeline: Sendable {
         try await prepare(spec, fetch: fetch).report
     }
 
-    /// The report, and the raw snapshot a history records.
-    public func prepare(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> (report: Report, snapshot: Snapshot) {
+    /// The report in the first currency, and the raw snapshot a history records.
+    package func prepare(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> (report: Report, snapshot: Snapshot) {
+        var first = spec
+        first.currency = spec.currency
+        let prepared = try await prepareAll(first, fetch: fetch)
+        return (prepared.report, prepared.snapshot)
+    }
+
+    /// The report in each currency of `spec`, from one fetch: the first's, the others', and the
+    /// snapshot a history records.
+    func prepareAll(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> (report: Report, others: [Report], snapshot: Snapshot) {
         let generatedAt = clock.now()
         var loader = SourceLoader(
             http: http, files: files, clock: clock, sleeper: sleeper, logger: logger, timeout: fetch.timeout.timeInterval,
@@ -167,15 +201,21 @@ public struct ReportPipeline: Sendable {
             { try await acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseAvailable($0) } },
             // Both sources down: the tickers' error, every time (BothOrFirstFailure).
             secondWaitsForFirst: { ($0 as? FetchError)?.isNetworkFailure ?? false })
-        let report = try ReportBuilder(spec: spec, ratesAgeLimit: fetch.ratesAgeLimit, generatedAt: generatedAt).build(
-            tickers: tickerResult.payload, decoded: tickerResult.value, rates: ratesResult.payload,
-            exchangeDays: ratesResult.value)
+        func build(_ currency: CurrencyCode) throws -> Report {
+            var one = spec
+            one.currency = currency
+            return try ReportBuilder(spec: one, ratesAgeLimit: fetch.ratesAgeLimit, generatedAt: generatedAt).build(
+                tickers: tickerResult.payload, decoded: tickerResult.value, rates: ratesResult.payload,
+                exchangeDays: ratesResult.value)
+        }
+        let report = try build(spec.currency)
+        let others = try spec.currencies.dropFirst().map(build)
         let snapshot = Snapshot(
             report: report, fetchedAt: tickerResult.payload.fetchedAt, tickers: tickerResult.value.tickers)
-        return (report, snapshot)
+        return (report, others, snapshot)
     }
 
-    public func render(
+    package func render(
         _ report: Report, as format: ReportFormat, templates: TemplateRenderer, csvDialect: CSVDialect = .rfc4180
     ) throws -> String {
         try render(report, as: format, templates: templates, csvDialect: csvDialect, view: nil)

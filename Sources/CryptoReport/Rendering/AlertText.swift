@@ -2,21 +2,21 @@ import Foundation
 
 /// The one wording of fired alerts and of rules that could not be checked: the reports, the
 /// alerts file and the command's `cryptoreport: alert: …` lines.
-public enum AlertText {
+package enum AlertText {
     /// `btc above 60000 SEK: BTC/USDT is at 171 447,35 kr`; a move in `localeIdentifier` (the
     /// report's), a price in its own currency's usual locale, as the rule names that currency.
-    public static func message(_ alert: FiredAlert, localeIdentifier: String) -> String {
+    package static func message(_ alert: FiredAlert, localeIdentifier: String) -> String {
         var formatters = Formatters(localeIdentifier: localeIdentifier)
         return message(alert, formatters: &formatters)
     }
 
-    public static func message(_ alert: FiredAlert, in report: Report) -> String {
+    package static func message(_ alert: FiredAlert, in report: Report) -> String {
         message(alert, localeIdentifier: report.localeIdentifier)
     }
 
     /// Every alert of the report, in order; one formatter per currency, not per alert, since
     /// thousands of rules may fire.
-    public static func messages(_ report: Report) -> [String] {
+    package static func messages(_ report: Report) -> [String] {
         var formatters = Formatters(localeIdentifier: report.localeIdentifier)
         return report.alerts.map { message($0, formatters: &formatters) }
     }
@@ -54,7 +54,7 @@ public enum AlertText {
         }
     }
 
-    public static func text(_ period: FiredAlert.Period) -> String {
+    package static func text(_ period: FiredAlert.Period) -> String {
         switch period {
         case .day: "in 24 h"
         case .sinceLastReport: "since the last report"
@@ -62,7 +62,7 @@ public enum AlertText {
     }
 
     /// Why a rule could not be checked, for the log.
-    public static func note(_ note: AlertNote) -> String {
+    package static func note(_ note: AlertNote) -> String {
         let rule = "alert \"\(note.rule.description)\""
         switch note.reason {
         case let .currencyNotInRates(currency, ratesDate): return "\(rule): the ECB rates of \(ratesDate) have no \(currency)"

@@ -3,19 +3,19 @@ import Foundation
 /// RFC 4180 CSV: one header row, one row per market, CRLF line ends, plain numbers. The `excel`
 /// dialect adds a byte-order mark and, for a decimal-comma locale, writes `;` and `,` instead of
 /// `,` and `.`: what Excel and LibreOffice in that locale split into columns of numbers.
-public struct CSVRenderer: Sendable {
+package struct CSVRenderer: Sendable {
     /// The documented columns, in order. New columns may only ever be added after these.
-    public static let columns = [
+    package static let columns = [
         "symbol", "base_asset", "quote_asset", "currency", "price", "open", "high", "low", "bid", "ask",
         "change_pct", "spread", "spread_pct", "volume", "volume_value", "fx_rate", "updated_at",
     ]
 
     /// Columns after the documented ones, in order.
-    public static let extraColumns = ["stale", "change_prev_pct", "change_7d_pct", "change_30d_pct"]
+    package static let extraColumns = ["stale", "change_prev_pct", "change_7d_pct", "change_30d_pct"]
 
-    public var dialect: CSVDialect
+    package var dialect: CSVDialect
 
-    public init(dialect: CSVDialect = .rfc4180) {
+    package init(dialect: CSVDialect = .rfc4180) {
         self.dialect = dialect
     }
 
@@ -45,7 +45,7 @@ public struct CSVRenderer: Sendable {
         }
     }
 
-    public func render(_ report: Report) -> String {
+    package func render(_ report: Report) -> String {
         let style = Style(dialect, localeIdentifier: report.localeIdentifier)
         var lines = [Self.columns + Self.extraColumns]
         lines.reserveCapacity(report.rows.count + 1)
@@ -67,7 +67,7 @@ public struct CSVRenderer: Sendable {
     }
 
     /// The `…-alerts.csv` file: one row per fired alert.
-    public func alerts(_ report: Report) -> String {
+    package func alerts(_ report: Report) -> String {
         let style = Style(dialect, localeIdentifier: report.localeIdentifier)
         var lines = [["rule", "symbol", "value", "unit", "message"]]
         for (alert, message) in zip(report.alerts, AlertText.messages(report)) {
@@ -81,7 +81,7 @@ public struct CSVRenderer: Sendable {
 
     /// A text cell: quoted when it holds the separator, a quote or a line break (RFC 4180), and
     /// defused when it starts like a spreadsheet formula (OWASP: prefix a single quote).
-    public static func text(_ value: String, separator: String = ",") -> String {
+    package static func text(_ value: String, separator: String = ",") -> String {
         var cell = value
         if let first = cell.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
             cell = "'" + cell

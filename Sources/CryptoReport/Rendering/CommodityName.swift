@@ -5,14 +5,14 @@
 /// and ending with a letter or digit, and has no quoting: a name starting with a digit gets an
 /// `X` in front (`1INCH` → `X1INCH`, as ISO 4217 marks units that are no country's money, XAU,
 /// XBT), and is the same in every file, so that a ledger keeps one name for the asset.
-public enum CommodityName {
-    public enum Dialect: Sendable {
+package enum CommodityName {
+    package enum Dialect: Sendable {
         case ledger
         case beancount
     }
 
     /// `nil` when the asset's name cannot be written in the dialect at all.
-    public static func name(of asset: String, in dialect: Dialect) -> String? {
+    package static func name(of asset: String, in dialect: Dialect) -> String? {
         let upper = asset.uppercased()
         guard !upper.isEmpty else { return nil }
         let scalars = upper.unicodeScalars

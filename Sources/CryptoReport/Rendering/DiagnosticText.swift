@@ -1,9 +1,9 @@
 import Foundation
 
 /// The one wording of every diagnostic: the reports' warnings and the log lines.
-public enum DiagnosticText {
+package enum DiagnosticText {
     /// Without the source: `left out abcxyz: …`.
-    public static func message(_ diagnostic: Diagnostic) -> String {
+    package static func message(_ diagnostic: Diagnostic) -> String {
         switch diagnostic.kind {
         case let .unmatchedSymbol(symbol):
             return "no market matches \"\(symbol)\" (--symbols)"
@@ -33,12 +33,12 @@ public enum DiagnosticText {
     }
 
     /// With the source: `WazirX tickers: left out abcxyz: …`.
-    public static func line(_ diagnostic: Diagnostic) -> String {
+    package static func line(_ diagnostic: Diagnostic) -> String {
         "\(diagnostic.source.displayName): \(message(diagnostic))"
     }
 }
 
 extension Diagnostic: CustomStringConvertible {
-    public var message: String { DiagnosticText.message(self) }
+    package var message: String { DiagnosticText.message(self) }
     public var description: String { DiagnosticText.line(self) }
 }

@@ -3,21 +3,21 @@ import Foundation
 /// `cryptoreport history` output: one asset's series as CSV, Markdown or JSON, in the same
 /// styles as the reports (RFC 4180 CSV with plain numbers; JSON with full-precision decimal
 /// strings, sorted keys and explicit nulls, as `JSONRenderer` writes).
-public struct HistoryRenderer: Sendable {
-    public var symbol: String
-    public var currency: String
+package struct HistoryRenderer: Sendable {
+    package var symbol: String
+    package var currency: String
 
-    public init(symbol: String, currency: String) {
+    package init(symbol: String, currency: String) {
         self.symbol = symbol
         self.currency = currency
     }
 
-    public static let csvColumns = [
+    package static let csvColumns = [
         "time", "symbol", "currency", "price", "open", "high", "low", "change_pct", "volume", "volume_value", "fx_rate",
         "rates_date", "kind",
     ]
 
-    public func csv(_ points: [HistoryExporter.Point]) -> String {
+    package func csv(_ points: [HistoryExporter.Point]) -> String {
         var lines = [Self.csvColumns.joined(separator: ",")]
         lines.reserveCapacity(points.count + 1)
         for point in points {
@@ -33,14 +33,14 @@ public struct HistoryRenderer: Sendable {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    public func json(_ points: [HistoryExporter.Point]) throws -> String {
+    package func json(_ points: [HistoryExporter.Point]) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let document = Document(symbol: symbol, currency: currency, points: points.map(PointItem.init))
         return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
     }
 
-    public func markdown(_ points: [HistoryExporter.Point], locale: Locale) -> String {
+    package func markdown(_ points: [HistoryExporter.Point], locale: Locale) -> String {
         let numbers = PeopleNumberFormatter(currency: currency, locale: locale)
         let escape = MarkdownContentType()
         var lines = [

@@ -4,7 +4,7 @@ import Mustache
 /// `index.html` of an output folder: the reports it holds by date (newest first) and currency,
 /// with a link to each file, the stable `latest` names, and the summary and alerts of the run
 /// that wrote it. Self-contained with the report's own stylesheet, so it looks like the reports.
-public struct IndexRenderer: Sendable {
+package struct IndexRenderer: Sendable {
     struct Link { var label, href: String }
 
     struct Entry {
@@ -28,13 +28,13 @@ public struct IndexRenderer: Sendable {
         var hasLatest: Bool
     }
 
-    public init() {}
+    package init() {}
 
     /// - Parameters:
     ///   - reports: every dated report file in the folder once this run's are in place.
     ///   - latest: the `latest` names in the folder once this run's are in place.
     ///   - report: this run's report, for the summary and alerts.
-    public func render(reports: [ReportFileName], latest: [String], report: Report) -> String {
+    package func render(reports: [ReportFileName], latest: [String], report: Report) -> String {
         render(reports: reports, latest: latest, report: report, summary: nil)
     }
 

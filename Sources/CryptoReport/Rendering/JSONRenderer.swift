@@ -1,10 +1,10 @@
 import Foundation
 
 /// The report as JSON: every number a full-precision decimal string, plus both sources' metadata.
-public struct JSONRenderer: Sendable {
-    public init() {}
+package struct JSONRenderer: Sendable {
+    package init() {}
 
-    public func render(_ report: Report) throws -> String {
+    package func render(_ report: Report) throws -> String {
         // JSONEncoder writes the document around the markets; the markets, nearly all of the
         // file, are written straight into bytes in the encoder's own layout (`MarketWriter`):
         // encoding them built a tree of every value first, the largest allocation of a
@@ -147,6 +147,7 @@ public struct JSONRenderer: Sendable {
                 switch info.source {
                 case .tickers: sources.tickers = source
                 case .rates: sources.rates = source
+                case .klines: break  // backfill's alone; no report reads it
                 }
             }
             self.sources = sources

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The one wording of every notice: the reports (HTML, Markdown, JSON) and the log lines.
-public enum NoticeText {
-    public static func text(_ notice: Notice) -> String {
+package enum NoticeText {
+    package static func text(_ notice: Notice) -> String {
         switch notice {
         case let .cachedSource(source, fetchedAt, liveError):
             let name = source == .tickers ? "Tickers" : "ECB rates"

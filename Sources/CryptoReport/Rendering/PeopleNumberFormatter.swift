@@ -8,18 +8,18 @@ import Foundation
 /// and then applied to the digits directly (`LocaleNumberStyle`); `reference` keeps Foundation's
 /// own path, which the tests compare against, and which any style or value the fast path cannot
 /// match byte for byte still takes.
-public struct PeopleNumberFormatter: Sendable {
-    public var currency: String {
+package struct PeopleNumberFormatter: Sendable {
+    package var currency: String {
         didSet { styles = Styles.shared(currency: currency, locale: locale) }
     }
-    public var locale: Locale {
+    package var locale: Locale {
         didSet { styles = Styles.shared(currency: currency, locale: locale) }
     }
     /// Foundation for every cell: the reference the fast path is tested against.
     var reference = false
     private var styles: Styles
 
-    public init(currency: String, locale: Locale) {
+    package init(currency: String, locale: Locale) {
         self.currency = currency
         self.locale = locale
         styles = Styles.shared(currency: currency, locale: locale)
@@ -33,7 +33,7 @@ public struct PeopleNumberFormatter: Sendable {
     }
 
     /// The locale a currency is shown in unless `--locale` says otherwise.
-    public static func defaultLocaleIdentifier(for currency: String) -> String {
+    package static func defaultLocaleIdentifier(for currency: String) -> String {
         let known: [String: String] = [
             "USD": "en_US", "SEK": "sv_SE", "EUR": "en_IE", "GBP": "en_GB", "INR": "en_IN", "JPY": "ja_JP",
             "NOK": "nb_NO", "DKK": "da_DK", "CHF": "de_CH", "CAD": "en_CA", "AUD": "en_AU", "NZD": "en_NZ",
@@ -47,20 +47,28 @@ public struct PeopleNumberFormatter: Sendable {
 
     /// Fraction digits that keep at least `significant` significant digits, and never fewer than
     /// `minimum`: SHIB at 0.0000086 USD shows as `$0.000008600`, not `$0.00`.
-    public static func fractionDigits(for value: Decimal, significant: Int = 4, minimum: Int = 2) -> Int {
+    package static func fractionDigits(for value: Decimal, significant: Int = 4, minimum: Int = 2) -> Int {
         guard !value.isZero, !value.isNaN else { return minimum }
         return max(minimum, significant - 1 - PlainNumber.magnitude(of: value))
     }
 
-    public func money(_ value: Decimal?) -> String {
+    /// `wholeWhenWhole`: an amount that is a whole number shows none of its zero decimals (a
+    /// threshold, "1 072 kr", not a price, "1 072,00 kr").
+    package func money(_ value: Decimal?, wholeWhenWhole: Bool = false) -> String {
         guard let value, !value.isNaN else { return "" }
-        let digits = Self.fractionDigits(for: value)
+        var digits = Self.fractionDigits(for: value)
+        if wholeWhenWhole {
+            var exact = value
+            var whole = Decimal()
+            NSDecimalRound(&whole, &exact, 0, .plain)
+            if whole == value { digits = 0 }
+        }
         if !reference, let text = styles.money?.format(value, fraction: digits...digits) { return text }
         return Styles.money(value, currency: currency, locale: locale, fraction: digits...digits)
     }
 
     /// A signed percentage with two decimals: `+1.23%`, `−0,50 %`.
-    public func percent(_ value: Decimal?, fractionDigits: Int = 2) -> String {
+    package func percent(_ value: Decimal?, fractionDigits: Int = 2) -> String {
         guard let value, !value.isNaN else { return "" }
         if !reference, let digits = Styles.percentDigits(value),
             let text = styles.signedPercent?.format(digits, fraction: fractionDigits...fractionDigits)
@@ -71,7 +79,7 @@ public struct PeopleNumberFormatter: Sendable {
     }
 
     /// An unsigned percentage with enough decimals for small spreads: `0.072%`.
-    public func spreadPercent(_ value: Decimal?) -> String {
+    package func spreadPercent(_ value: Decimal?) -> String {
         guard let value, !value.isNaN else { return "" }
         let digits = Self.fractionDigits(for: value, significant: 2)
         if !reference, let parts = Styles.percentDigits(value), let text = styles.percent?.format(parts, fraction: digits...digits) {
@@ -81,19 +89,19 @@ public struct PeopleNumberFormatter: Sendable {
     }
 
     /// A quantity in its own units, grouped, up to 8 decimals as the exchange sends them.
-    public func quantity(_ value: Decimal?) -> String {
+    package func quantity(_ value: Decimal?) -> String {
         guard let value, !value.isNaN else { return "" }
         if !reference, let text = styles.number?.format(value, fraction: 0...8) { return text }
         return Styles.number(value, locale: locale, fraction: 0...8)
     }
 
     /// A rate with six significant digits: `10.7235`, `0.131211`.
-    public func rate(_ value: Decimal) -> String {
+    package func rate(_ value: Decimal) -> String {
         number(value, significant: 6)
     }
 
     /// A plain number with at least `significant` significant digits and two decimals.
-    public func number(_ value: Decimal, significant: Int = 4) -> String {
+    package func number(_ value: Decimal, significant: Int = 4) -> String {
         let digits = Self.fractionDigits(for: value, significant: significant)
         if !reference, let text = styles.number?.format(value, fraction: digits...digits) { return text }
         return Styles.number(value, locale: locale, fraction: digits...digits)

@@ -1,13 +1,13 @@
 import Foundation
 
 /// Machine-readable numbers: `.` as decimal separator, no grouping, never an exponent.
-public enum PlainNumber {
+package enum PlainNumber {
     /// Derived figures are rounded to this many significant digits: more than the 10 the CSV
     /// promises, and no more than a spreadsheet's double can hold, so a loaded file shows the
     /// same digits as the text.
-    public static let significantDigits = 15
+    package static let significantDigits = 15
 
-    public static func format(_ value: Decimal, significantDigits: Int = significantDigits) -> String {
+    package static func format(_ value: Decimal, significantDigits: Int = significantDigits) -> String {
         guard !value.isNaN else { return "" }
         guard !value.isZero else { return "0" }
         if let parts = DecimalParts(value), let rounded = parts.rounded(scale: significantDigits - 1 - parts.magnitude) {
@@ -20,12 +20,12 @@ public enum PlainNumber {
         return rounded.description
     }
 
-    public static func format(_ value: Decimal?) -> String {
+    package static func format(_ value: Decimal?) -> String {
         value.map { format($0) } ?? ""
     }
 
     /// ⌊log10 |value|⌋ for a non-zero value: 0 for 1.5, −6 for 0.0000086, 6 for 1398000.
-    public static func magnitude(of value: Decimal) -> Int {
+    package static func magnitude(of value: Decimal) -> Int {
         if let parts = DecimalParts(value), !parts.isZero { return parts.magnitude }
         // Decimal's description is plain digits; reading it avoids a lossy Double logarithm.
         let text = (value < 0 ? -value : value).description

@@ -4,14 +4,14 @@ import Foundation
 /// directives for Beancount. One price per base asset: its primary market's (with `--markets
 /// all` too), at the CSV's precision so that a price read back equals the CSV's figure, with `.`
 /// as the decimal mark and no grouping, in commodity-name order.
-public struct PriceDirectiveRenderer: Sendable {
-    public var dialect: CommodityName.Dialect
+package struct PriceDirectiveRenderer: Sendable {
+    package var dialect: CommodityName.Dialect
 
-    public init(_ dialect: CommodityName.Dialect) {
+    package init(_ dialect: CommodityName.Dialect) {
         self.dialect = dialect
     }
 
-    public func render(_ report: Report) -> String {
+    package func render(_ report: Report) -> String {
         let currency = report.currency.uppercased()
         var lines = [
             "; cryptoreport: WazirX prices of \(report.dataDate) in \(currency) (ECB reference rates of \(report.rates.date))"

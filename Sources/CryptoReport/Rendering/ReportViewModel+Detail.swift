@@ -11,13 +11,19 @@ extension ReportViewModel {
             var premium, premiumClass: String
             /// The other market has a detail of its own in this page.
             var isShown: Bool
+            /// In the page's second currency.
+            var alt: [Other] = []
         }
 
         struct Point {
             var day, price, change, changeClass: String
+            /// In the page's second currency.
+            var alt: [Point] = []
         }
 
         var anchor, symbol, pair, quote: String
+        /// The report currency, for `{{#alt}}` to find the second currency's.
+        var currency: String
         var price, open, high, low, bid, ask: String
         var change, changeClass, arrow: String
         /// `+1 234,50 kr`: price − open.
@@ -37,6 +43,8 @@ extension ReportViewModel {
         /// Newest first.
         var points: [Point]
         var hasPoints: Bool
+        /// This detail in the page's second currency, if it has one.
+        var alt: [Detail] = []
     }
 
     /// An element id from a symbol as sent: lower case, and nothing an address would need to
@@ -101,7 +109,7 @@ extension ReportViewModel {
             let changeMoney = market.open.map { market.price - $0 }
             return Detail(
                 anchor: anchor(market.symbol), symbol: market.symbol, pair: pair, quote: market.quoteAsset.uppercased(),
-                price: numbers.money(market.price), open: numbers.money(market.open), high: numbers.money(market.high),
+                currency: report.currency, price: numbers.money(market.price), open: numbers.money(market.open), high: numbers.money(market.high),
                 low: numbers.money(market.low), bid: numbers.money(market.bid), ask: numbers.money(market.ask),
                 change: numbers.percent(market.changePercent), changeClass: changeClass(market.changePercent),
                 arrow: arrow(market.changePercent), changeMoney: signed(changeMoney, numbers: numbers),

@@ -35,6 +35,7 @@ extension ReportViewModel.Row: MustacheParent {
         case "sparklineSVG": sparklineSVG
         case "sortValues": sortValues
         case "anchor": anchor
+        case "alt": alt
         default: nil
         }
     }
@@ -93,6 +94,13 @@ extension ReportViewModel: MustacheParent {
         case "hasBelowVolumeFloor": hasBelowVolumeFloor
         case "details": details
         case "hasDetails": hasDetails
+        case "views": views
+        case "isSwitchable": isSwitchable
+        case "viewIndex": viewIndex
+        case "currencyChoices": currencyChoices
+        case "alternative": alternative
+        case "converterData": converterData
+        case "hasConverter": hasConverter
         default: nil
         }
     }
@@ -131,6 +139,8 @@ extension ReportViewModel.Detail: MustacheParent {
         case "hasLimits": hasLimits
         case "points": points
         case "hasPoints": hasPoints
+        case "currency": currency
+        case "alt": alt
         default: nil
         }
     }
@@ -146,6 +156,7 @@ extension ReportViewModel.Detail.Other: MustacheParent {
         case "premium": premium
         case "premiumClass": premiumClass
         case "isShown": isShown
+        case "alt": alt
         default: nil
         }
     }
@@ -158,6 +169,7 @@ extension ReportViewModel.Detail.Point: MustacheParent {
         case "price": price
         case "change": change
         case "changeClass": changeClass
+        case "alt": alt
         default: nil
         }
     }

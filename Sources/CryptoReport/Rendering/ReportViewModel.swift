@@ -42,6 +42,8 @@ struct ReportViewModel {
         var sortValues: String
         /// The element id of the market's detail: `btcusdt`.
         var anchor: String
+        /// The same row in the page's second currency, if it has one: `{{#alt}}`.
+        var alt: [Row] = []
     }
 
     /// What `Row.sortValues` holds, in order: price, 24 h change, since last, 7 d, 30 d, trend
@@ -103,6 +105,19 @@ struct ReportViewModel {
     /// One per row of the table, in its order.
     var details: [Detail]
     var hasDetails: Bool
+    /// The parts of the page shown once per currency (the summary, the footer): this model
+    /// alone, or the first currency's and the second's (`ReportViewModel+Currencies`).
+    var views: [ReportViewModel] = []
+    /// The page switches between two currencies.
+    var isSwitchable = false
+    /// `0` or `1`: which currency a view is in, for the page's `cur-0`/`cur-1` classes.
+    var viewIndex = "0"
+    var currencyChoices: [CurrencyChoice] = []
+    /// The second currency's model, for the figures outside the views: `{{#alternative}}`.
+    var alternative: [ReportViewModel] = []
+    /// The converter's rates as JSON (`ReportViewModel+Converter`), for an HTML-escaped attribute.
+    var converterData = ""
+    var hasConverter = false
 
     init(_ report: Report) {
         let locale = Locale(identifier: report.localeIdentifier)
@@ -198,11 +213,14 @@ struct ReportViewModel {
         hasChange30d = trends.contains { $0.change30d != nil }
         hasSparklines = trends.contains { $0.series.count > 1 }
         hasTrends = hasSincePrevious || hasChange7d || hasChange30d || hasSparklines
-        volumeFloor = numbers.money(summary.volumeFloor)
+        volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
         details = Self.details(report, numbers: numbers)
         hasDetails = !details.isEmpty
+        converterData = Self.converterData([report])
+        hasConverter = !converterData.isEmpty && hasRows
+        views = [self]
     }
 
     private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter) -> Row {

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Small price charts drawn by the project: Unicode blocks for Markdown, inline SVG for HTML.
-public enum Sparkline {
+package enum Sparkline {
     static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// `▁▂▄█`: one block per value, scaled between the series' low and high.
     ///
     /// Drawn in `Double`: a sparkline is a picture, not a figure, and a `Decimal` division per
     /// point cost more than the rest of a row.
-    public static func unicode(_ values: [Decimal]) -> String {
+    package static func unicode(_ values: [Decimal]) -> String {
         guard values.count > 1, let low = values.min(), let high = values.max() else { return "" }
         guard high > low else { return String(repeating: "▄", count: values.count) }
         let points = values.map(double)
@@ -25,7 +25,7 @@ public enum Sparkline {
 
     /// An inline SVG line chart, coloured by the direction from first to last value.
     /// Only numbers go into the markup, so it is safe to insert unescaped.
-    public static func svg(_ values: [Decimal], width: Int = 100, height: Int = 24, labels: (low: String, high: String)? = nil) -> String {
+    package static func svg(_ values: [Decimal], width: Int = 100, height: Int = 24, labels: (low: String, high: String)? = nil) -> String {
         guard values.count > 1, let first = values.first, let last = values.last, let low = values.min(), let high = values.max()
         else { return "" }
         let pad = 2.0

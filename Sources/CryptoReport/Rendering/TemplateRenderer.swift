@@ -3,14 +3,14 @@ import Mustache
 
 /// Renders the Markdown and HTML reports from Mustache templates: the built-in copies, or a
 /// user's own from `--templates DIR`.
-public struct TemplateRenderer: Sendable {
+package struct TemplateRenderer: Sendable {
     static let fileNames: [ReportFormat: String] = [.markdown: "report.md", .html: "report.html"]
 
     private let library: MustacheLibrary
 
     /// - Parameter directory: a folder holding `report.md.mustache` and/or `report.html.mustache`;
     ///   a file it lacks falls back to the built-in template.
-    public init(directory: URL? = nil) throws(UsageError) {
+    package init(directory: URL? = nil) throws(UsageError) {
         _ = MarkdownContentType.registered
         if let directory {
             var isDirectory: ObjCBool = false
@@ -38,8 +38,10 @@ public struct TemplateRenderer: Sendable {
         self.library = library
     }
 
-    public func render(_ report: Report, format: ReportFormat) -> String {
-        render(ReportViewModel(report), format: format)
+    /// - Parameter alternatives: the same report in other currencies, which the HTML page can
+    ///   switch to (`--currency SEK,USD`); Markdown shows `report` alone.
+    package func render(_ report: Report, format: ReportFormat, alternatives: [Report] = []) -> String {
+        render(format == .html ? ReportViewModel(report, alternatives: alternatives) : ReportViewModel(report), format: format)
     }
 
     /// With a view model made once for every template of a run (Markdown, HTML and the index).
@@ -115,8 +117,25 @@ public struct TemplateRenderer: Sendable {
 
     private static func describe(_ error: any Error) -> String {
         if let parserError = error as? MustacheTemplate.ParserError {
-            return "line \(parserError.context.lineNumber): \(parserError.error)"
+            return "line \(parserError.context.lineNumber): \(words(parserError.error))"
         }
         return "\(error)"
+    }
+
+    /// swift-mustache's parser errors are bare enum cases; a person reads these.
+    private static func words(_ error: any Error) -> String {
+        guard let error = error as? MustacheTemplate.Error else { return "\(error)" }
+        return switch error {
+        case .sectionCloseNameIncorrect: "a section is closed with another name than it was opened with"
+        case .unfinishedName: "a tag is not closed with }}"
+        case .expectedSectionEnd: "a section {{#…}} or {{^…}} is never closed with {{/…}}"
+        case .invalidSetDelimiter: "a {{=… …=}} delimiter change is malformed"
+        case .transformAppliedToInheritanceSection: "a transform is applied to an inherited section"
+        case .illegalTokenInsideInheritSection: "an inherited partial holds a tag other than a block"
+        case .textInsideInheritSection: "an inherited partial holds text outside its blocks"
+        case .invalidConfigVariableSyntax: "a {{% …}} pragma is malformed"
+        case .unrecognisedConfigVariable: "a {{% …}} pragma is not known"
+        @unknown default: "\(error)"
+        }
     }
 }

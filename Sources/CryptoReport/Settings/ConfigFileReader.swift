@@ -6,18 +6,18 @@ import TOMLKit
 /// The TOML is TOMLKit's (toml++): any valid TOML reads. What we add is the strictness users
 /// benefit from: an unknown key, a table (every key sits at the top level), or a value of the
 /// wrong kind is an error naming its line, so that a typo never silently changes a report.
-public struct ConfigFileReader: Sendable {
-    public init() {}
+package struct ConfigFileReader: Sendable {
+    package init() {}
 
     /// `$XDG_CONFIG_HOME/cryptoreport/config.toml`, else `~/.config/cryptoreport/config.toml`.
-    public static func defaultPath(environment: [String: String]) -> String {
+    package static func defaultPath(environment: [String: String]) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             return xdg + "/cryptoreport/config.toml"
         }
         return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config/cryptoreport/config.toml"
     }
 
-    public func read(path: String) throws(SettingsError) -> SettingsLayer {
+    package func read(path: String) throws(SettingsError) -> SettingsLayer {
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file"
             throw .unreadableFile(path: path, reason: reason)
@@ -26,7 +26,7 @@ public struct ConfigFileReader: Sendable {
         return try parse(text, path: path)
     }
 
-    public func parse(_ text: String, path: String) throws(SettingsError) -> SettingsLayer {
+    package func parse(_ text: String, path: String) throws(SettingsError) -> SettingsLayer {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -74,9 +74,17 @@ public struct ConfigFileReader: Sendable {
 
     /// toml++'s messages read "Error while parsing string: …"; ours are sentences without the
     /// final period, which the error adds.
+    /// TOMLKit's "Error while parsing value: could not determine value type." as "not valid TOML
+    /// (a value): could not determine value type", with a hint for the likeliest cause.
     static func sentence(_ message: String) -> String {
         var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
         while text.hasSuffix(".") { text.removeLast() }
+        let prefix = "Error while parsing "
+        if text.hasPrefix(prefix), let colon = text.range(of: ": ") {
+            let part = text[text.index(text.startIndex, offsetBy: prefix.count)..<colon.lowerBound]
+            text = "not valid TOML (\(part)): " + text[colon.upperBound...]
+        }
+        if text.hasSuffix("could not determine value type") { text += "; text needs quotes, as in currency = \"SEK\"" }
         return text
     }
 }

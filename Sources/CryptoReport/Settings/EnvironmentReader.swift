@@ -1,11 +1,11 @@
 /// Reads `CRYPTOREPORT_<KEY>` variables into a layer of settings: cron and containers set
 /// environment, not files. Lists are comma-separated (`CRYPTOREPORT_FORMATS=html,csv`).
-public struct EnvironmentReader: Sendable {
-    public static let prefix = "CRYPTOREPORT_"
+package struct EnvironmentReader: Sendable {
+    package static let prefix = "CRYPTOREPORT_"
 
-    public init() {}
+    package init() {}
 
-    public func read(_ environment: [String: String]) throws(SettingsError) -> SettingsLayer {
+    package func read(_ environment: [String: String]) throws(SettingsError) -> SettingsLayer {
         var layer = SettingsLayer()
         for key in SettingKeys.all {
             guard let text = environment[key.environmentVariable] else { continue }
@@ -20,8 +20,29 @@ public struct EnvironmentReader: Sendable {
 
     /// `CRYPTOREPORT_…` variables that name no setting: a misspelt one would otherwise be
     /// silently ignored, so the command warns of them.
-    public func unknownVariables(in environment: [String: String]) -> [String] {
+    package func unknownVariables(in environment: [String: String]) -> [String] {
         let known = Set(SettingKeys.all.map(\.environmentVariable))
         return environment.keys.filter { $0.hasPrefix(Self.prefix) && !known.contains($0) }.sorted()
+    }
+
+    /// The known variable an unknown one most likely meant — `CRYPTOREPORT_FORMAT` for
+    /// `CRYPTOREPORT_FORMATS` — when it is at most two letters away.
+    package func suggestion(for variable: String) -> String? {
+        let candidates = SettingKeys.all.map(\.environmentVariable).map { ($0, Self.distance(variable, $0)) }
+        return candidates.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+    }
+
+    /// Edit distance (insertions, deletions, substitutions) between two short names.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }

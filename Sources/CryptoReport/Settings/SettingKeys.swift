@@ -3,74 +3,74 @@ import Foundation
 /// Every setting the configuration file and the environment know, with the flag that sets it
 /// in the README's table. Adding an option: a field in its part of `Settings` (with its
 /// default), a key here, a flag in the command, a row in the README.
-public enum SettingKeys {
+package enum SettingKeys {
     // What the report shows.
-    public static let currency = SettingKey("currency", .currency) { $0.report.currency = $1 }
-    public static let locale = SettingKey("locale", .locale) { $0.report.locale = $1 }
-    public static let markets = SettingKey("markets", .choice) { $0.report.selection.markets = $1 }
-    public static let symbols = SettingKey("symbols", .symbols) { $0.report.selection.symbols = $1 }
-    public static let sort = SettingKey("sort", .choice) { $0.report.selection.sort = $1 }
-    public static let top = SettingKey("top", .positive) { $0.report.selection.top = $1 }
-    public static let alerts = SettingKey("alerts", .alerts) { $0.report.alerts = $1 }
-    public static let minVolumeValue = SettingKey("min_volume_value", .amount) { $0.report.minimumVolumeValue = $1 }
+    package static let currency = SettingKey("currency", .currencies) { $0.report.currencies = $1 }
+    package static let locale = SettingKey("locale", .locale) { $0.report.locale = $1 }
+    package static let markets = SettingKey("markets", .choice) { $0.report.selection.markets = $1 }
+    package static let symbols = SettingKey("symbols", .symbols) { $0.report.selection.symbols = $1 }
+    package static let sort = SettingKey("sort", .choice) { $0.report.selection.sort = $1 }
+    package static let top = SettingKey("top", .positive) { $0.report.selection.top = $1 }
+    package static let alerts = SettingKey("alerts", .alerts) { $0.report.alerts = $1 }
+    package static let minVolumeValue = SettingKey("min_volume_value", .amount) { $0.report.minimumVolumeValue = $1 }
 
     // Where the data comes from, and how hard to try.
-    public static let tickersURL = SettingKey("tickers_url", .location(.tickers)) { $0.fetch.tickers = $1 }
-    public static let ecbURL = SettingKey("ecb_url", .location(.rates)) { $0.fetch.rates = $1 }
-    public static let sample = SettingKey("sample", .boolean) { $0.fetch.sample = $1 }
-    public static let timeout = SettingKey("timeout", .seconds(allowingZero: false)) { $0.fetch.timeout = $1 }
-    public static let retries = SettingKey("retries", .whole(0...10, expected: "a whole number from 0 to 10")) {
+    package static let tickersURL = SettingKey("tickers_url", .location(.tickers)) { $0.fetch.tickers = $1 }
+    package static let ecbURL = SettingKey("ecb_url", .location(.rates)) { $0.fetch.rates = $1 }
+    package static let sample = SettingKey("sample", .boolean) { $0.fetch.sample = $1 }
+    package static let timeout = SettingKey("timeout", .seconds(allowingZero: false)) { $0.fetch.timeout = $1 }
+    package static let retries = SettingKey("retries", .whole(0...10, expected: "a whole number from 0 to 10")) {
         $0.fetch.retry.retries = $1
     }
-    public static let deadline = SettingKey("deadline", .seconds(allowingZero: false)) { $0.fetch.deadline = $1 }
-    public static let maxBytes = SettingKey("max_bytes", .positive) { $0.fetch.maximumBytes = $1 }
-    public static let cacheDir = SettingKey("cache_dir", .path) { $0.fetch.cacheDirectory = $1 }
+    package static let deadline = SettingKey("deadline", .seconds(allowingZero: false)) { $0.fetch.deadline = $1 }
+    package static let maxBytes = SettingKey("max_bytes", .positive) { $0.fetch.maximumBytes = $1 }
+    package static let cacheDir = SettingKey("cache_dir", .path) { $0.fetch.cacheDirectory = $1 }
     /// Each limit over the one before: `tickers=12h` keeps the layer below's limit for rates.
-    public static let maxAge = SettingKey("max_age", .maxAge) { settings, limits in
+    package static let maxAge = SettingKey("max_age", .maxAge) { settings, limits in
         for limit in limits { settings.fetch.maxAge.apply(limit) }
     }
-    public static let strict = SettingKey("strict", .boolean) { $0.fetch.strict = $1 }
-    public static let offline = SettingKey("offline", .boolean) { $0.fetch.offline = $1 }
-    public static let allowStale = SettingKey("allow_stale", .boolean) { $0.fetch.allowStale = $1 }
+    package static let strict = SettingKey("strict", .boolean) { $0.fetch.strict = $1 }
+    package static let offline = SettingKey("offline", .boolean) { $0.fetch.offline = $1 }
+    package static let allowStale = SettingKey("allow_stale", .boolean) { $0.fetch.allowStale = $1 }
 
     // What is written, and where.
-    public static let formats = SettingKey("formats", .formats) { $0.output.formats = $1 }
-    public static let output = SettingKey("output", .destination) { $0.output.destination = $1 }
-    public static let templates = SettingKey("templates", .path) { $0.output.templates = $1 }
-    public static let history = SettingKey("history", .path) { $0.output.history = .path($1) }
+    package static let formats = SettingKey("formats", .formats) { $0.output.formats = $1 }
+    package static let output = SettingKey("output", .destination) { $0.output.destination = $1 }
+    package static let templates = SettingKey("templates", .path) { $0.output.templates = $1 }
+    package static let history = SettingKey("history", .path) { $0.output.history = .path($1) }
     /// `false` undoes a lower layer's `true`; a database named by any layer is kept.
-    public static let noHistory = SettingKey("no_history", .boolean) { settings, off in
+    package static let noHistory = SettingKey("no_history", .boolean) { settings, off in
         if off {
             settings.output.history = .disabled
         } else if settings.output.history == .disabled {
             settings.output.history = .automatic
         }
     }
-    public static let csvDialect = SettingKey("csv_dialect", .choice) { $0.output.csvDialect = $1 }
-    public static let noLatest = SettingKey("no_latest", .boolean) { $0.output.latest = !$1 }
-    public static let lockTimeout = SettingKey("lock_timeout", .seconds(allowingZero: true)) { $0.output.lockTimeout = $1 }
+    package static let csvDialect = SettingKey("csv_dialect", .choice) { $0.output.csvDialect = $1 }
+    package static let noLatest = SettingKey("no_latest", .boolean) { $0.output.latest = !$1 }
+    package static let lockTimeout = SettingKey("lock_timeout", .seconds(allowingZero: true)) { $0.output.lockTimeout = $1 }
 
     // How the command reports. Either of quiet and verbose set aside the other below it: `-q`
     // silences a file's `verbose = true`, and the reverse.
-    public static let quiet = SettingKey("quiet", .boolean) { settings, on in
+    package static let quiet = SettingKey("quiet", .boolean) { settings, on in
         settings.command.quiet = on
         if on { settings.command.verbose = false }
     }
-    public static let verbose = SettingKey("verbose", .boolean) { settings, on in
+    package static let verbose = SettingKey("verbose", .boolean) { settings, on in
         settings.command.verbose = on
         if on { settings.command.quiet = false }
     }
-    public static let failOnAlert = SettingKey("fail_on_alert", .boolean) { $0.command.failOnAlert = $1 }
+    package static let failOnAlert = SettingKey("fail_on_alert", .boolean) { $0.command.failOnAlert = $1 }
 
     /// Every key, in the README's order.
-    public static let all: [any AnySettingKey] = [
+    package static let all: [any AnySettingKey] = [
         currency, locale, formats, csvDialect, output, noLatest, symbols, markets, sort, top, minVolumeValue, history, noHistory,
         failOnAlert, alerts,
         tickersURL, ecbURL, sample, timeout, retries, deadline, maxBytes, cacheDir, maxAge, strict, offline, allowStale,
         lockTimeout, templates, quiet, verbose,
     ]
 
-    public static func named(_ name: String) -> (any AnySettingKey)? {
+    package static func named(_ name: String) -> (any AnySettingKey)? {
         all.first { $0.name == name }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// How one setting's value is read: the same rules for a flag, an environment variable and the
 /// configuration file, so that a value is parsed once, where it enters, and never again.
-public struct SettingParser<Value: Sendable>: Sendable {
+package struct SettingParser<Value: Sendable>: Sendable {
     /// What the file must hold; the text parse then reads it like a flag's text.
     enum FileType: String, Sendable {
         case string = "a string", whole = "a whole number", number = "a number", boolean = "true or false"
@@ -11,7 +11,7 @@ public struct SettingParser<Value: Sendable>: Sendable {
     }
 
     /// What a valid value looks like: "a positive number of seconds, up to 86400".
-    public let expected: String
+    package let expected: String
     let fileType: FileType
     /// The items given (one, except for lists). Throws `InvalidSettingValue`; untyped, because a
     /// typed-throwing closure type crashes Swift 6.3's SIL generation.
@@ -78,7 +78,7 @@ public struct SettingParser<Value: Sendable>: Sendable {
 }
 
 /// A value as the configuration file typed it, apart from the TOML library that read it.
-public enum FileValue: Sendable, Equatable {
+package enum FileValue: Sendable, Equatable {
     case string(String), integer(Int), float(Double), boolean(Bool), array([FileValue])
     /// A table, a date or a time: no setting takes one.
     case other(typeName: String)
@@ -147,6 +147,21 @@ extension SettingParser where Value == Decimal {
 
 extension SettingParser where Value == CurrencyCode {
     static let currency = one("a three-letter currency code such as USD or SEK") { CurrencyCode($0) }
+}
+
+extension SettingParser where Value == [CurrencyCode] {
+    /// One currency, or two for a page that switches between them: `SEK`, `SEK,USD`.
+    static let currencies: SettingParser = {
+        let codes = SettingParser.list("one or two three-letter currency codes such as SEK or SEK,USD", allowingEmpty: false) { CurrencyCode($0) }
+        return SettingParser(expected: codes.expected, fileType: .strings) { items in
+            let parsed = try codes.parse(items)
+            if let twice = parsed.first(where: { code in parsed.filter { $0 == code }.count > 1 }) {
+                throw InvalidSettingValue("\(twice) is given twice", item: twice.code)
+            }
+            guard parsed.count <= 2 else { throw InvalidSettingValue("a report shows one or two currencies, not \(parsed.count)", item: items.joined(separator: ",")) }
+            return parsed
+        }
+    }()
 }
 
 extension SettingParser where Value == ReportLocale {

@@ -12,7 +12,7 @@ public struct Settings: Sendable, Equatable {
     public init() {}
 
     /// The defaults with `layers` applied in order, each over the ones before.
-    public init(layers: [SettingsLayer]) {
+    package init(layers: [SettingsLayer]) {
         for layer in layers {
             layer.apply(to: &self)
         }
@@ -23,6 +23,9 @@ public struct Settings: Sendable, Equatable {
     public func checkReport() throws(SettingsError) {
         if output.destination == .standardOutput && output.formats.count != 1 {
             throw .conflict("--output -: standard output takes exactly one format, but \(output.formats.count) were asked for")
+        }
+        if output.destination == .standardOutput && report.currencies.count > 1 && output.formats != [.html] {
+            throw .conflict("--output - with two currencies: only the HTML page holds both; write the others to a folder")
         }
         if fetch.strict && fetch.offline {
             throw .conflict("--strict and --offline: choose one; --offline always reads the cache")

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The page's converter: an amount of any asset or currency into a report currency, at the
+/// report's own rates. The page's script multiplies the amount by these exact decimal strings
+/// (the CSV's figures, never a Double) and formats the product in the currency's locale.
+extension ReportViewModel {
+    struct ConverterData: Encodable {
+        struct Currency: Encodable {
+            var code: String
+            /// A BCP 47 tag for the browser's `Intl.NumberFormat`: `sv-SE`.
+            var locale: String
+        }
+
+        struct Unit: Encodable {
+            /// `BTC`, `USD`.
+            var name: String
+            /// The market priced (`btcusdt`); empty for a currency, priced at the ECB rates.
+            var market: String
+            /// One unit's value in each report currency, in `currencies` order, as the CSV
+            /// writes it; empty where the report has none.
+            var values: [String]
+        }
+
+        var ecbDate: String
+        var currencies: [Currency]
+        var units: [Unit]
+    }
+
+    /// The fiat currencies a reader may convert from besides the report's: the quote currencies
+    /// of the markets (USD for USDT, INR) and the ECB's base.
+    static let converterCurrencies = ["USD", "EUR", "INR", "SEK"]
+
+    /// JSON for the converter, over `reports` (the page's currencies, first shown first): each
+    /// asset at its first market in the table, each currency at the ECB rates.
+    static func converterData(_ reports: [Report]) -> String {
+        guard let first = reports.first else { return "" }
+        var units: [ConverterData.Unit] = []
+        var codes: [String] = []
+        for code in reports.map(\.currency) + converterCurrencies where !codes.contains(code) {
+            codes.append(code)
+        }
+        for code in codes {
+            let values = reports.map { report in
+                (try? report.rates.rate(from: code, to: report.currency)).map { PlainNumber.format($0) } ?? ""
+            }
+            if values.contains(where: { !$0.isEmpty }) {
+                units.append(ConverterData.Unit(name: code, market: "", values: values))
+            }
+        }
+        var seen = Set<String>()
+        let byReport = reports.map { report in
+            Dictionary(report.rows.map { ($0.symbol, $0.price) }, uniquingKeysWith: { first, _ in first })
+        }
+        var assets: [ConverterData.Unit] = []
+        for row in first.rows where !seen.contains(row.baseAsset.lowercased()) {
+            seen.insert(row.baseAsset.lowercased())
+            let values = byReport.map { prices in prices[row.symbol].map { PlainNumber.format($0) } ?? "" }
+            assets.append(ConverterData.Unit(name: row.baseAsset.uppercased(), market: row.symbol, values: values))
+        }
+        units += assets.sorted { $0.name < $1.name }
+        let data = ConverterData(
+            ecbDate: first.rates.date,
+            currencies: reports.map {
+                ConverterData.Currency(code: $0.currency, locale: $0.localeIdentifier.replacingOccurrences(of: "_", with: "-"))
+            },
+            units: units)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let json = try? encoder.encode(data) else { return "" }
+        return String(decoding: json, as: UTF8.self)
+    }
+}

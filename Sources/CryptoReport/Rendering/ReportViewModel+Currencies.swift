@@ -1,0 +1,65 @@
+import Foundation
+
+/// One HTML page in two currencies (`--currency SEK,USD`): the page is the first currency's,
+/// and every figure carries the second's beside it, matched by market (and by day for the
+/// earlier points), for the page's switch. The summary above the table and the footer are
+/// rendered once per currency (`views`), since their lists may differ in length.
+extension ReportViewModel {
+    /// A currency the page's switch offers.
+    struct CurrencyChoice {
+        var code: String
+        /// `0` for the first currency, `1` for the second.
+        var index: String
+        var isFirst: Bool
+    }
+
+    init(_ report: Report, alternatives: [Report]) {
+        self.init(report)
+        guard let second = alternatives.first else { return }
+        var other = ReportViewModel(second)
+        other.viewIndex = "1"
+        other.isSwitchable = true
+        viewIndex = "0"
+        isSwitchable = true
+        currencyChoices = [
+            CurrencyChoice(code: currency, index: "0", isFirst: true),
+            CurrencyChoice(code: other.currency, index: "1", isFirst: false),
+        ]
+        let otherRows = Dictionary(other.rows.map { ($0.symbol, $0) }, uniquingKeysWith: { first, _ in first })
+        for index in rows.indices {
+            rows[index].alt = otherRows[rows[index].symbol].map { [$0] } ?? []
+        }
+        let otherDetails = Dictionary(other.details.map { ($0.symbol, $0) }, uniquingKeysWith: { first, _ in first })
+        for index in details.indices {
+            guard let match = otherDetails[details[index].symbol] else { continue }
+            details[index].pairWith(match)
+        }
+        converterData = Self.converterData([report, second])
+        other.views = []
+        var first = self
+        first.views = []
+        alternative = [other]
+        views = [first, other]
+    }
+}
+
+extension ReportViewModel.Detail {
+    /// Gives each figure of this detail its value in `other`'s currency.
+    mutating func pairWith(_ other: ReportViewModel.Detail) {
+        var other = other
+        let otherOthers = Dictionary(other.others.map { ($0.symbol, $0) }, uniquingKeysWith: { first, _ in first })
+        for index in others.indices {
+            others[index].alt = otherOthers[others[index].symbol].map { [$0] } ?? []
+        }
+        let otherPoints = Dictionary(other.points.map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first })
+        for index in points.indices {
+            points[index].alt = otherPoints[points[index].day].map { [$0] } ?? []
+        }
+        // A USDT market in USD has no rate to show, in SEK it has: shown when either has one.
+        hasRate = hasRate || other.hasRate
+        other.hasRate = hasRate
+        other.others = []
+        other.points = []
+        alt = [other]
+    }
+}

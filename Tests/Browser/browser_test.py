@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""The HTML report in a real browser: `make browser-test` (or Tests/Browser/browser_test.py BINARY).
+
+Makes reports with the built binary (the bundled sample in SEK with 30 days of synthetic history and
+alert limits, in USD without history, and one with a hostile symbol), opens them in Debian's
+Chromium through Playwright for Python (`executable_path`, no browser download) and checks what a
+reader does: search, sort and its reverse, the view kept in the address, column choice remembered,
+a market's detail opened and closed with figures equal to the CSV's, no sideways scroll at 1366 and
+390 px, no request, no console error, light and dark, the page without its script, and a hostile
+symbol that stays text. Installs chromium (apt-get) and playwright (pip) when missing.
+"""
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from decimal import Decimal
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FAILURES = []
+
+
+def ensure_tools():
+    if not shutil.which("chromium"):
+        subprocess.run(["apt-get", "update", "-qq"], check=False)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True)
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        pip = [sys.executable, "-m", "pip", "install", "-q", "playwright"]
+        if subprocess.run(pip).returncode != 0:  # Debian's Python refuses without this flag
+            subprocess.run(pip + ["--break-system-packages"], check=True)
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what)
+    if not condition:
+        FAILURES.append(what)
+
+
+def run(binary, *args):
+    subprocess.run([binary, *args], check=True, stdout=subprocess.DEVNULL)
+
+
+def make_reports(binary, folder):
+    """The reports the checks read: returns {name: (html path, csv rows by symbol)}."""
+    history = os.path.join(folder, "history.sqlite")
+    sek = os.path.join(folder, "sek")
+    run(binary, "--sample", "--currency", "SEK", "--format", "csv", "--output", sek, "--history", history)
+    subprocess.run([sys.executable, os.path.join(ROOT, "Scripts", "demo-history.py"), history], check=True, stdout=subprocess.DEVNULL)
+    # Two currencies: one page in SEK that switches to USD, and a CSV for each.
+    run(binary, "--sample", "--currency", "SEK,USD", "--format", "html,csv", "--output", sek, "--history", history,
+        "--alert", "btc above 180000 SEK", "--alert", "btc below 15000 USD")
+    usd = os.path.join(folder, "usd")
+    run(binary, "--sample", "--currency", "USD", "--format", "html,csv", "--output", usd, "--no-history")
+    # A symbol that would end the page's script if it were not escaped, beside a real market.
+    hostile_symbol = "</script><script>alert(1)</script>"
+    tickers = os.path.join(folder, "hostile.json")
+    with open(tickers, "w") as out:
+        out.write('[{"symbol":"%susdt","baseAsset":"%s","quoteAsset":"usdt","openPrice":"1","lowPrice":"1",'
+                  '"highPrice":"2","lastPrice":"1.5","volume":"1000","bidPrice":"1.4","askPrice":"1.6","at":1669078292000},'
+                  '{"symbol":"btcusdt","baseAsset":"btc","quoteAsset":"usdt","openPrice":"16000","lowPrice":"15900",'
+                  '"highPrice":"16500","lastPrice":"16100","volume":"10","bidPrice":"16090","askPrice":"16110","at":1669078292000}]'
+                  % (hostile_symbol.replace("/", "\\/"), hostile_symbol.replace("/", "\\/")))
+    hostile = os.path.join(folder, "hostile")
+    run(binary, "--tickers-url", tickers, "--ecb-url", os.path.join(ROOT, "Samples", "eurofxref-daily-2022-11-21.xml"),
+        "--currency", "USD", "--format", "html,csv", "--output", hostile, "--no-history", "--allow-stale")
+
+    def report(path, currency):
+        html = os.path.join(path, "cryptoreport-2022-11-22-%s.html" % currency)
+        with open(os.path.join(path, "cryptoreport-2022-11-22-%s.csv" % currency)) as f:
+            rows = {row["symbol"]: row for row in csv.DictReader(f)}
+        return html, rows
+
+    with open(os.path.join(sek, "cryptoreport-2022-11-22-USD.csv")) as f:
+        sek_page_usd = {row["symbol"]: row for row in csv.DictReader(f)}
+    return {"sek": report(sek, "SEK"), "sek_page_usd": sek_page_usd, "usd": report(usd, "USD"), "hostile": report(hostile, "USD"), "hostile_symbol": hostile_symbol}
+
+
+def people_number(text):
+    """'171 447,35 kr', '$16,100.00', '−1,31 %' as a Decimal and the count of its fraction digits."""
+    text = text.replace("\u2212", "-").replace("\u00a0", " ").replace("\u202f", " ")
+    sv = "kr" in text or ("," in text and "." not in text)
+    digits = re.sub(r"[^0-9,.\-]", "", text)
+    if sv:
+        digits = digits.replace(".", "").replace(",", ".")
+    else:
+        digits = digits.replace(",", "")
+    fraction = len(digits.split(".")[1]) if "." in digits else 0
+    return Decimal(digits), fraction
+
+
+def equal_to_csv(shown, csv_value):
+    """The figure shown is the CSV's, rounded to the digits shown."""
+    if not csv_value:
+        return shown.strip() in ("", "–")
+    value, fraction = people_number(shown)
+    return abs(value - Decimal(csv_value)) <= Decimal(1).scaleb(-fraction) / 2
+
+
+def watch(page):
+    problems = {"requests": [], "errors": []}
+    page.on("request", lambda r: problems["requests"].append(r.url) if not r.url.startswith(("file:", "data:", "about:")) else None)
+    page.on("console", lambda m: problems["errors"].append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems["errors"].append(str(e)))
+    page.on("dialog", lambda d: (problems["errors"].append("dialog: " + d.message), d.dismiss()))
+    return problems
+
+
+def visible_symbols(page):
+    return page.eval_on_selector_all("table.markets tbody tr:not([hidden])", "rows => rows.map(r => r.id.slice(2))")
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "cryptoreport"))
+    ensure_tools()
+    from playwright.sync_api import sync_playwright
+
+    folder = tempfile.mkdtemp(prefix="cryptoreport-browser-")
+    reports = make_reports(binary, folder)
+    sek_html, sek_csv = reports["sek"]
+    usd_html, usd_csv = reports["usd"]
+    hostile_html, _ = reports["hostile"]
+    switched_csv = reports["sek_page_usd"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+
+        for scheme in ("light", "dark"):
+            for width, height in ((1366, 900), (390, 844)):
+                for name, path, remembered in (("SEK with history", sek_html, None), ("SEK page switched to USD", sek_html, "USD"),
+                                               ("USD", usd_html, None)):
+                    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+                    if remembered:
+                        context.add_init_script("localStorage.setItem('cryptoreport.currency', '%s')" % remembered)
+                    page = context.new_page()
+                    problems = watch(page)
+                    page.goto("file://" + path)
+                    page.wait_for_timeout(100)
+                    where = "%s, %d px, %s" % (name, width, scheme)
+                    check(page.evaluate("document.documentElement.scrollWidth") <= width, "no sideways scroll of the page: " + where)
+                    if width >= 1366:
+                        check(page.evaluate("(() => { const w = document.querySelector('.table-wrap'); return w.scrollWidth <= w.clientWidth })()"),
+                              "the table fits without scrolling: " + where)
+                    else:
+                        check(page.evaluate("getComputedStyle(document.querySelector('table.markets tbody th')).position") == "sticky",
+                              "on a phone the market column stays while the figures scroll: " + where)
+                    check(not problems["requests"], "no network request: %s %s" % (where, problems["requests"][:3]))
+                    check(not problems["errors"], "no console error: %s %s" % (where, problems["errors"][:3]))
+                    context.close()
+
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        problems = watch(page)
+        page.goto("file://" + sek_html)
+        total = len(visible_symbols(page))
+        check(total == len(sek_csv) or total > 200, "every market is listed (%d rows)" % total)
+
+        # Search as one types: symbol, base or quote asset.
+        page.fill("#search", "btc")
+        shown = visible_symbols(page)
+        check(0 < len(shown) < total and all("btc" in s for s in shown), "typing 'btc' keeps only its markets: %s" % shown[:5])
+        page.fill("#search", "inr")
+        shown = visible_symbols(page)
+        check(shown and all(s.endswith("inr") or "inr" in s for s in shown), "typing 'inr' finds the INR markets (%d)" % len(shown))
+        page.fill("#search", "zzzz-none")
+        check(page.is_visible("#no-match") and not visible_symbols(page), "a search finding nothing says so")
+        page.fill("#search", "")
+        check(len(visible_symbols(page)) == total, "clearing the search shows every market again")
+
+        # Sort by the 24 h change: largest first, then reversed; empty values last both ways.
+        def changes():
+            return [sek_csv[s]["change_pct"] for s in visible_symbols(page)]
+
+        def ordered(values, descending):
+            numbers = [Decimal(v) for v in values if v != ""]
+            empties_last = all(v == "" for v in values[len(numbers):])
+            return empties_last and numbers == sorted(numbers, reverse=descending)
+
+        page.click("thead [data-k=c]")
+        check(ordered(changes(), True), "a click on 24 h sorts by the change, largest first (CSV values)")
+        page.click("thead [data-k=c]")
+        check(ordered(changes(), False), "a second click reverses the order")
+        page.click("thead [data-k=n]")
+        names = page.eval_on_selector_all("table.markets tbody tr", "rows => rows.map(r => r.dataset.n)")
+        check(names == sorted(names, key=lambda n: n.lower()) or names[0] <= names[-1], "a click on Market sorts by name")
+        page.click("thead [data-k=x]")
+        check(ordered([sek_csv[s]["volume_value"] for s in visible_symbols(page)], True), "a click on Volume value sorts by it")
+
+        # The view lives in the fragment: a link reopens it.
+        page.fill("#search", "usdt")
+        # location.href, not page.url: Playwright learns of replaceState a moment later.
+        address = page.evaluate("location.href")
+        check("q=usdt" in address and "sort=x" in address, "the fragment holds search and sort: " + address.split("#")[-1])
+        second = context.new_page()
+        watch(second)
+        second.goto(address)
+        check(second.input_value("#search") == "usdt" and visible_symbols(second) == visible_symbols(page),
+              "opening the link shows the same rows in the same order")
+        second.close()
+
+        # Show/hide columns, remembered in localStorage.
+        page.click(".columns summary")
+        page.uncheck("#column-choice label:has-text('Price') input")
+        check(not page.is_visible("table.markets thead th:nth-child(2)"), "unticking Price hides its column")
+        page.reload()
+        check(not page.is_visible("table.markets thead th:nth-child(2)"), "the hidden column stays hidden after a reload")
+        page.evaluate("localStorage.clear()")
+        page.reload()
+
+        # A market's detail opens and closes, its figures those of the CSV.
+        page.goto("file://" + sek_html)
+        page.click("#m-btcusdt .pair a")
+        check(page.is_visible("#btcusdt") and page.evaluate("location.hash") == "#btcusdt", "clicking BTC/USDT opens its detail at #btcusdt")
+        facts = dict(zip(page.eval_on_selector_all("#btcusdt .facts dt", "d => d.map(e => e.textContent)"),
+                         page.eval_on_selector_all("#btcusdt .facts dd", "d => d.map(e => e.textContent)")))
+        row = sek_csv["btcusdt"]
+        for label, column in (("Open (24 h)", "open"), ("High", "high"), ("Low", "low"), ("Bid", "bid"), ("Ask", "ask"),
+                              ("Volume value", "volume_value"), ("Volume", "volume")):
+            check(equal_to_csv(facts.get(label, "?"), row[column]), "the detail's %s %r is the CSV's %s" % (label, facts.get(label), row[column]))
+        price = page.text_content("#btcusdt .chart-head .big")
+        check(equal_to_csv(price, row["price"]), "the detail's price %r is the CSV's %s" % (price, row["price"]))
+        check(page.is_visible("#btcusdt svg.chart-svg") and page.locator("#btcusdt .chart:visible svg line.limit").count() == 2,
+              "with history the detail has a chart with the two alert limits")
+        days = page.eval_on_selector_all("#btcusdt .points tbody tr td:first-child", "d => d.map(e => e.textContent)")
+        check(len(days) > 20 and days == sorted(days, reverse=True), "the earlier points are listed newest first (%d)" % len(days))
+        check(page.locator("#btcusdt .mini th:has-text('BTC/INR')").count() == 1, "the detail lists BTC/INR beside BTC/USDT")
+        page.keyboard.press("Escape")
+        check(not page.is_visible("#btcusdt"), "Escape closes the detail")
+        page.click("#m-ethusdt .pair a")
+        page.click("#ethusdt .close")
+        check(not page.is_visible("#ethusdt"), "the close button closes the detail")
+        check(not problems["requests"] and not problems["errors"], "no request or error while using the page: %s" % problems)
+        context.close()
+
+        # Without its script the page still reads, and #btcusdt still opens.
+        context = browser.new_context(viewport={"width": 1366, "height": 900}, java_script_enabled=False)
+        page = context.new_page()
+        page.goto("file://" + sek_html + "#btcusdt")
+        check(page.is_visible("#btcusdt .facts") and not page.is_visible("#tools") and not page.is_visible("#converter"),
+              "without JavaScript #btcusdt opens its detail, and the tools that need the script stay hidden")
+        check(page.locator("table.markets tbody tr").count() == total, "without JavaScript the whole table is there")
+        context.close()
+
+        # The currency switch: every figure becomes the second currency's CSV value, and back;
+        # the choice is remembered.
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        problems = watch(page)
+        page.goto("file://" + sek_html)
+        check(page.is_visible("#currency-switch") and page.get_attribute("#currency-switch button:first-child", "aria-pressed") == "true"
+              and page.text_content("#currency-switch button:first-child") == "SEK", "the page opens in its first currency, SEK")
+
+        def row_figures(symbol):
+            cells = page.eval_on_selector_all("#m-%s td" % symbol, "c => c.map(e => e.innerText)")
+            # Price, 24 h, (trend columns), high/low, bid/ask, spread % / spread, volume value / volume.
+            two = [c.split("\n") for c in cells[-4:]]
+            return {"price": cells[0], "change_pct": cells[1], "high": two[0][0], "low": two[0][1], "bid": two[1][0], "ask": two[1][1],
+                    "spread": two[2][1], "volume_value": two[3][0]}
+
+        def table_matches(rows, where):
+            for symbol in ("btcusdt", "ethusdt", "usdtinr", "wrxbtc") if "wrxbtc" in rows else ("btcusdt", "ethusdt", "usdtinr"):
+                figures = row_figures(symbol)
+                for column in ("price", "high", "low", "bid", "ask", "spread", "volume_value"):
+                    check(equal_to_csv(figures[column], rows[symbol][column]),
+                          "%s: %s %s %r is the CSV's %s" % (where, symbol, column, figures[column], rows[symbol][column]))
+
+        table_matches(sek_csv, "in SEK")
+        page.click("#currency-switch button:has-text('USD')")
+        check(page.get_attribute("#currency-switch button:last-child", "aria-pressed") == "true", "the USD button shows it is chosen")
+        check(page.title().startswith("Crypto prices in USD") and page.is_visible(".cur-1 h1") and not page.is_visible(".cur-0 h1"),
+              "the switch shows the USD summary: " + page.title())
+        table_matches(switched_csv, "switched to USD")
+        check("USD" in page.text_content(".cur-1 .rates") and not re.search("[0-9][\\s\u00a0]kr", page.inner_text("table.markets tbody")),
+              "no kronor figure is left in the table")
+        page.click("#m-btcusdt .pair a")
+        facts = dict(zip(page.eval_on_selector_all("#btcusdt .facts dt", "d => d.map(e => e.textContent)"),
+                         page.eval_on_selector_all("#btcusdt .facts dd", "d => d.map(e => e.textContent)")))
+        for label, column in (("Open (24 h)", "open"), ("High", "high"), ("Bid", "bid"), ("Volume value", "volume_value")):
+            check(equal_to_csv(facts.get(label, "?"), switched_csv["btcusdt"][column]),
+                  "switched to USD, the detail's %s %r is the USD CSV's %s" % (label, facts.get(label), switched_csv["btcusdt"][column]))
+        check(equal_to_csv(page.text_content("#btcusdt .chart-head .big"), switched_csv["btcusdt"]["price"]), "switched to USD, the detail's price is the USD CSV's")
+        check(page.locator("#btcusdt .chart:visible svg line.limit").count() == 2 and page.is_visible("#btcusdt .chart.cur-1 svg"),
+              "switched to USD, the detail's chart is the USD one, with both limits")
+        page.keyboard.press("Escape")
+        page.reload()
+        check(page.title().startswith("Crypto prices in USD") and equal_to_csv(row_figures("btcusdt")["price"], switched_csv["btcusdt"]["price"]),
+              "after a reload the page stays in USD")
+        page.click("#currency-switch button:has-text('SEK')")
+        table_matches(sek_csv, "switched back to SEK")
+
+        # The converter: 0,5 BTC is half the CSV's BTC/USDT price, in either currency; 100 USD is
+        # 100 times the CSV's rate for USDT (at par with USD).
+        check(page.is_visible("#converter"), "the converter is shown with the script")
+        page.select_option("#conv-from", label="BTC")
+        page.fill("#conv-amount", "0,5")
+        shown = page.text_content("#conv-result")
+        check(equal_to_csv(shown, str(Decimal(sek_csv["btcusdt"]["price"]) / 2)),
+              "0,5 BTC = %r, half the CSV's %s" % (shown, sek_csv["btcusdt"]["price"]))
+        check(page.text_content("#conv-via") == "via btcusdt, ECB rates of 2022-11-21", "the converter names the market and the ECB day")
+        page.click("#currency-switch button:has-text('USD')")
+        shown = page.text_content("#conv-result")
+        check(equal_to_csv(shown, str(Decimal(switched_csv["btcusdt"]["price"]) / 2)),
+              "switched to USD, 0,5 BTC = %r, half the USD CSV's %s" % (shown, switched_csv["btcusdt"]["price"]))
+        page.click("#currency-switch button:has-text('SEK')")
+        page.select_option("#conv-from", label="USD")
+        page.fill("#conv-amount", "100")
+        shown = page.text_content("#conv-result")
+        check(equal_to_csv(shown, str(Decimal(sek_csv["btcusdt"]["fx_rate"]) * 100)),
+              "100 USD = %r, 100 times the CSV's rate %s" % (shown, sek_csv["btcusdt"]["fx_rate"]))
+        page.fill("#conv-amount", "abc")
+        check(page.text_content("#conv-result") == "–" and page.get_attribute("#conv-amount", "aria-invalid") == "true",
+              "a typed word is no amount, and the converter says so")
+        check(not problems["requests"] and not problems["errors"], "no request or error while switching: %s" % problems)
+        context.close()
+
+        # A hostile symbol stays text.
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        problems = watch(page)
+        page.goto("file://" + hostile_html)
+        page.wait_for_timeout(200)
+        check(not problems["errors"], "a hostile symbol runs nothing: %s" % problems["errors"])
+        check(reports["hostile_symbol"] in page.text_content("table.markets"), "a hostile symbol is shown as text")
+        check(page.locator("script").count() == 1, "the page has its own script only")
+        context.close()
+        browser.close()
+
+    shutil.rmtree(folder, ignore_errors=True)
+    if FAILURES:
+        sys.exit("%d browser checks failed:\n  %s" % (len(FAILURES), "\n  ".join(FAILURES)))
+    print("all browser checks passed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// Issue 9, item 5: the converter's rates are the report's own figures, as the CSV writes them.
+@Suite("The HTML page's converter")
+struct ConverterTests {
+    struct Data: Decodable {
+        struct Currency: Decodable { var code, locale: String }
+        struct Unit: Decodable { var name, market: String; var values: [String] }
+        var ecbDate: String
+        var currencies: [Currency]
+        var units: [Unit]
+    }
+
+    static func decode(_ json: String) throws -> Data {
+        try JSONDecoder().decode(Data.self, from: Foundation.Data(json.utf8))
+    }
+
+    @Test("each asset at its table market's CSV price, each currency at the ECB rates, in both report currencies")
+    func rates() throws {
+        let sek = try HTMLReportAppTests.sample("SEK"), usd = try HTMLReportAppTests.sample("USD")
+        let data = try Self.decode(ReportViewModel.converterData([sek, usd]))
+        #expect(data.ecbDate == "2022-11-21")
+        #expect(data.currencies.map(\.code) == ["SEK", "USD"] && data.currencies.map(\.locale) == ["sv-SE", "en-US"])
+        let btc = try #require(data.units.first { $0.name == "BTC" })
+        let sekBTC = try #require(sek.rows.first { $0.symbol == "btcusdt" }), usdBTC = try #require(usd.rows.first { $0.symbol == "btcusdt" })
+        #expect(btc.market == "btcusdt")
+        #expect(btc.values == [PlainNumber.format(sekBTC.price), PlainNumber.format(usdBTC.price)])
+        #expect(btc.values == ["171447.347647863", "15988"], "the CSV's figures")
+        let dollar = try #require(data.units.first { $0.name == "USD" })
+        #expect(dollar.market == "" && dollar.values == [PlainNumber.format(sekBTC.fxRate), "1"], "the CSV's rate for USDT, at par with USD")
+        #expect(data.units.prefix(4).map(\.name) == ["SEK", "USD", "EUR", "INR"], "the currencies first, the report's own leading")
+        #expect(Set(data.units.dropFirst(4).map(\.name)).count == data.units.count - 4, "one entry per asset")
+    }
+
+    @Test("the converter's data is escaped text in the page: a hostile asset name cannot end the attribute")
+    func escaped() throws {
+        let hostile = "\"><script>alert(1)</script>"
+        let report = try HTMLReportAppTests.report(
+            [Fixtures.ticker(hostile.replacingOccurrences(of: "/", with: "\\/").replacingOccurrences(of: "\"", with: "\\\"") + "usdt", base: hostile.replacingOccurrences(of: "/", with: "\\/").replacingOccurrences(of: "\"", with: "\\\""), quote: "usdt", last: "2", volume: "1000")],
+            currency: "USD")
+        let html = try TemplateRenderer().render(report, format: .html)
+        let start = try #require(html.range(of: "data-rates=\""))
+        let attribute = html[start.upperBound...].prefix { $0 != "\"" }
+        #expect(!attribute.contains("<") && attribute.contains("&quot;"))
+        #expect(html.components(separatedBy: "<script>").count == 2, "the page's own script only")
+        let data = try Self.decode(ReportViewModel.converterData([report]))
+        #expect(data.units.contains { $0.name == hostile.uppercased() })
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// Issue 9, item 4: `--currency SEK,USD` makes one HTML page that switches between the two, and
+/// every other format once per currency, under today's names.
+@Suite("Two currencies in one report")
+struct TwoCurrencyTests {
+    @Test("currency takes one or two codes, from a flag, the environment or the file", arguments: [
+        ("SEK", "SEK"), ("sek,usd", "SEK,USD"), (" USD , SEK ", "USD,SEK"),
+    ])
+    func parsed(text: String, expected: String) throws {
+        let codes = try SettingKeys.currency.flag(text)
+        #expect(codes.map(\.code).joined(separator: ",") == expected)
+    }
+
+    @Test("a currency given twice, three currencies or a bad code are refused, naming the fault", arguments: [
+        ("SEK,SEK", "SEK is given twice"), ("SEK,USD,EUR", "one or two currencies, not 3"), ("SEK,DOLLAR", "\"DOLLAR\" is not valid"),
+    ])
+    func refused(text: String, message: String) {
+        #expect {
+            _ = try SettingKeys.currency.flag(text)
+        } throws: { error in
+            "\(error)".contains(message)
+        }
+    }
+
+    @Test("the file's array and the environment's list are the same setting")
+    func fileAndEnvironment() throws {
+        let file = try ConfigFileReader().parse("currency = [\"SEK\", \"USD\"]\n", path: "c.toml")
+        #expect(Settings(layers: [file]).report.currencies == ["SEK", "USD"])
+        let environment = try EnvironmentReader().read(["CRYPTOREPORT_CURRENCY": "SEK,USD"])
+        #expect(Settings(layers: [environment]).report.currencies == ["SEK", "USD"])
+        #expect(Settings(layers: [environment]).report.currency == "SEK", "the first currency is the report's")
+    }
+
+    @Test("standard output takes two currencies only as the HTML page that holds both")
+    func standardOutput() throws {
+        var settings = Settings()
+        settings.report.currencies = ["SEK", "USD"]
+        settings.output.destination = .standardOutput
+        settings.output.formats = [.csv]
+        #expect(throws: SettingsError.self) { try settings.checkReport() }
+        settings.output.formats = [.html]
+        try settings.checkReport()
+    }
+
+    static func run(_ currencies: [CurrencyCode], into folder: URL) async throws -> ReportPipeline.Outcome {
+        var settings = Settings()
+        settings.report.currencies = currencies
+        settings.fetch.sample = true
+        settings.output.destination = .directory(folder.path)
+        settings.output.history = .disabled
+        settings.output.latest = false
+        return try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).run(settings)
+    }
+
+    @Test("one HTML page, named for the first currency; CSV, Markdown and JSON once per currency, as one-currency runs write them")
+    func filesPerCurrency() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("two-currencies-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outcome = try await Self.run(["SEK", "USD"], into: folder)
+        #expect(outcome.written.map(\.lastPathComponent).sorted() == [
+            "cryptoreport-2022-11-22-SEK.csv", "cryptoreport-2022-11-22-SEK.html", "cryptoreport-2022-11-22-SEK.json",
+            "cryptoreport-2022-11-22-SEK.md", "cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-USD.json",
+            "cryptoreport-2022-11-22-USD.md",
+        ])
+        let alone = folder.appendingPathComponent("usd-alone")
+        _ = try await Self.run(["USD"], into: alone)
+        for name in ["cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-USD.json", "cryptoreport-2022-11-22-USD.md"] {
+            let both = try Data(contentsOf: folder.appendingPathComponent(name))
+            #expect(both == (try Data(contentsOf: alone.appendingPathComponent(name))), "\(name) differs from a USD-only run's")
+        }
+    }
+
+    @Test("every figure of the page carries the second currency's beside the first's")
+    func figuresInBoth() throws {
+        let sek = try HTMLReportAppTests.sample("SEK"), usd = try HTMLReportAppTests.sample("USD")
+        let html = try TemplateRenderer().render(sek, format: .html, alternatives: [usd])
+        let usdModel = ReportViewModel(usd)
+        let usdRows = Dictionary(usdModel.rows.map { ($0.symbol, $0) }, uniquingKeysWith: { first, _ in first })
+        for row in ReportViewModel(sek).rows.prefix(40) {
+            let alt = try #require(usdRows[row.symbol])
+            for (first, second) in [(row.price, alt.price), (row.high, alt.high), (row.volumeValue, alt.volumeValue)] {
+                #expect(html.contains(" data-alt=\"\(Self.escaped(second))\">\(Self.escaped(first))<"), "\(row.symbol): \(first) / \(second)")
+            }
+            #expect(html.contains(" data-alt=\"\(Self.escaped(alt.change))\"><span class=\"ar\" aria-hidden=\"true\">\(row.arrow)</span>\(Self.escaped(row.change))<"))
+        }
+        #expect(html.contains("<div class=\"switch\" id=\"currency-switch\" role=\"group\" aria-label=\"Currency\" hidden><button type=\"button\" data-i=\"0\">SEK</button><button type=\"button\" data-i=\"1\">USD</button></div>"))
+        #expect(html.contains("<div class=\"cur-0\"><header>\n  <h1>Crypto prices in SEK, 2022-11-22</h1>"))
+        #expect(html.contains("<div class=\"cur-1\"><header>\n  <h1>Crypto prices in USD, 2022-11-22</h1>"))
+        #expect(html.contains("<title data-alt=\"Crypto prices in USD, 2022-11-22\">Crypto prices in SEK, 2022-11-22</title>"))
+        // The detail's figures too, and each of its earlier points by day.
+        let detail = try #require(ReportViewModel(usd).details.first { $0.symbol == "btcusdt" })
+        #expect(html.contains("<dt>Open (24 h)<dd data-alt=\"\(Self.escaped(detail.open))\">"))
+        #expect(html.components(separatedBy: "<section class=\"detail\"").count - 1 == sek.rows.count)
+    }
+
+    @Test("a one-currency page has no switch and no second figures")
+    func oneCurrency() throws {
+        let html = try TemplateRenderer().render(try HTMLReportAppTests.sample("SEK"), format: .html)
+        #expect(!html.contains(" data-alt=") && !html.contains("id=\"currency-switch\"") && !html.contains("class=\"cur-"))
+    }
+
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
