@@ -53,7 +53,8 @@ completions: build
 man:
 	install -d $(SHARE)
 	$(SWIFT) package --allow-writing-to-package-directory generate-manual --configuration debug
-	cp .build/plugins/GenerateManual/outputs/cryptoreport/cryptoreport.1 $(SHARE)/cryptoreport.1
+	@# A blank line of the help's discussion is a paragraph break in mdoc, not an empty line.
+	sed 's/^$$/.Pp/' .build/plugins/GenerateManual/outputs/cryptoreport/cryptoreport.1 > $(SHARE)/cryptoreport.1
 
 ## Installs the stripped binary into $(PREFIX)/bin (it carries its templates and sample), its man
 ## page and its shell completions into $(PREFIX)/share.

@@ -80,7 +80,11 @@ struct CryptoReportCommand: AsyncParsableCommand {
             command = try parseAsRoot(CompletionRoot.routed(arguments))
         } catch {
             guard exitCode(for: error) != .success else { exit(withError: error) }
-            FileHandle.standardError.write(Data("cryptoreport: \(message(for: error)) (see cryptoreport --help)\n".utf8))
+            // The help of the subcommand the arguments name, where that is not the report's.
+            let help = arguments.first.flatMap { first in
+                first == "report" ? nil : configuration.subcommands.first { $0._commandName == first }.map { "cryptoreport help \($0._commandName)" }
+            } ?? "cryptoreport --help"
+            FileHandle.standardError.write(Data("cryptoreport: \(message(for: error)) (see \(help))\n".utf8))
             Foundation.exit(ExitStatus.usage.rawValue)
         }
         do {

@@ -29,7 +29,8 @@ struct ReportRun {
             let command = settings.command
             let logger = CryptoReportCommand.logger(verbose: command.verbose, quiet: command.quiet)
             for variable in SettingsOptions.unknownVariables() {
-                logger.warning("Environment: \(variable) names no setting; it is ignored.")
+                let hint = EnvironmentReader().suggestion(for: variable).map { " (did you mean \($0)?)" } ?? ""
+                logger.warning("Environment: \(variable) names no setting\(hint); it is ignored.")
             }
             let pipeline = ReportPipeline(logger: logger)
             let outcome = try await pipeline.run(settings.report, fetch: settings.fetch, output: settings.output)

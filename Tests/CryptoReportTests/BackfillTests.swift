@@ -74,7 +74,7 @@ struct BackfillTests {
     func resume() async throws {
         let store = try HistoryStore()
         let broken = try Self.server(wrx: Response(status: 500, body: Data("down".utf8)))
-        await #expect(throws: FetchError.httpStatus(source: .tickers, location: broken.url(Self.path("wrxinr")), status: 500)) {
+        await #expect(throws: FetchError.httpStatus(source: .klines, location: broken.url(Self.path("wrxinr")), status: 500)) {
             try await Backfiller(store: store, sleeper: RecordingSleeper()).run(Self.options(broken, retries: 0))
         }
         broken.stop()
@@ -221,7 +221,7 @@ struct BackfillTests {
         let decoded = try KlinesDecoder().decode(Data("[[1740009600,1,2,0.5,1.5,10],[\"x\"],[1740096000,\"1\",\"2\",\"1\",\"0\",\"3\"]]".utf8), symbol: "a")
         #expect(decoded.count == 1)
         #expect(decoded.first?.close == Fixtures.decimal("1.5"))
-        #expect(throws: DataError.apiError(source: .tickers, code: "-1121", message: "Invalid symbol.")) {
+        #expect(throws: DataError.apiError(source: .klines, code: "-1121", message: "Invalid symbol.")) {
             try KlinesDecoder().decode(Data(#"{"code":-1121,"message":"Invalid symbol."}"#.utf8), symbol: "a")
         }
     }
@@ -259,6 +259,7 @@ struct BackfillTests {
         let failed = try ExecutableTests.run(arguments, in: folder.url)
         // One klines request, no retry (the file's retries = 0), after the tickers from the file's URL.
         #expect(failed.status == 69, "\(failed.stderr)")
+        #expect(failed.stderr.hasPrefix("cryptoreport: WazirX klines: "), "\(failed.stderr)")
         #expect(server.requests.map(\.path).filter { $0.contains("klines") } == [Self.path("ethusdt", limit: 4)])
         #expect(server.requests.contains { $0.path == "/elsewhere/tickers.json" })
         #expect(!server.requests.contains { $0.path == "/sapi/v1/tickers/24hr" })

@@ -197,6 +197,11 @@ struct ExecutableTests {
             #expect(help.stdout.contains("--config") && help.stdout.contains("Exit codes"), "\(arguments)")
         }
         #expect(try Self.run(["--help"], in: folder.url).stdout.contains("history"))
+        // A usage error points at the help that explains it.
+        let historyError = try Self.run(["history", "--days", "10000"], in: folder.url)
+        #expect(historyError.status == 64 && historyError.stderr.hasSuffix("(see cryptoreport help history)\n"), "\(historyError.stderr)")
+        let reportError = try Self.run(["--top", "x"], in: folder.url)
+        #expect(reportError.status == 64 && reportError.stderr.hasSuffix("(see cryptoreport --help)\n"), "\(reportError.stderr)")
         let version = try Self.run(["--version"], in: folder.url)
         #expect(version.status == 0 && version.stdout.hasPrefix("0."), "\(version.stdout)")
         for shell in ["bash", "zsh", "fish"] {

@@ -32,7 +32,10 @@ struct TemplateTests {
             try TemplateRenderer(directory: folder.url)
         } throws: { error in
             guard case .templateInvalid(name: "report.html.mustache", _)? = error as? UsageError else { return false }
+            // In words, not the parser's enum case.
             return (error as? UsageError)?.exitStatus == .usage
+                && (error as? UsageError)?.errorDescription
+                    == "Templates: report.html.mustache is not a valid Mustache template: line 1: a section {{#…}} or {{^…}} is never closed with {{/…}}."
         }
     }
 

@@ -19,7 +19,7 @@ public struct RetryPolicy: Sendable, Equatable, Codable {
 
     /// WazirX documents a limit of one request per second; the ECB states none.
     public static func minimumInterval(for source: DataSource) -> TimeInterval {
-        source == .tickers ? 1 : 0
+        source == .rates ? 0 : 1  // WazirX's one request per second, for tickers and klines
     }
 
     /// Exponential backoff with "equal jitter": half the step fixed, half random, so that many

@@ -97,7 +97,7 @@ package struct Backfiller: Sendable {
             // under N days before a report made N days later), and today's moving kline comes too;
             // 1000 is the most klines one request returns.
             let url = "\(base)/sapi/v1/klines?symbol=\(symbol)&interval=1d&limit=\(min(options.days + 2, 1000))"
-            let payload = try await loader.load(try SourceLocation(parsing: url, source: .tickers), source: .tickers)
+            let payload = try await loader.load(try SourceLocation(parsing: url, source: .klines), source: .klines)
             let klines = try KlinesDecoder().decode(payload.data, symbol: symbol)
             var snapshots: [Snapshot] = []
             var withoutRates = 0

@@ -15,14 +15,14 @@ package struct KlinesDecoder: Sendable {
     package init() {}
 
     package func decode(_ data: Data, symbol: String) throws(DataError) -> [Kline] {
-        guard let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { throw .empty(source: .tickers) }
-        if first == UInt8(ascii: "<") { throw .htmlInsteadOfData(source: .tickers, expected: "a JSON array of klines") }
+        guard let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { throw .empty(source: .klines) }
+        if first == UInt8(ascii: "<") { throw .htmlInsteadOfData(source: .klines, expected: "a JSON array of klines") }
         let decoder = JSONDecoder()
         guard let rows = try? decoder.decode([[JSONScalar]].self, from: data) else {
             if let apiError = try? decoder.decode(APIErrorBody.self, from: data), let message = apiError.message {
-                throw .apiError(source: .tickers, code: apiError.code, message: TickerDecoder.oneLine(message, limit: 200))
+                throw .apiError(source: .klines, code: apiError.code, message: TickerDecoder.oneLine(message, limit: 200))
             }
-            throw .malformed(source: .tickers, expected: "a JSON array of klines for \(symbol)", detail: "not arrays of numbers")
+            throw .malformed(source: .klines, expected: "a JSON array of klines for \(symbol)", detail: "not arrays of numbers")
         }
         return rows.compactMap { row in
             guard row.count >= 5, let seconds = row[0].decimal, seconds >= 0, seconds < 253_402_300_800,

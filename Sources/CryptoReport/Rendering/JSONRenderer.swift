@@ -147,6 +147,7 @@ package struct JSONRenderer: Sendable {
                 switch info.source {
                 case .tickers: sources.tickers = source
                 case .rates: sources.rates = source
+                case .klines: break  // backfill's alone; no report reads it
                 }
             }
             self.sources = sources

@@ -52,9 +52,17 @@ package struct PeopleNumberFormatter: Sendable {
         return max(minimum, significant - 1 - PlainNumber.magnitude(of: value))
     }
 
-    package func money(_ value: Decimal?) -> String {
+    /// `wholeWhenWhole`: an amount that is a whole number shows none of its zero decimals (a
+    /// threshold, "1 072 kr", not a price, "1 072,00 kr").
+    package func money(_ value: Decimal?, wholeWhenWhole: Bool = false) -> String {
         guard let value, !value.isNaN else { return "" }
-        let digits = Self.fractionDigits(for: value)
+        var digits = Self.fractionDigits(for: value)
+        if wholeWhenWhole {
+            var exact = value
+            var whole = Decimal()
+            NSDecimalRound(&whole, &exact, 0, .plain)
+            if whole == value { digits = 0 }
+        }
         if !reference, let text = styles.money?.format(value, fraction: digits...digits) { return text }
         return Styles.money(value, currency: currency, locale: locale, fraction: digits...digits)
     }

@@ -213,7 +213,7 @@ struct ReportViewModel {
         hasChange30d = trends.contains { $0.change30d != nil }
         hasSparklines = trends.contains { $0.series.count > 1 }
         hasTrends = hasSincePrevious || hasChange7d || hasChange30d || hasSparklines
-        volumeFloor = numbers.money(summary.volumeFloor)
+        volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
         details = Self.details(report, numbers: numbers)

@@ -113,8 +113,25 @@ package struct TemplateRenderer: Sendable {
 
     private static func describe(_ error: any Error) -> String {
         if let parserError = error as? MustacheTemplate.ParserError {
-            return "line \(parserError.context.lineNumber): \(parserError.error)"
+            return "line \(parserError.context.lineNumber): \(words(parserError.error))"
         }
         return "\(error)"
+    }
+
+    /// swift-mustache's parser errors are bare enum cases; a person reads these.
+    private static func words(_ error: any Error) -> String {
+        guard let error = error as? MustacheTemplate.Error else { return "\(error)" }
+        return switch error {
+        case .sectionCloseNameIncorrect: "a section is closed with another name than it was opened with"
+        case .unfinishedName: "a tag is not closed with }}"
+        case .expectedSectionEnd: "a section {{#…}} or {{^…}} is never closed with {{/…}}"
+        case .invalidSetDelimiter: "a {{=… …=}} delimiter change is malformed"
+        case .transformAppliedToInheritanceSection: "a transform is applied to an inherited section"
+        case .illegalTokenInsideInheritSection: "an inherited partial holds a tag other than a block"
+        case .textInsideInheritSection: "an inherited partial holds text outside its blocks"
+        case .invalidConfigVariableSyntax: "a {{% …}} pragma is malformed"
+        case .unrecognisedConfigVariable: "a {{% …}} pragma is not known"
+        @unknown default: "\(error)"
+        }
     }
 }

@@ -74,9 +74,17 @@ package struct ConfigFileReader: Sendable {
 
     /// toml++'s messages read "Error while parsing string: …"; ours are sentences without the
     /// final period, which the error adds.
+    /// TOMLKit's "Error while parsing value: could not determine value type." as "not valid TOML
+    /// (a value): could not determine value type", with a hint for the likeliest cause.
     static func sentence(_ message: String) -> String {
         var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
         while text.hasSuffix(".") { text.removeLast() }
+        let prefix = "Error while parsing "
+        if text.hasPrefix(prefix), let colon = text.range(of: ": ") {
+            let part = text[text.index(text.startIndex, offsetBy: prefix.count)..<colon.lowerBound]
+            text = "not valid TOML (\(part)): " + text[colon.upperBound...]
+        }
+        if text.hasSuffix("could not determine value type") { text += "; text needs quotes, as in currency = \"SEK\"" }
         return text
     }
 }

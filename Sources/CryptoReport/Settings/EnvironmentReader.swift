@@ -24,4 +24,25 @@ package struct EnvironmentReader: Sendable {
         let known = Set(SettingKeys.all.map(\.environmentVariable))
         return environment.keys.filter { $0.hasPrefix(Self.prefix) && !known.contains($0) }.sorted()
     }
+
+    /// The known variable an unknown one most likely meant — `CRYPTOREPORT_FORMAT` for
+    /// `CRYPTOREPORT_FORMATS` — when it is at most two letters away.
+    package func suggestion(for variable: String) -> String? {
+        let candidates = SettingKeys.all.map(\.environmentVariable).map { ($0, Self.distance(variable, $0)) }
+        return candidates.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+    }
+
+    /// Edit distance (insertions, deletions, substitutions) between two short names.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
 }
