@@ -122,16 +122,17 @@ struct ReportViewModel {
     init(_ report: Report) {
         let locale = Locale(identifier: report.localeIdentifier)
         let numbers = PeopleNumberFormatter(currency: report.currency, locale: locale)
+        let time = PeopleTime(zone: report.timeZone, locale: locale)
         let summary = report.summary
         func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
-        func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers) }
+        func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers, time: time) }
 
         title = "Crypto prices in \(report.currency), \(report.dataDate)"
         currency = report.currency
         self.locale = report.localeIdentifier
         dataDate = report.dataDate
-        generatedAt = ReportDates.minute(report.generatedAt)
-        newestTickerAt = summary.newestTickerAt.map(ReportDates.minute) ?? "unknown"
+        generatedAt = time.minute(report.generatedAt)
+        newestTickerAt = summary.newestTickerAt.map(time.minute) ?? "unknown"
         ecbDate = report.rates.date
         rates = summary.ratesUsed.map {
             let via = $0.via.hasPrefix("ECB") ? "" : " (via \($0.via))"
@@ -169,16 +170,16 @@ struct ReportViewModel {
         warningCount = count(warnings.count)
         sources = report.sources.map {
             Source(
-                name: $0.source.displayName, url: $0.location, fetchedAt: ReportDates.minute($0.fetchedAt),
+                name: $0.source.displayName, url: $0.location, fetchedAt: time.minute($0.fetchedAt),
                 status: $0.status.rawValue, isLink: $0.location.hasPrefix("http://") || $0.location.hasPrefix("https://"))
         }
-        notices = report.notices.map { Text(text: NoticeText.text($0)) }
+        notices = report.notices.map { Text(text: NoticeText.text($0, time: time.minute)) }
         hasNotices = !notices.isEmpty
         func status(_ source: DataSource) -> String {
             guard let info = report.sources.first(where: { $0.source == source }) else { return "" }
             switch info.origin {
-            case .network: return "live, fetched \(ReportDates.minute(info.fetchedAt))"
-            case .cache: return "from cache, fetched \(ReportDates.minute(info.fetchedAt))"
+            case .network: return "live, fetched \(time.minute(info.fetchedAt))"
+            case .cache: return "from cache, fetched \(time.minute(info.fetchedAt))"
             case .file: return "from a file"
             case .sample: return "built-in sample"
             }
@@ -216,14 +217,14 @@ struct ReportViewModel {
         volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
-        details = Self.details(report, numbers: numbers)
+        details = Self.details(report, numbers: numbers, time: time)
         hasDetails = !details.isEmpty
         converterData = Self.converterData([report])
         hasConverter = !converterData.isEmpty && hasRows
         views = [self]
     }
 
-    private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter) -> Row {
+    private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter, time: PeopleTime) -> Row {
         Row(
             symbol: market.symbol, pair: "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())",
             base: market.baseAsset.uppercased(), quote: market.quoteAsset.uppercased(),
@@ -233,7 +234,7 @@ struct ReportViewModel {
             arrow: arrow(market.changePercent),
             spread: numbers.money(market.spread), spreadPct: numbers.spreadPercent(market.spreadPercent),
             volume: numbers.quantity(market.volume), volumeValue: numbers.money(market.volumeValue),
-            fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(ReportDates.minute) ?? "",
+            fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(time.minute) ?? "",
             stale: market.isStale, sincePrevious: numbers.percent(market.trend?.sincePrevious),
             change7d: numbers.percent(market.trend?.change7d), change30d: numbers.percent(market.trend?.change30d),
             change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),
