@@ -109,6 +109,7 @@ struct ExecutableTests {
             (["--timeout", "-1"], 64, "'-1' is invalid for '--timeout <seconds>': expected a positive number of seconds, up to 86400"),
             (["--retries", "-2"], 64, "'-2' is invalid for '--retries <retries>': expected a whole number from 0 to 10"),
             (["--output", ""], 64, "'' is invalid for '--output <dir>': expected a folder, or - for standard output"),
+            (["--format", "pdf"], 64, "'pdf' is invalid for '--format <format>': expected csv, markdown, html, json, ledger, beancount or all"),
             (["--format", "csv,pdf"], 64, "\"pdf\" is not valid; expected csv, markdown, html, json, ledger, beancount or all"),
             (["--deadline", "1e16"], 64, "'1e16' is invalid for '--deadline <seconds>': expected a positive number of seconds, up to 86400"),
             (["--symbols", "nosuchcoin,btc2"], 64, "--symbols: WazirX lists no market or base asset named \"nosuchcoin\", \"btc2\"."),

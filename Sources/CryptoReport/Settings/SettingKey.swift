@@ -1,3 +1,5 @@
+import Foundation
+
 /// One setting: its name in the file (`lock_timeout`) and the environment
 /// (`CRYPTOREPORT_LOCK_TIMEOUT`), how its value is read, and where it goes in `Settings`.
 package struct SettingKey<Value: Sendable>: AnySettingKey {
@@ -27,7 +29,11 @@ package struct SettingKey<Value: Sendable>: AnySettingKey {
         do {
             return try parser.text(text)
         } catch {
-            throw FlagValueError(description: error.item == nil ? "expected \(parser.expected)" : error.message)
+            guard let item = error.item else { throw FlagValueError(description: "expected \(parser.expected)") }
+            // The item is worth quoting only when it is not the whole value the parser quotes already.
+            let quoted = "\"\(item)\" is not valid; "
+            let whole = item.trimmingCharacters(in: .whitespaces) == text.trimmingCharacters(in: .whitespaces)
+            throw FlagValueError(description: whole && error.message.hasPrefix(quoted) ? String(error.message.dropFirst(quoted.count)) : error.message)
         }
     }
 }
