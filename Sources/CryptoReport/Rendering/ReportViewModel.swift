@@ -115,6 +115,16 @@ struct ReportViewModel {
     var currencyChoices: [CurrencyChoice] = []
     /// The second currency's model, for the figures outside the views: `{{#alternative}}`.
     var alternative: [ReportViewModel] = []
+    /// The comparison chart: the top markets by volume value rebased to 100 over the window.
+    var comparison = ""
+    var hasComparison = false
+    /// Its legend, in the chart's colour order: `{{#compared}}{{name}} {{change}}{{/compared}}`.
+    var compared: [Compared] = []
+    struct Compared {
+        var name, change, changeClass: String
+        /// `0` to `4`: the line's colour.
+        var index: String
+    }
     /// The converter's rates as JSON (`ReportViewModel+Converter`), for an HTML-escaped attribute.
     var converterData = ""
     var hasConverter = false
@@ -208,6 +218,25 @@ struct ReportViewModel {
                 svg: svg)
         }
         hasCharts = !charts.isEmpty
+        // The comparison: the same five markets (the most volume value), each from its first day.
+        let comparedMarkets = summary.topVolume.compactMap { mover -> (MarketRow, [PriceChart.Point])? in
+            guard let market = report.rows.first(where: { $0.symbol == mover.symbol }), let trend = market.trend,
+                trend.days.count == trend.series.count, trend.series.count > 1
+            else { return nil }
+            return (market, zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) })
+        }
+        comparison = ComparisonChart.svg(
+            comparedMarkets.map { ComparisonChart.Series(name: "\($0.0.baseAsset.uppercased())/\($0.0.quoteAsset.uppercased())", points: $0.1) },
+            label: "The top markets by volume, each rebased to 100 on its first day")
+        hasComparison = !comparison.isEmpty
+        compared = hasComparison
+            ? comparedMarkets.filter { ($0.1.first?.value ?? 0) > 0 }.enumerated().map { index, entry in
+                let change = entry.1.first.flatMap { first in entry.1.last.map { Trend.percent(from: first.value, to: $0.value) } } ?? nil
+                return Compared(
+                    name: "\(entry.0.baseAsset.uppercased())/\(entry.0.quoteAsset.uppercased())", change: numbers.percent(change),
+                    changeClass: Self.changeClass(change), index: String(index))
+            }
+            : []
         let trends = report.rows.compactMap(\.trend)
         hasSincePrevious = trends.contains { $0.sincePrevious != nil }
         hasChange7d = trends.contains { $0.change7d != nil }
