@@ -33,7 +33,10 @@ struct ReportRun {
                 logger.warning("Environment: \(variable) names no setting\(hint); it is ignored.")
             }
             let pipeline = ReportPipeline(logger: logger)
-            let outcome = try await pipeline.run(settings.report, fetch: settings.fetch, output: settings.output)
+            // The reader's zone, unless a setting names one: the machine's (its TZ, else /etc/localtime).
+            var report = settings.report
+            report.timeZone = report.timeZone ?? TimeZone.current
+            let outcome = try await pipeline.run(report, fetch: settings.fetch, output: settings.output)
             if let text = outcome.standardOutput {
                 FileHandle.standardOutput.write(Data(text.utf8))
             } else if !command.quiet {

@@ -13,6 +13,9 @@ struct ReportOptions: ParsableArguments {
     @Option(help: "Locale for numbers in Markdown and HTML (default: the currency's own, e.g. sv_SE for SEK).", completion: .list(Completions.locales), transform: SettingKeys.locale.flag)
     var locale: ReportLocale?
 
+    @Option(name: .customLong("timezone"), help: ArgumentHelp("Time zone for the times people read in HTML and Markdown, e.g. Europe/Stockholm; CSV and JSON keep UTC. (default: the machine's, from TZ)", valueName: "zone"), transform: SettingKeys.timeZone.flag)
+    var timeZone: TimeZone?
+
     @Option(name: .customLong("format"), help: "csv, markdown (md), html, json, ledger, beancount or all (the first four); repeat or separate with commas. (default: all)", completion: .list(["csv", "markdown", "md", "html", "json", "ledger", "beancount", "all"]), transform: SettingKeys.formats.flag)
     var formats: [[ReportFormat]] = []
 
@@ -120,6 +123,7 @@ struct ReportOptions: ParsableArguments {
         var layer = SettingsLayer()
         layer.set(SettingKeys.currency, currency)
         layer.set(SettingKeys.locale, locale)
+        layer.set(SettingKeys.timeZone, timeZone)
         layer.set(SettingKeys.formats, formats.isEmpty ? nil : Array(Set(formats.joined())).sorted())
         layer.set(SettingKeys.csvDialect, csvDialect)
         layer.set(SettingKeys.output, output)

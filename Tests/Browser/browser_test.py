@@ -249,6 +249,8 @@ def main():
         page = context.new_page()
         problems = watch(page)
         page.goto("file://" + sek_html)
+        check(page.locator(".cur-0 .compare-card svg polyline:visible").count() == 5
+              and page.locator(".cur-0 .compare-card .legend li").count() == 5, "with history, the top five markets are compared, rebased to 100")
         check(page.is_visible("#currency-switch") and page.get_attribute("#currency-switch button:first-child", "aria-pressed") == "true"
               and page.text_content("#currency-switch button:first-child") == "SEK", "the page opens in its first currency, SEK")
 
@@ -272,6 +274,8 @@ def main():
         check(page.title().startswith("Crypto prices in USD") and page.is_visible(".cur-1 h1") and not page.is_visible(".cur-0 h1"),
               "the switch shows the USD summary: " + page.title())
         table_matches(switched_csv, "switched to USD")
+        check(page.locator(".cur-1 .compare-card svg polyline:visible").count() == 5 and not page.is_visible(".cur-0 .compare-card"),
+              "switched to USD, the comparison chart is the USD one, five markets rebased to 100")
         check("USD" in page.text_content(".cur-1 .rates") and not re.search("[0-9][\\s\u00a0]kr", page.inner_text("table.markets tbody")),
               "no kronor figure is left in the table")
         page.click("#m-btcusdt .pair a")

@@ -32,6 +32,7 @@ struct SettingsTests {
 
     static let cases: [Case] = [
         Case(key: "currency", file: "[\"SEK\", \"USD\"]", environment: "nok", flag: "EUR,SEK", read: { $0.report.currencies.map(\.code).joined(separator: ",") }, expected: ("USD", "SEK,USD", "NOK", "EUR,SEK")),
+        Case(key: "timezone", file: "\"Europe/Stockholm\"", environment: "Asia/Kolkata", flag: "America/New_York", read: { $0.report.timeZone?.identifier ?? "-" }, expected: ("-", "Europe/Stockholm", "Asia/Kolkata", "America/New_York")),
         Case(key: "locale", file: "\"sv_SE\"", environment: "en-GB", flag: "de_DE", read: { $0.report.locale?.identifier ?? "-" }, expected: ("-", "sv_SE", "en_GB", "de_DE")),
         Case(key: "formats", file: "[\"html\", \"csv\"]", environment: "json", flag: "md,all", read: { $0.output.formats.map(\.rawValue).joined(separator: ",") }, expected: ("csv,markdown,html,json", "csv,html", "json", "csv,markdown,html,json")),
         Case(key: "csv_dialect", file: "\"excel\"", environment: "rfc4180", flag: "EXCEL", read: { $0.output.csvDialect.rawValue }, expected: ("rfc4180", "excel", "rfc4180", "excel")),

@@ -108,3 +108,41 @@ struct TwoCurrencyTests {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
+
+/// Issue 9, item 8 (part): times for people in the reader's zone, named; machine formats in UTC.
+@Suite("Times in the reader's time zone")
+struct TimeZoneTests {
+    static func report(_ zone: String?) throws -> Report {
+        var spec = ReportSpec(currency: "SEK")
+        spec.timeZone = zone.flatMap(TimeZone.init(identifier:))
+        return try ReportBuilder(spec: spec, ratesAgeLimit: nil, generatedAt: Fixtures.reportTime).build(
+            tickers: Fixtures.payload(.tickers, try Fixtures.tickers), rates: Fixtures.payload(.rates, try Fixtures.rates))
+    }
+
+    @Test("Europe/Stockholm: the page and Markdown say 01:51 CET where UTC says 00:51; CSV and JSON are unchanged")
+    func stockholm() throws {
+        let utc = try Self.report(nil), stockholm = try Self.report("Europe/Stockholm")
+        let renderer = try TemplateRenderer()
+        let html = renderer.render(stockholm, format: .html), markdown = renderer.render(stockholm, format: .markdown)
+        #expect(html.contains("Newest ticker 2022-11-22 01:51 CET"))
+        #expect(markdown.contains("- Newest ticker: 2022-11-22 01:51 CET"))
+        #expect(!html.contains(" UTC (built-in sample)") && html.contains("updated 2022-11-22 01:51 CET"))
+        #expect(renderer.render(utc, format: .html).contains("Newest ticker 2022-11-22 00:51 UTC"), "no zone given: UTC, as before")
+        #expect(CSVRenderer().render(stockholm) == CSVRenderer().render(utc))
+        #expect(try JSONRenderer().render(stockholm) == (try JSONRenderer().render(utc)))
+    }
+
+    @Test("a zone is named as the report's locale names it: EST for en_US, and across the date line")
+    func newYork() throws {
+        var spec = ReportSpec(currency: "USD")
+        spec.timeZone = TimeZone(identifier: "America/New_York")
+        let report = try ReportBuilder(spec: spec, ratesAgeLimit: nil, generatedAt: Fixtures.reportTime).build(
+            tickers: Fixtures.payload(.tickers, try Fixtures.tickers), rates: Fixtures.payload(.rates, try Fixtures.rates))
+        #expect(try TemplateRenderer().render(report, format: .markdown).contains("- Newest ticker: 2022-11-21 19:51 EST"))
+    }
+
+    @Test("timezone takes IANA names and UTC, and refuses the rest", arguments: [("Europe/Stockholm", true), ("utc", true), ("Mars/Base", false), ("", false)])
+    func parsed(text: String, valid: Bool) {
+        #expect(((try? SettingKeys.timeZone.flag(text)) != nil) == valid)
+    }
+}

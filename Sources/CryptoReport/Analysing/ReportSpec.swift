@@ -12,6 +12,9 @@ public struct ReportSpec: Sendable, Equatable {
     }
     /// `nil`: the currency's own locale (USD en_US, SEK sv_SE, …), which Rendering knows.
     public var locale: ReportLocale?
+    /// The zone times for people are shown in (HTML, Markdown, the index); `nil`: UTC. The command
+    /// gives the machine's zone when no setting names one.
+    public var timeZone: TimeZone?
     public var selection = Selection()
     public var alerts: [AlertRule] = []
     /// The least 24 h volume value, in the report currency, that lets a market into the top

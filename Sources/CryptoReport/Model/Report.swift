@@ -22,6 +22,8 @@ public struct Report: Sendable, Equatable {
     public var currency: String
     /// The locale people-facing numbers are formatted in.
     public var localeIdentifier: String
+    /// The zone people-facing times are shown in.
+    public var timeZone: TimeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
     public var generatedAt: Date
     public var rates: ExchangeRates
     public var rows: [MarketRow]

@@ -81,6 +81,7 @@ package struct ReportBuilder: Sendable {
             diagnostics: Diagnostic.summarised(decoded.diagnostics + analysed.diagnostics), freshness: freshness,
             notices: notices(tickers: tickers, rates: rates, exchangeRates: exchangeRates, freshness: freshness))
         report.markets = analysed.rows
+        if let zone = spec.timeZone { report.timeZone = zone }
         return report
     }
 

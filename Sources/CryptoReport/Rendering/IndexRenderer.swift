@@ -77,7 +77,7 @@ package struct IndexRenderer: Sendable {
         }
         let count = entries.count
         let model = ViewModel(
-            title: "Crypto price reports", generatedAt: ReportDates.minute(report.generatedAt),
+            title: "Crypto price reports", generatedAt: PeopleTime(zone: report.timeZone, locale: Locale(identifier: report.localeIdentifier)).minute(report.generatedAt),
             reportCount: count == 1 ? "1 report" : "\(count.formatted(.number.locale(Locale(identifier: report.localeIdentifier)))) reports",
             locale: report.localeIdentifier, style: Self.style, summary: summary, reports: entries, hasReports: !entries.isEmpty,
             latest: latestLinks, hasLatest: !latestLinks.isEmpty)

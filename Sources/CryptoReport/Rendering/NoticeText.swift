@@ -2,12 +2,18 @@ import Foundation
 
 /// The one wording of every notice: the reports (HTML, Markdown, JSON) and the log lines.
 package enum NoticeText {
+    /// In UTC: the log and JSON.
     package static func text(_ notice: Notice) -> String {
+        text(notice, time: ReportDates.minute)
+    }
+
+    /// - Parameter time: how a time is written: the reader's zone in the HTML and Markdown reports.
+    package static func text(_ notice: Notice, time: (Date) -> String) -> String {
         switch notice {
         case let .cachedSource(source, fetchedAt, liveError):
             let name = source == .tickers ? "Tickers" : "ECB rates"
             let why = liveError.map { " — live fetch failed: \($0)" } ?? " — offline run"
-            return "\(name) from cache, fetched \(ReportDates.minute(fetchedAt))\(why)"
+            return "\(name) from cache, fetched \(time(fetchedAt))\(why)"
         case let .ratesAhead(ratesDate, inEffect):
             return "ECB rates are of \(ratesDate), published after these tickers (the rates in effect were those of \(inEffect)); prices are converted at later rates."
         case let .ratesBehind(ratesDate, expected):

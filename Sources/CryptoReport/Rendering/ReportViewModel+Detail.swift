@@ -71,7 +71,7 @@ extension ReportViewModel {
         }
     }
 
-    static func details(_ report: Report, numbers: PeopleNumberFormatter) -> [Detail] {
+    static func details(_ report: Report, numbers: PeopleNumberFormatter, time: PeopleTime) -> [Detail] {
         let shown = Set(report.rows.map { $0.symbol.lowercased() })
         var byAsset: [String: [MarketRow]] = [:]
         for market in report.markets.isEmpty ? report.rows : report.markets {
@@ -115,7 +115,7 @@ extension ReportViewModel {
                 arrow: arrow(market.changePercent), changeMoney: signed(changeMoney, numbers: numbers),
                 spread: numbers.money(market.spread), spreadPct: numbers.spreadPercent(market.spreadPercent),
                 volume: numbers.quantity(market.volume), volumeValue: numbers.money(market.volumeValue),
-                fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(ReportDates.minute) ?? "",
+                fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(time.minute) ?? "",
                 hasRate: market.fxRate != 1, others: others, hasOthers: !others.isEmpty, chart: chart, hasChart: !chart.isEmpty,
                 limits: limits.map { Text(text: $0.label) }, hasLimits: !limits.isEmpty && !chart.isEmpty,
                 points: points, hasPoints: !points.isEmpty)

@@ -100,6 +100,9 @@ extension ReportViewModel: MustacheParent {
         case "currencyChoices": currencyChoices
         case "alternative": alternative
         case "converterData": converterData
+        case "comparison": comparison
+        case "hasComparison": hasComparison
+        case "compared": compared
         case "hasConverter": hasConverter
         default: nil
         }

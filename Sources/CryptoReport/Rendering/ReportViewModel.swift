@@ -115,6 +115,16 @@ struct ReportViewModel {
     var currencyChoices: [CurrencyChoice] = []
     /// The second currency's model, for the figures outside the views: `{{#alternative}}`.
     var alternative: [ReportViewModel] = []
+    /// The comparison chart: the top markets by volume value rebased to 100 over the window.
+    var comparison = ""
+    var hasComparison = false
+    /// Its legend, in the chart's colour order: `{{#compared}}{{name}} {{change}}{{/compared}}`.
+    var compared: [Compared] = []
+    struct Compared {
+        var name, change, changeClass: String
+        /// `0` to `4`: the line's colour.
+        var index: String
+    }
     /// The converter's rates as JSON (`ReportViewModel+Converter`), for an HTML-escaped attribute.
     var converterData = ""
     var hasConverter = false
@@ -122,16 +132,17 @@ struct ReportViewModel {
     init(_ report: Report) {
         let locale = Locale(identifier: report.localeIdentifier)
         let numbers = PeopleNumberFormatter(currency: report.currency, locale: locale)
+        let time = PeopleTime(zone: report.timeZone, locale: locale)
         let summary = report.summary
         func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
-        func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers) }
+        func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers, time: time) }
 
         title = "Crypto prices in \(report.currency), \(report.dataDate)"
         currency = report.currency
         self.locale = report.localeIdentifier
         dataDate = report.dataDate
-        generatedAt = ReportDates.minute(report.generatedAt)
-        newestTickerAt = summary.newestTickerAt.map(ReportDates.minute) ?? "unknown"
+        generatedAt = time.minute(report.generatedAt)
+        newestTickerAt = summary.newestTickerAt.map(time.minute) ?? "unknown"
         ecbDate = report.rates.date
         rates = summary.ratesUsed.map {
             let via = $0.via.hasPrefix("ECB") ? "" : " (via \($0.via))"
@@ -169,16 +180,16 @@ struct ReportViewModel {
         warningCount = count(warnings.count)
         sources = report.sources.map {
             Source(
-                name: $0.source.displayName, url: $0.location, fetchedAt: ReportDates.minute($0.fetchedAt),
+                name: $0.source.displayName, url: $0.location, fetchedAt: time.minute($0.fetchedAt),
                 status: $0.status.rawValue, isLink: $0.location.hasPrefix("http://") || $0.location.hasPrefix("https://"))
         }
-        notices = report.notices.map { Text(text: NoticeText.text($0)) }
+        notices = report.notices.map { Text(text: NoticeText.text($0, time: time.minute)) }
         hasNotices = !notices.isEmpty
         func status(_ source: DataSource) -> String {
             guard let info = report.sources.first(where: { $0.source == source }) else { return "" }
             switch info.origin {
-            case .network: return "live, fetched \(ReportDates.minute(info.fetchedAt))"
-            case .cache: return "from cache, fetched \(ReportDates.minute(info.fetchedAt))"
+            case .network: return "live, fetched \(time.minute(info.fetchedAt))"
+            case .cache: return "from cache, fetched \(time.minute(info.fetchedAt))"
             case .file: return "from a file"
             case .sample: return "built-in sample"
             }
@@ -207,6 +218,25 @@ struct ReportViewModel {
                 svg: svg)
         }
         hasCharts = !charts.isEmpty
+        // The comparison: the same five markets (the most volume value), each from its first day.
+        let comparedMarkets = summary.topVolume.compactMap { mover -> (MarketRow, [PriceChart.Point])? in
+            guard let market = report.rows.first(where: { $0.symbol == mover.symbol }), let trend = market.trend,
+                trend.days.count == trend.series.count, trend.series.count > 1
+            else { return nil }
+            return (market, zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) })
+        }
+        comparison = ComparisonChart.svg(
+            comparedMarkets.map { ComparisonChart.Series(name: "\($0.0.baseAsset.uppercased())/\($0.0.quoteAsset.uppercased())", points: $0.1) },
+            label: "The top markets by volume, each rebased to 100 on its first day")
+        hasComparison = !comparison.isEmpty
+        compared = hasComparison
+            ? comparedMarkets.filter { ($0.1.first?.value ?? 0) > 0 }.enumerated().map { index, entry in
+                let change = entry.1.first.flatMap { first in entry.1.last.map { Trend.percent(from: first.value, to: $0.value) } } ?? nil
+                return Compared(
+                    name: "\(entry.0.baseAsset.uppercased())/\(entry.0.quoteAsset.uppercased())", change: numbers.percent(change),
+                    changeClass: Self.changeClass(change), index: String(index))
+            }
+            : []
         let trends = report.rows.compactMap(\.trend)
         hasSincePrevious = trends.contains { $0.sincePrevious != nil }
         hasChange7d = trends.contains { $0.change7d != nil }
@@ -216,14 +246,14 @@ struct ReportViewModel {
         volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
-        details = Self.details(report, numbers: numbers)
+        details = Self.details(report, numbers: numbers, time: time)
         hasDetails = !details.isEmpty
         converterData = Self.converterData([report])
         hasConverter = !converterData.isEmpty && hasRows
         views = [self]
     }
 
-    private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter) -> Row {
+    private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter, time: PeopleTime) -> Row {
         Row(
             symbol: market.symbol, pair: "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())",
             base: market.baseAsset.uppercased(), quote: market.quoteAsset.uppercased(),
@@ -233,7 +263,7 @@ struct ReportViewModel {
             arrow: arrow(market.changePercent),
             spread: numbers.money(market.spread), spreadPct: numbers.spreadPercent(market.spreadPercent),
             volume: numbers.quantity(market.volume), volumeValue: numbers.money(market.volumeValue),
-            fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(ReportDates.minute) ?? "",
+            fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(time.minute) ?? "",
             stale: market.isStale, sincePrevious: numbers.percent(market.trend?.sincePrevious),
             change7d: numbers.percent(market.trend?.change7d), change30d: numbers.percent(market.trend?.change30d),
             change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),

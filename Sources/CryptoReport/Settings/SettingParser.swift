@@ -164,6 +164,14 @@ extension SettingParser where Value == [CurrencyCode] {
     }()
 }
 
+extension SettingParser where Value == TimeZone {
+    /// An IANA name (`Europe/Stockholm`, `America/New_York`) or `UTC`.
+    static let timeZone = one("a time zone such as Europe/Stockholm, America/New_York or UTC") { text in
+        guard !text.isEmpty else { return nil }
+        return TimeZone(identifier: text) ?? (["UTC", "GMT", "Z"].contains(text.uppercased()) ? TimeZone(identifier: "UTC") : nil)
+    }
+}
+
 extension SettingParser where Value == ReportLocale {
     static let locale = one("a locale identifier such as en_US or sv_SE") { ReportLocale($0) }
 }

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// Issue 9, item 6: with history, the top markets by volume value on one chart, rebased to 100.
+@Suite("Comparison chart rebased to 100")
+struct ComparisonChartTests {
+    @Test("the top markets by volume value, each line starting at 100, the legend their change over the window")
+    func topByVolume() throws {
+        var report = try HTMLReportAppTests.sample()
+        let top = report.summary.topVolume.map(\.symbol)
+        #expect(top.count == 5)
+        for (offset, symbol) in top.enumerated() {
+            let index = try #require(report.rows.firstIndex { $0.symbol == symbol })
+            let price = report.rows[index].price
+            // Each rises by a different share: 0 %, 10 %, 20 %, … over three days.
+            let start = price / (1 + Decimal(offset) / 10)
+            var trend = Trend(series: [start, (start + price) / 2, price])
+            trend.days = ["2022-11-20", "2022-11-21", "2022-11-22"]
+            report.rows[index].trend = trend
+        }
+        report.hasHistory = true
+        let model = ReportViewModel(report)
+        #expect(model.hasComparison)
+        #expect(model.compared.map(\.name) == top.compactMap { symbol in report.rows.first { $0.symbol == symbol } }.map {
+            "\($0.baseAsset.uppercased())/\($0.quoteAsset.uppercased())"
+        })
+        #expect(model.compared.map(\.change) == ["0,00\u{00A0}%", "+10,00\u{00A0}%", "+20,00\u{00A0}%", "+30,00\u{00A0}%", "+40,00\u{00A0}%"])
+        let svg = model.comparison
+        #expect(svg.components(separatedBy: "<polyline class=\"s").count - 1 == 5)
+        // Every line starts on the 100 line: the same first point.
+        let baseline = try #require(svg.range(of: "<line class=\"grid\" x1=\"2\" x2=\"")).upperBound
+        let y = svg[baseline...].split(separator: "\"")[2]
+        let starts = svg.components(separatedBy: "points=\"").dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(starts.allSatisfy { $0 == "2,\(y)" }, "\(starts) vs y \(y)")
+        let html = try TemplateRenderer().render(report, format: .html)
+        #expect(html.contains("<h2>Top markets by volume, rebased to 100</h2>"))
+    }
+
+    @Test("without history there is no comparison")
+    func none() throws {
+        let model = ReportViewModel(try HTMLReportAppTests.sample())
+        #expect(!model.hasComparison && model.comparison.isEmpty)
+        #expect(!(try TemplateRenderer().render(try HTMLReportAppTests.sample(), format: .html)).contains("<section class=\"card compare-card\""))
+    }
+}
