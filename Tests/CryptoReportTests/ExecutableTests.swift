@@ -36,6 +36,8 @@ struct ExecutableTests {
         environment["XDG_CACHE_HOME"] = directory.appendingPathComponent("cache").path
         // No user's configuration file leaks into a test.
         environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
+        // Times for people follow the machine's zone (--timezone); the expected texts are in UTC.
+        environment["TZ"] = "UTC"
         environment.merge(extra) { _, new in new }
         process.environment = environment
         let out = Pipe()
