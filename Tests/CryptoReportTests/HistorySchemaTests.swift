@@ -159,6 +159,25 @@ struct HistorySchemaTests {
         #expect(StoredNumber.time(nil, runTime: 5) == .null)
     }
 
+    @Test("each date's rates are the newest stored on or before it, read for many dates at once")
+    func ratesOnOrBefore() throws {
+        let store = try HistoryStore()
+        try store.recordRates([
+            ExchangeRates(date: "2022-11-18", perEuro: ["USD": Self.d("1.03"), "SEK": Self.d("10.9")]),
+            ExchangeRates(date: "2022-11-21", perEuro: ["USD": Self.d("1.0246"), "XXX": Self.d("0")]),
+        ])
+        let dates: Set = ["2022-11-17", "2022-11-18", "2022-11-19", "2022-11-21", "2022-11-25"]
+        let read = try store.read { try HistoryStore.rates(onOrBefore: dates, in: $0) }
+        #expect(read["2022-11-17"] == .some(nil))
+        #expect(read["2022-11-18"]??.perEuro == ["USD": Self.d("1.03"), "SEK": Self.d("10.9")])
+        #expect(read["2022-11-19"]??.date == "2022-11-18")
+        #expect(read["2022-11-21"]??.perEuro == ["USD": Self.d("1.0246")], "a rate of zero is no rate")
+        #expect(read["2022-11-25"]??.date == "2022-11-21")
+        for date in dates {
+            #expect(try store.rates(onOrBefore: date) == read[date] ?? nil, "\(date) alone")
+        }
+    }
+
     // MARK: - Migration
 
     /// A v3 database filled as the v3 code wrote it (its SQL, copied here, as v3 had it).

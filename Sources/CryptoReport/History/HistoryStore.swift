@@ -103,7 +103,7 @@ package struct HistoryStore: Sendable {
     static func insertRates(_ rates: ExchangeRates, into db: Database) throws {
         let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO rate (date, currency, per_euro) VALUES (?, ?, ?)")
         for (currency, rate) in rates.perEuro.sorted(by: { $0.key < $1.key }) {
-            try statement.execute(arguments: [rates.date, currency, DecimalParts.plainText(rate)])
+            try statement.execute(arguments: [rates.date, currency, StoredNumber.last(rate)])
         }
     }
 
@@ -158,11 +158,8 @@ package struct HistoryStore: Sendable {
         guard !runs.isEmpty else { return [:] }
         return try read { db in
             var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
-            var ratesByDate: [String: ExchangeRates?] = [:]
-            for run in runs where result[run.id] == nil {
-                if ratesByDate[run.ratesDate] == nil { ratesByDate[run.ratesDate] = try Self.rates(onOrBefore: run.ratesDate, in: db) }
-                result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil)
-            }
+            let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), in: db)
+            for run in runs { result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil) }
             let runList = result.keys.sorted().map(String.init).joined(separator: ",")
             let runTimes = try Self.runTimes(runList, in: db)
             let names = try MarketNames.load(db).all
@@ -207,11 +204,8 @@ package struct HistoryStore: Sendable {
         guard !runs.isEmpty else { return [:] }
         return try read { db in
             var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
-            var ratesByDate: [String: ExchangeRates?] = [:]
-            for run in runs where result[run.id] == nil {
-                if ratesByDate[run.ratesDate] == nil { ratesByDate[run.ratesDate] = try Self.rates(onOrBefore: run.ratesDate, in: db) }
-                result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil)
-            }
+            let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), in: db)
+            for run in runs { result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil) }
             let ids = result.keys.sorted()
             let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
             let names = try MarketNames.load(db)
@@ -241,14 +235,34 @@ package struct HistoryStore: Sendable {
     }
 
     static func rates(onOrBefore date: String, in db: Database) throws -> ExchangeRates? {
-        guard let day = try String.fetchOne(db, sql: "SELECT MAX(date) FROM rate WHERE date <= ?", arguments: [date]) else {
-            return nil
+        try rates(onOrBefore: [date], in: db)[date] ?? nil
+    }
+
+    /// For each of `dates`, the newest stored ECB rates dated that day or earlier, read in one
+    /// query over the span of `dates`: a `history` of ten years asked 3,650 times, a query each.
+    static func rates(onOrBefore dates: Set<String>, in db: Database) throws -> [String: ExchangeRates?] {
+        guard let lowest = dates.min(), let highest = dates.max() else { return [:] }
+        let first = try String.fetchOne(db, sql: "SELECT MAX(date) FROM rate WHERE date <= ?", arguments: [lowest]) ?? lowest
+        var days: [ExchangeRates] = []
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT date, currency, per_euro FROM rate WHERE date BETWEEN ? AND ? ORDER BY date", arguments: [first, highest])
+        while let row = try rows.next() {
+            let day: String = row[0]
+            if days.last?.date != day { days.append(ExchangeRates(date: day, perEuro: [:])) }
+            if let value = StoredNumber.readLast(row[2])?.value, value > 0 { days[days.count - 1].perEuro[row[1]] = value }
         }
-        var perEuro: [String: Decimal] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT currency, per_euro FROM rate WHERE date = ?", arguments: [day]) {
-            if let value = DecimalText.parse(row["per_euro"]), value > 0 { perEuro[row["currency"]] = value }
+        var result: [String: ExchangeRates?] = [:]
+        for date in dates {
+            // The last day not after `date`: days are in date order.
+            var low = 0
+            var high = days.count
+            while low < high {
+                let middle = (low + high) / 2
+                if days[middle].date <= date { low = middle + 1 } else { high = middle }
+            }
+            result[date] = low > 0 ? days[low - 1] : nil
         }
-        return ExchangeRates(date: day, perEuro: perEuro)
+        return result
     }
 
     static let marketColumns = "run_id, name_id, last, open, high, low, bid, ask, volume, at"
