@@ -21,13 +21,16 @@ def stored_last(stored):
     """A last price as the store keeps it (StoredNumber.swift): m × 64 + (e + 32), or plain text."""
     if isinstance(stored, int):
         return Decimal(stored >> 6).scaleb((stored & 63) - 32)
+    if isinstance(stored, bytes):  # [exponent, sign, mantissa bytes, least first]
+        mantissa = int.from_bytes(stored[2:], "little")
+        return Decimal(-mantissa if stored[1] else mantissa).scaleb(int.from_bytes(stored[:1], "little", signed=True))
     return Decimal(stored)
 
 
 def stored_figure(stored, last):
     """Another figure: (m − m_last) × 2 beside an integer last price, full × 2 + 1, text or NULL."""
     if stored is None or not isinstance(stored, int):
-        return None if stored is None else Decimal(stored)
+        return None if stored is None else stored_last(stored)
     if stored & 1:
         return stored_last(stored >> 1)
     return Decimal((last >> 6) + (stored >> 1)).scaleb((last & 63) - 32)

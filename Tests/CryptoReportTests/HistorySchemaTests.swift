@@ -157,6 +157,15 @@ struct HistorySchemaTests {
             }
         }
         #expect(StoredNumber.time(nil, runTime: 5) == .null)
+        // The forms chosen: an integer for real prices, a blob for a product's long mantissa,
+        // text past 38 digits.
+        #expect(StoredNumber.last(Self.d("1398000.0")) == (1398 << 6 | (3 + 32)).databaseValue)
+        #expect(StoredNumber.figure(Self.d("1399000"), last: StoredNumber.Parts(Self.d("1398000"))) == Int64(2).databaseValue)
+        #expect(StoredNumber.figure(Self.d("1399000.5"), last: StoredNumber.Parts(Self.d("1398000"))) == ((13_990_005 << 6 | 31) << 1 | 1).databaseValue)
+        #expect(StoredNumber.last(Self.d("21615.96940084552698")) == Data([UInt8(bitPattern: -14), 0] + [0xFA, 0xA3, 0x4F, 0xE1, 0xF6, 0x88, 0xFF, 0x1D]).databaseValue)
+        let long = try #require(DecimalParts(isNegative: false, exponent: -30, high: .max, low: .max).decimal)
+        #expect(StoredNumber.last(long) == DecimalParts.plainText(long).databaseValue)
+        #expect(Self.same(StoredNumber.readLast(StoredNumber.last(long))?.value, Self.v3(long)))
     }
 
     @Test("each date's rates are the newest stored on or before it, read for many dates at once")

@@ -12,8 +12,9 @@ import GRDB
 /// `m × 64 + (e + 32)`. The last price is stored so. The other prices of the row are near it,
 /// usually with the same exponent, so they are stored as `(m − m_last) × 2` (a bid equal to the
 /// last price costs no byte at all) or, with another exponent, as `full × 2 + 1`. A figure that
-/// does not fit (mantissa of 2^55 or more, exponent outside −32…31) is stored as its plain text,
-/// as v3 did; a column has no declared type, so SQLite keeps each value as given.
+/// does not fit (mantissa of 2^55 or more, exponent outside −32…31: a product's 28 digits) is a
+/// blob of its exponent, sign and mantissa bytes (half its text), and one of over 38 digits its
+/// plain text, as v3 stored it; a column has no declared type, so SQLite keeps each as given.
 package enum StoredNumber {
     /// A compacted decimal that fits the integer form.
     package struct Parts: Sendable, Equatable {
@@ -62,16 +63,49 @@ package enum StoredNumber {
 
     // MARK: - Writing
 
-    /// The last price: the full integer form, or the plain text.
+    /// The last price: the full integer form, else a blob, else the plain text.
     package static func last(_ value: Decimal) -> DatabaseValue {
         if let parts = Parts(value) { return parts.full.databaseValue }
-        return DecimalParts.plainText(value).databaseValue
+        return long(value)
+    }
+
+    /// A figure the integer form cannot hold: `[exponent, sign, mantissa bytes, least first]`,
+    /// or the plain text past 38 digits (which parsing may round: v3 read it so).
+    static func long(_ value: Decimal) -> DatabaseValue {
+        guard let raw = DecimalParts(value) else { return DecimalParts.plainText(value).databaseValue }
+        let parts = raw.compacted()
+        guard !parts.isZero, parts.digitCount <= 38, (-128...127).contains(parts.exponent) else {
+            return DecimalParts.plainText(value).databaseValue
+        }
+        var bytes: [UInt8] = [UInt8(bitPattern: Int8(parts.exponent)), parts.isNegative ? 1 : 0]
+        var (high, low) = (parts.high, parts.low)
+        while high != 0 || low != 0 {
+            bytes.append(UInt8(truncatingIfNeeded: low))
+            low = low >> 8 | high << 56
+            high >>= 8
+        }
+        return Data(bytes).databaseValue
+    }
+
+    static func readLong(_ data: Data) -> Decimal? {
+        let bytes = [UInt8](data)
+        guard bytes.count > 2, bytes.count <= 18, bytes[1] <= 1 else { return nil }
+        var parts = DecimalParts(isNegative: bytes[1] == 1, exponent: Int(Int8(bitPattern: bytes[0])), high: 0, low: 0)
+        for (index, byte) in bytes.dropFirst(2).enumerated() {
+            if index < 8 {
+                parts.low |= UInt64(byte) << (8 * UInt64(index))
+            } else {
+                parts.high |= UInt64(byte) << (8 * UInt64(index - 8))
+            }
+        }
+        guard let value = parts.decimal else { return nil }
+        return DecimalText.inRange(value) ? value : nil
     }
 
     /// Another figure of the row, relative to the row's last price when both fit.
     package static func figure(_ value: Decimal?, last: Parts?) -> DatabaseValue {
         guard let value else { return .null }
-        guard let parts = Parts(value) else { return DecimalParts.plainText(value).databaseValue }
+        guard let parts = Parts(value) else { return long(value) }
         if let last, last.exponent == parts.exponent {
             return ((parts.mantissa - last.mantissa) << 1).databaseValue
         }
@@ -87,9 +121,11 @@ package enum StoredNumber {
             let parts = Parts(full: full)
             return parts.decimal.map { ($0, parts) }
         case .string(let text):
-            // A last price in text was one the integer form could not hold: the row's other
-            // figures were written without it, so none is relative to it.
+            // A last price in text or a blob was one the integer form could not hold: the row's
+            // other figures were written without it, so none is relative to it.
             return DecimalText.parse(text).map { ($0, nil) }
+        case .blob(let data):
+            return readLong(data).map { ($0, nil) }
         default:
             return nil
         }
@@ -106,6 +142,8 @@ package enum StoredNumber {
             return Parts(full: code >> 1).decimal
         case .string(let text):
             return DecimalText.parse(text)
+        case .blob(let data):
+            return readLong(data)
         default:
             return nil
         }
