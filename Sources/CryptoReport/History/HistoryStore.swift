@@ -3,9 +3,10 @@ import GRDB
 
 /// The snapshots of past runs, in an SQLite database (GRDB).
 ///
-/// Prices are stored as the decimal text the API sent, never as floating point. Each snapshot is
-/// written in one transaction, and recording the same snapshot (same newest-ticker time) twice
-/// stores it once. The schema is versioned by GRDB's migrator.
+/// Prices are stored exactly, never as floating point: each reads back as the `Decimal` its plain
+/// text parses to (`StoredNumber`), in about 17 KB a day of 450 markets (schema v4,
+/// `HistoryStore+Schema.swift`). Each snapshot is written in one transaction, and recording the
+/// same snapshot (same newest-ticker time) twice stores it once.
 package struct HistoryStore: Sendable {
     package let path: String
     let database: DatabaseQueue
