@@ -26,4 +26,10 @@ package enum NoticeText {
             return "\(count) markets have not updated for over an hour; they are marked stale."
         }
     }
+
+    /// A log line: `--compare` names a market the table does not show.
+    package static func notCompared(_ names: [String]) -> String {
+        let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+        return "--compare: no market in the table for \(list); the comparison chart leaves \(names.count == 1 ? "it" : "them") out."
+    }
 }
