@@ -94,7 +94,7 @@ extension HistoryStore {
     }
 
     /// The v4 market table. Columns without a declared type keep each value as it is given (an
-    /// integer form, or text for a figure the integer form cannot hold).
+    /// integer form, or the blob or text of a figure the integer form cannot hold).
     static func marketTable(_ name: String) -> String {
         """
         CREATE TABLE \(name) (
@@ -154,5 +154,4 @@ extension HistoryStore {
             try insert.execute(arguments: StatementArguments(values))
         }
     }
-
 }
