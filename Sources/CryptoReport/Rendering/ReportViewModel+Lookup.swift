@@ -104,6 +104,10 @@ extension ReportViewModel: MustacheParent {
         case "hasComparison": hasComparison
         case "compared": compared
         case "hasConverter": hasConverter
+        case "t": t
+        case "lang": lang
+        case "scriptStrings": scriptStrings
+        case "said": said
         default: nil
         }
     }

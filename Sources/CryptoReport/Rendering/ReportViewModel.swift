@@ -61,6 +61,29 @@ struct ReportViewModel {
         var svg: String
     }
 
+    /// The page's texts in the reader's language: `{{t.close}}`.
+    var t: PageStrings
+    /// `en` or `sv`: `<html lang>`.
+    var lang: String
+    /// The texts the page's script writes, as JSON: `data-strings="{{scriptStrings}}"`.
+    var scriptStrings: String
+    /// Sentences of the page with figures in them, worded in its language.
+    var said: Said
+    struct Said {
+        /// `Generated 2022-11-22 06:00 UTC`, `Newest ticker … (built-in sample)`, `ECB rates of … (…)`.
+        var generated, newestTicker, ecbRates: String
+        /// `450 of 450 tickers converted`, `0 skipped`, `0 unconvertible`.
+        var tickersConverted, skipped, unconvertible: String
+        /// `ECB reference rates of 2022-11-21`.
+        var ecbReferenceRates: String
+        /// `Top volume (SEK)`.
+        var topVolume: String
+        /// `Top lists: markets that traded at least … in 24 h; 52 left out (…)`.
+        var volumeFloor: String
+        /// The footer's paragraphs.
+        var method, disclaimer: String
+    }
+
     var title: String
     var currency: String
     var locale: String
@@ -129,23 +152,29 @@ struct ReportViewModel {
     var converterData = ""
     var hasConverter = false
 
-    init(_ report: Report) {
+    /// - Parameter strings: the page's language; by default the report locale's (Swedish for
+    ///   `sv_SE`, English otherwise). Markdown is rendered from an English model.
+    init(_ report: Report, strings: PageStrings? = nil) {
         let locale = Locale(identifier: report.localeIdentifier)
         let numbers = PeopleNumberFormatter(currency: report.currency, locale: locale)
         let time = PeopleTime(zone: report.timeZone, locale: locale)
         let summary = report.summary
+        let t = strings ?? PageStrings(localeIdentifier: report.localeIdentifier)
         func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
-        func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers, time: time) }
+        func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers, time: time, strings: t) }
 
-        title = "Crypto prices in \(report.currency), \(report.dataDate)"
+        self.t = t
+        lang = t.code
+        scriptStrings = t.scriptJSON
+        title = t.format(.title, report.currency, report.dataDate)
         currency = report.currency
         self.locale = report.localeIdentifier
         dataDate = report.dataDate
         generatedAt = time.minute(report.generatedAt)
-        newestTickerAt = summary.newestTickerAt.map(time.minute) ?? "unknown"
+        newestTickerAt = summary.newestTickerAt.map(time.minute) ?? t[.unknown]
         ecbDate = report.rates.date
         rates = summary.ratesUsed.map {
-            let via = $0.via.hasPrefix("ECB") ? "" : " (via \($0.via))"
+            let via = $0.via.hasPrefix("ECB") ? "" : t.format(.rateVia, $0.via)
             let unit = $0.quoteAsset == "usdt" ? "USD" : $0.quoteAsset.uppercased()
             return Text(text: "1 \(unit) = \(numbers.rate($0.rate)) \(report.currency)\(via)")
         }
@@ -153,7 +182,7 @@ struct ReportViewModel {
         counts = Counts(
             tickers: count(c.tickersReceived), converted: count(c.converted), selected: count(c.selected),
             shown: count(c.shown), assets: count(c.assets), skipped: count(c.skipped),
-            unconvertible: count(c.unconvertible), assetsPhrase: "\(count(c.assets)) \(c.assets == 1 ? "asset" : "assets")")
+            unconvertible: count(c.unconvertible), assetsPhrase: t.format(c.assets == 1 ? .assetOne : .assetOther, count(c.assets)))
         breadth = Breadth(
             advancers: count(summary.advancers), decliners: count(summary.decliners),
             unchanged: count(summary.unchanged), advancersWeight: String(summary.advancers),
@@ -162,7 +191,7 @@ struct ReportViewModel {
         inrPremium = numbers.percent(summary.inrPremium?.percent)
         inrPremiumClass = Self.changeClass(summary.inrPremium?.percent)
         inrPremiumDetail = summary.inrPremium.map {
-            "USDT/INR \(numbers.number($0.usdtInrLast)) vs ECB USD/INR \(numbers.number($0.ecbUsdInr))"
+            t.format(.inrPremiumDetail, numbers.number($0.usdtInrLast), numbers.number($0.ecbUsdInr))
         } ?? ""
         gainers = summary.gainers.map(row)
         losers = summary.losers.map(row)
@@ -183,21 +212,21 @@ struct ReportViewModel {
                 name: $0.source.displayName, url: $0.location, fetchedAt: time.minute($0.fetchedAt),
                 status: $0.status.rawValue, isLink: $0.location.hasPrefix("http://") || $0.location.hasPrefix("https://"))
         }
-        notices = report.notices.map { Text(text: NoticeText.text($0, time: time.minute)) }
+        notices = report.notices.map { Text(text: NoticeText.text($0, time: time.minute, strings: t)) }
         hasNotices = !notices.isEmpty
         func status(_ source: DataSource) -> String {
             guard let info = report.sources.first(where: { $0.source == source }) else { return "" }
             switch info.origin {
-            case .network: return "live, fetched \(time.minute(info.fetchedAt))"
-            case .cache: return "from cache, fetched \(time.minute(info.fetchedAt))"
-            case .file: return "from a file"
-            case .sample: return "built-in sample"
+            case .network: return t.format(.statusLive, time.minute(info.fetchedAt))
+            case .cache: return t.format(.statusCache, time.minute(info.fetchedAt))
+            case .file: return t[.statusFile]
+            case .sample: return t[.statusSample]
             }
         }
         tickersStatus = status(.tickers)
         ratesStatus = status(.rates)
         hasHistory = report.hasHistory
-        alerts = AlertText.messages(report).map { Text(text: $0) }
+        alerts = AlertText.messages(report, strings: t).map { Text(text: $0) }
         hasAlerts = !alerts.isEmpty
         // The larger charts: the five markets with the most volume that have a few days of history.
         charts = summary.topVolume.compactMap { mover in
@@ -209,9 +238,11 @@ struct ReportViewModel {
             let svg = trend.days.count == trend.series.count
                 ? PriceChart.svg(
                     zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) },
-                    limits: Self.limits(for: market, in: report), width: 250, height: 130, fontSize: 12, label: "\(pair), price by day",
-                    format: { numbers.money($0) })
-                : Sparkline.svg(trend.series, width: 320, height: 110, labels: (numbers.money(low), numbers.money(high)))
+                    limits: Self.limits(for: market, in: report), width: 250, height: 130, fontSize: 12,
+                    label: t.format(.priceByDayOf, pair), months: t.months, format: { numbers.money($0) })
+                : Sparkline.svg(
+                    trend.series, width: 320, height: 110, labels: (numbers.money(low), numbers.money(high)),
+                    label: t.format(.trendDays, String(trend.series.count)))
             return Chart(
                 pair: pair, anchor: Self.anchor(market.symbol), price: numbers.money(market.price),
                 change30d: numbers.percent(trend.change30d), changeClass: Self.changeClass(trend.change30d),
@@ -227,7 +258,7 @@ struct ReportViewModel {
         }
         comparison = ComparisonChart.svg(
             comparedMarkets.map { ComparisonChart.Series(name: "\($0.0.baseAsset.uppercased())/\($0.0.quoteAsset.uppercased())", points: $0.1) },
-            label: "The top markets by volume, each rebased to 100 on its first day")
+            label: t[.comparisonLabel], months: t.months)
         hasComparison = !comparison.isEmpty
         compared = hasComparison
             ? comparedMarkets.filter { ($0.1.first?.value ?? 0) > 0 }.enumerated().map { index, entry in
@@ -246,14 +277,24 @@ struct ReportViewModel {
         volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
-        details = Self.details(report, numbers: numbers, time: time)
+        details = Self.details(report, numbers: numbers, time: time, strings: t)
         hasDetails = !details.isEmpty
         converterData = Self.converterData([report])
         hasConverter = !converterData.isEmpty && hasRows
+        let generated = generatedAt, newest = newestTickerAt, ecb = ecbDate, shownCounts = counts, floor = volumeFloor
+        said = Said(
+            generated: t.format(.generated, generated), newestTicker: t.format(.newestTicker, newest, tickersStatus),
+            ecbRates: t.format(.ecbRatesStatus, ecb, ratesStatus),
+            tickersConverted: t.format(.tickersConverted, shownCounts.converted, shownCounts.tickers),
+            skipped: t.format(.skipped, shownCounts.skipped), unconvertible: t.format(.unconvertible, shownCounts.unconvertible),
+            ecbReferenceRates: t.format(.ecbReferenceRates, ecb), topVolume: t.format(.topVolume, report.currency),
+            volumeFloor: t.format(.volumeFloor, floor)
+                + (summary.belowVolumeFloor > 0 ? t.format(.volumeFloorLeftOut, count(summary.belowVolumeFloor)) : "") + ".",
+            method: t.format(.method, report.currency, ecb), disclaimer: t.format(.disclaimer, report.localeIdentifier))
         views = [self]
     }
 
-    private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter, time: PeopleTime) -> Row {
+    private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter, time: PeopleTime, strings: PageStrings) -> Row {
         Row(
             symbol: market.symbol, pair: "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())",
             base: market.baseAsset.uppercased(), quote: market.quoteAsset.uppercased(),
@@ -268,7 +309,8 @@ struct ReportViewModel {
             change7d: numbers.percent(market.trend?.change7d), change30d: numbers.percent(market.trend?.change30d),
             change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),
             sparkline: Sparkline.unicode(market.trend?.series ?? []),
-            sparklineSVG: Sparkline.svg(market.trend?.series ?? []),
+            sparklineSVG: Sparkline.svg(
+                market.trend?.series ?? [], label: strings.format(.trendDays, String(market.trend?.series.count ?? 0))),
             sortValues: sortValues(market), anchor: anchor(market.symbol))
     }
 
