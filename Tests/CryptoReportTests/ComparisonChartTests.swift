@@ -35,7 +35,7 @@ struct ComparisonChartTests {
         let starts = svg.components(separatedBy: "points=\"").dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
         #expect(starts.allSatisfy { $0 == "2,\(y)" }, "\(starts) vs y \(y)")
         let html = try TemplateRenderer().render(report, format: .html)
-        #expect(html.contains("<h2>Top markets by volume, rebased to 100</h2>"))
+        #expect(html.contains("<h2>Största marknaderna efter volym, indexerade till 100</h2>"), "a SEK page is Swedish")
     }
 
     @Test("without history there is no comparison")

@@ -96,6 +96,9 @@ extension PageStrings {
         case warnings
         case sources
         case fetched
+        case sourceTickers
+        case sourceRates
+        case sourceKlines
         case method
         case disclaimer
         case scriptShownOf

@@ -208,8 +208,18 @@ struct ReportViewModel {
         hasWarnings = !warnings.isEmpty
         warningCount = count(warnings.count)
         sources = report.sources.map {
-            Source(
-                name: $0.source.displayName, url: $0.location, fetchedAt: time.minute($0.fetchedAt),
+            let name = switch $0.source {
+            case .tickers: t[.sourceTickers]
+            case .rates: t[.sourceRates]
+            case .klines: t[.sourceKlines]
+            }
+            // The sample's location is worded by Fetching in English ("built-in sample NAME"):
+            // the page says it in its own language.
+            let sample = "built-in sample "
+            let location = $0.origin == .sample && $0.location.hasPrefix(sample)
+                ? t[.statusSample] + " " + $0.location.dropFirst(sample.count) : $0.location
+            return Source(
+                name: name, url: location, fetchedAt: time.minute($0.fetchedAt),
                 status: $0.status.rawValue, isLink: $0.location.hasPrefix("http://") || $0.location.hasPrefix("https://"))
         }
         notices = report.notices.map { Text(text: NoticeText.text($0, time: time.minute, strings: t)) }
