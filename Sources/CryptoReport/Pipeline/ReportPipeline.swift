@@ -76,6 +76,9 @@ public struct ReportPipeline: Sendable {
                 for note in alerts.notes {
                     logger.warning("\(AlertText.note(note))")
                 }
+                if !reports[index].summary.notCompared.isEmpty {
+                    logger.warning("\(NoticeText.notCompared(reports[index].summary.notCompared))")
+                }
             }
         }
         let report = reports[0]

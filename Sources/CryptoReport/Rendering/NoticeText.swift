@@ -29,4 +29,10 @@ package enum NoticeText {
             return strings.format(.noticeStale, String(count))
         }
     }
+
+    /// A log line: `--compare` names a market the table does not show.
+    package static func notCompared(_ names: [String]) -> String {
+        let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+        return "--compare: no market in the table for \(list); the comparison chart leaves \(names.count == 1 ? "it" : "them") out."
+    }
 }

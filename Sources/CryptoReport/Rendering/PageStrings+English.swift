@@ -45,6 +45,8 @@ extension PageStrings {
         .comparison: "Comparison",
         .comparisonHeading: "Top markets by volume, rebased to 100",
         .comparisonLabel: "The top markets by volume, each rebased to 100 on its first day",
+        .comparisonChosenHeading: "Chosen markets, rebased to 100",
+        .comparisonChosenLabel: "The chosen markets, each rebased to 100 on its first day",
         .converter: "Converter",
         .amount: "Amount",
         .convertFrom: "Convert from",

@@ -45,6 +45,8 @@ extension PageStrings {
         case comparison
         case comparisonHeading
         case comparisonLabel
+        case comparisonChosenHeading
+        case comparisonChosenLabel
         case converter
         case amount
         case convertFrom

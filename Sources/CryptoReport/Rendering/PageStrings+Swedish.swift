@@ -45,6 +45,8 @@ extension PageStrings {
         .comparison: "Jämförelse",
         .comparisonHeading: "Största marknaderna efter volym, indexerade till 100",
         .comparisonLabel: "De största marknaderna efter volym, var och en indexerad till 100 den första dagen",
+        .comparisonChosenHeading: "Valda marknader, indexerade till 100",
+        .comparisonChosenLabel: "De valda marknaderna, var och en indexerad till 100 den första dagen",
         .converter: "Omvandlare",
         .amount: "Belopp",
         .convertFrom: "Omvandla från",

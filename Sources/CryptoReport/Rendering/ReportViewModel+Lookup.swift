@@ -102,6 +102,7 @@ extension ReportViewModel: MustacheParent {
         case "converterData": converterData
         case "comparison": comparison
         case "hasComparison": hasComparison
+        case "comparisonTitle": comparisonTitle
         case "compared": compared
         case "hasConverter": hasConverter
         case "t": t

@@ -141,6 +141,8 @@ struct ReportViewModel {
     /// The comparison chart: the top markets by volume value rebased to 100 over the window.
     var comparison = ""
     var hasComparison = false
+    /// The comparison's heading: the markets `--compare` chose, or the top ones by volume.
+    var comparisonTitle = ""
     /// Its legend, in the chart's colour order: `{{#compared}}{{name}} {{change}}{{/compared}}`.
     var compared: [Compared] = []
     struct Compared {
@@ -259,16 +261,18 @@ struct ReportViewModel {
                 svg: svg)
         }
         hasCharts = !charts.isEmpty
-        // The comparison: the same five markets (the most volume value), each from its first day.
-        let comparedMarkets = summary.topVolume.compactMap { mover -> (MarketRow, [PriceChart.Point])? in
-            guard let market = report.rows.first(where: { $0.symbol == mover.symbol }), let trend = market.trend,
+        // The comparison: the markets `--compare` names, else the same five (the most volume
+        // value), each from its first day.
+        let comparedMarkets = summary.compared.compactMap { symbol -> (MarketRow, [PriceChart.Point])? in
+            guard let market = report.rows.first(where: { $0.symbol == symbol }), let trend = market.trend,
                 trend.days.count == trend.series.count, trend.series.count > 1
             else { return nil }
             return (market, zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) })
         }
         comparison = ComparisonChart.svg(
             comparedMarkets.map { ComparisonChart.Series(name: "\($0.0.baseAsset.uppercased())/\($0.0.quoteAsset.uppercased())", points: $0.1) },
-            label: t[.comparisonLabel], months: t.months)
+            label: t[summary.comparedByChoice ? .comparisonChosenLabel : .comparisonLabel], months: t.months)
+        comparisonTitle = t[summary.comparedByChoice ? .comparisonChosenHeading : .comparisonHeading]
         hasComparison = !comparison.isEmpty
         compared = hasComparison
             ? comparedMarkets.filter { ($0.1.first?.value ?? 0) > 0 }.enumerated().map { index, entry in
