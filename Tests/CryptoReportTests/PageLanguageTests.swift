@@ -116,6 +116,18 @@ struct PageLanguageTests {
         #expect(!markdown.contains("Kryptopriser"))
     }
 
+    @Test("a run's Markdown from its Swedish page model, reworded in English, is the English model's Markdown")
+    func wordedMarkdown() throws {
+        var sek = try Self.sample("SEK")
+        sek.notices = [.staleMarkets(count: 2), .cachedSource(.rates, fetchedAt: Fixtures.captureTime, liveError: "down")]
+        let page = ReportViewModel(sek)
+        #expect(page.t.language == .swedish)
+        let worded = page.worded(.english, report: sek)
+        #expect(MarkdownWriter.render(worded) == MarkdownWriter.render(ReportViewModel(sek, strings: .english)))
+        #expect(worded.title == "Crypto prices in SEK, 2022-11-22" && page.title == "Kryptopriser i SEK, 2022-11-22")
+        #expect(worded.views.first?.title == worded.title)
+    }
+
     @Test("notices and alerts on the page are Swedish; the log's wording stays English")
     func noticesAndAlerts() {
         let notice = Notice.staleMarkets(count: 3)

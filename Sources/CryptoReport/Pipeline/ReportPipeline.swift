@@ -95,8 +95,10 @@ public struct ReportPipeline: Sendable {
         let view = needsView ? ReportViewModel(report) : nil
         // Markdown keeps English (only the HTML page and the index follow the locale's language):
         // a second model only when the page's language is another.
-        let markdownView = view.flatMap { view in
-            view.t.language == .english ? view : output.formats.contains(.markdown) ? ReportViewModel(report, strings: .english) : nil
+        let markdownView = view.flatMap { view -> ReportViewModel? in
+            if view.t.language == .english { return view }
+            guard output.formats.contains(.markdown) else { return nil }
+            return templates.rendersMarkdownItself ? view.worded(.english, report: report) : ReportViewModel(report, strings: .english)
         }
         // HTML is one page for every currency; each other format is one file per currency. Each
         // is made when it is staged and let go once on disk (ReportWriter.File).

@@ -61,43 +61,45 @@ struct ReportViewModel {
         var svg: String
     }
 
+    // The texts worded in the page's language (`ReportViewModel+Wording`) start empty and are
+    // set once the figures are.
     /// The page's texts in the reader's language: `{{t.close}}`.
-    var t: PageStrings
+    var t = PageStrings.english
     /// `en` or `sv`: `<html lang>`.
-    var lang: String
+    var lang = "en"
     /// The texts the page's script writes, as JSON: `data-strings="{{scriptStrings}}"`.
-    var scriptStrings: String
+    var scriptStrings = ""
     /// Sentences of the page with figures in them, worded in its language.
-    var said: Said
+    var said = Said()
     struct Said {
         /// `Generated 2022-11-22 06:00 UTC`, `Newest ticker … (built-in sample)`, `ECB rates of … (…)`.
-        var generated, newestTicker, ecbRates: String
+        var generated = "", newestTicker = "", ecbRates = ""
         /// `450 of 450 tickers converted`, `0 skipped`, `0 unconvertible`.
-        var tickersConverted, skipped, unconvertible: String
+        var tickersConverted = "", skipped = "", unconvertible = ""
         /// `ECB reference rates of 2022-11-21`.
-        var ecbReferenceRates: String
+        var ecbReferenceRates = ""
         /// `Top volume (SEK)`.
-        var topVolume: String
+        var topVolume = ""
         /// `Top lists: markets that traded at least … in 24 h; 52 left out (…)`.
-        var volumeFloor: String
+        var volumeFloor = ""
         /// The footer's paragraphs.
-        var method, disclaimer: String
+        var method = "", disclaimer = ""
     }
 
-    var title: String
+    var title = ""
     var currency: String
     var locale: String
     var dataDate: String
     var generatedAt: String
-    var newestTickerAt: String
+    var newestTickerAt = ""
     var ecbDate: String
-    var rates: [Text]
+    var rates: [Text] = []
     var counts: Counts
     var breadth: Breadth
     var hasInrPremium: Bool
     var inrPremium: String
     var inrPremiumClass: String
-    var inrPremiumDetail: String
+    var inrPremiumDetail = ""
     var gainers, losers, topVolume, widestSpreads: [Row]
     var hasGainers, hasLosers, hasTopVolume, hasWidestSpreads, hasMovers: Bool
     var rows: [Row]
@@ -105,13 +107,13 @@ struct ReportViewModel {
     var warnings: [Text]
     var hasWarnings: Bool
     var warningCount: String
-    var sources: [Source]
-    var notices: [Text]
+    var sources: [Source] = []
+    var notices: [Text] = []
     var hasNotices: Bool
-    var tickersStatus: String
-    var ratesStatus: String
+    var tickersStatus = ""
+    var ratesStatus = ""
     var hasHistory: Bool
-    var alerts: [Text]
+    var alerts: [Text] = []
     var hasAlerts: Bool
     var charts: [Chart]
     var hasCharts: Bool
@@ -165,26 +167,16 @@ struct ReportViewModel {
         func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
         func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers, time: time, strings: t) }
 
-        self.t = t
-        lang = t.code
-        scriptStrings = t.scriptJSON
-        title = t.format(.title, report.currency, report.dataDate)
         currency = report.currency
         self.locale = report.localeIdentifier
         dataDate = report.dataDate
         generatedAt = time.minute(report.generatedAt)
-        newestTickerAt = summary.newestTickerAt.map(time.minute) ?? t[.unknown]
         ecbDate = report.rates.date
-        rates = summary.ratesUsed.map {
-            let via = $0.via.hasPrefix("ECB") ? "" : t.format(.rateVia, $0.via)
-            let unit = $0.quoteAsset == "usdt" ? "USD" : $0.quoteAsset.uppercased()
-            return Text(text: "1 \(unit) = \(numbers.rate($0.rate)) \(report.currency)\(via)")
-        }
         let c = summary.counts
         counts = Counts(
             tickers: count(c.tickersReceived), converted: count(c.converted), selected: count(c.selected),
             shown: count(c.shown), assets: count(c.assets), skipped: count(c.skipped),
-            unconvertible: count(c.unconvertible), assetsPhrase: t.format(c.assets == 1 ? .assetOne : .assetOther, count(c.assets)))
+            unconvertible: count(c.unconvertible), assetsPhrase: "")
         breadth = Breadth(
             advancers: count(summary.advancers), decliners: count(summary.decliners),
             unchanged: count(summary.unchanged), advancersWeight: String(summary.advancers),
@@ -192,9 +184,6 @@ struct ReportViewModel {
         hasInrPremium = summary.inrPremium != nil
         inrPremium = numbers.percent(summary.inrPremium?.percent)
         inrPremiumClass = Self.changeClass(summary.inrPremium?.percent)
-        inrPremiumDetail = summary.inrPremium.map {
-            t.format(.inrPremiumDetail, numbers.number($0.usdtInrLast), numbers.number($0.ecbUsdInr))
-        } ?? ""
         gainers = summary.gainers.map(row)
         losers = summary.losers.map(row)
         topVolume = summary.topVolume.map(row)
@@ -209,37 +198,9 @@ struct ReportViewModel {
         warnings = report.diagnostics.map { Text(text: DiagnosticText.line($0)) }
         hasWarnings = !warnings.isEmpty
         warningCount = count(warnings.count)
-        sources = report.sources.map {
-            let name = switch $0.source {
-            case .tickers: t[.sourceTickers]
-            case .rates: t[.sourceRates]
-            case .klines: t[.sourceKlines]
-            }
-            // The sample's location is worded by Fetching in English ("built-in sample NAME"):
-            // the page says it in its own language.
-            let sample = "built-in sample "
-            let location = $0.origin == .sample && $0.location.hasPrefix(sample)
-                ? t[.statusSample] + " " + $0.location.dropFirst(sample.count) : $0.location
-            return Source(
-                name: name, url: location, fetchedAt: time.minute($0.fetchedAt),
-                status: $0.status.rawValue, isLink: $0.location.hasPrefix("http://") || $0.location.hasPrefix("https://"))
-        }
-        notices = report.notices.map { Text(text: NoticeText.text($0, time: time.minute, strings: t)) }
-        hasNotices = !notices.isEmpty
-        func status(_ source: DataSource) -> String {
-            guard let info = report.sources.first(where: { $0.source == source }) else { return "" }
-            switch info.origin {
-            case .network: return t.format(.statusLive, time.minute(info.fetchedAt))
-            case .cache: return t.format(.statusCache, time.minute(info.fetchedAt))
-            case .file: return t[.statusFile]
-            case .sample: return t[.statusSample]
-            }
-        }
-        tickersStatus = status(.tickers)
-        ratesStatus = status(.rates)
+        hasNotices = !report.notices.isEmpty
         hasHistory = report.hasHistory
-        alerts = AlertText.messages(report, strings: t).map { Text(text: $0) }
-        hasAlerts = !alerts.isEmpty
+        hasAlerts = !report.alerts.isEmpty
         // The larger charts: the five markets with the most volume that have a few days of history.
         charts = summary.topVolume.compactMap { mover in
             guard let market = report.rows.first(where: { $0.symbol == mover.symbol }), let trend = market.trend,
@@ -272,7 +233,6 @@ struct ReportViewModel {
         comparison = ComparisonChart.svg(
             comparedMarkets.map { ComparisonChart.Series(name: "\($0.0.baseAsset.uppercased())/\($0.0.quoteAsset.uppercased())", points: $0.1) },
             label: t[summary.comparedByChoice ? .comparisonChosenLabel : .comparisonLabel], months: t.months)
-        comparisonTitle = t[summary.comparedByChoice ? .comparisonChosenHeading : .comparisonHeading]
         hasComparison = !comparison.isEmpty
         compared = hasComparison
             ? comparedMarkets.filter { ($0.1.first?.value ?? 0) > 0 }.enumerated().map { index, entry in
@@ -295,16 +255,7 @@ struct ReportViewModel {
         hasDetails = !details.isEmpty
         converterData = Self.converterData([report])
         hasConverter = !converterData.isEmpty && hasRows
-        let generated = generatedAt, newest = newestTickerAt, ecb = ecbDate, shownCounts = counts, floor = volumeFloor
-        said = Said(
-            generated: t.format(.generated, generated), newestTicker: t.format(.newestTicker, newest, tickersStatus),
-            ecbRates: t.format(.ecbRatesStatus, ecb, ratesStatus),
-            tickersConverted: t.format(.tickersConverted, shownCounts.converted, shownCounts.tickers),
-            skipped: t.format(.skipped, shownCounts.skipped), unconvertible: t.format(.unconvertible, shownCounts.unconvertible),
-            ecbReferenceRates: t.format(.ecbReferenceRates, ecb), topVolume: t.format(.topVolume, report.currency),
-            volumeFloor: t.format(.volumeFloor, floor)
-                + (summary.belowVolumeFloor > 0 ? t.format(.volumeFloorLeftOut, count(summary.belowVolumeFloor)) : "") + ".",
-            method: t.format(.method, report.currency, ecb), disclaimer: t.format(.disclaimer, report.localeIdentifier))
+        word(report, strings: t, numbers: numbers, time: time)
         views = [self]
     }
 
