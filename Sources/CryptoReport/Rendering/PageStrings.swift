@@ -49,8 +49,7 @@ package struct PageStrings: Sendable {
         var index = 0
         while index < template.count {
             if template[index] == "{", index + 2 < template.count, template[index + 2] == "}",
-                let digit = template[index + 1].properties.numericType != nil ? Int(String(template[index + 1])) : nil,
-                values.indices.contains(digit)
+                let digit = Int(String(template[index + 1])), values.indices.contains(digit)
             {
                 text.append(contentsOf: values[digit].unicodeScalars)
                 index += 3
