@@ -35,7 +35,7 @@ struct ComparisonChartTests {
         let starts = svg.components(separatedBy: "points=\"").dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
         #expect(starts.allSatisfy { $0 == "2,\(y)" }, "\(starts) vs y \(y)")
         let html = try TemplateRenderer().render(report, format: .html)
-        #expect(html.contains("<h2>Top markets by volume, rebased to 100</h2>"))
+        #expect(html.contains("<h2>Största marknaderna efter volym, indexerade till 100</h2>"), "a SEK page is Swedish")
     }
 
     @Test("without history there is no comparison")
@@ -73,14 +73,15 @@ struct ChosenComparisonTests {
         withHistory.hasHistory = true
         let model = ReportViewModel(withHistory)
         #expect(model.compared.map(\.name) == ["ETH/USDT", "WRX/INR"])
-        #expect(model.comparisonTitle == "Chosen markets, rebased to 100")
-        #expect(try TemplateRenderer().render(withHistory, format: .html).contains("<h2>Chosen markets, rebased to 100</h2>"))
+        #expect(model.comparisonTitle == "Valda marknader, indexerade till 100", "a SEK page is Swedish")
+        #expect(ReportViewModel(withHistory, strings: .english).comparisonTitle == "Chosen markets, rebased to 100")
+        #expect(try TemplateRenderer().render(withHistory, format: .html).contains("<h2>Valda marknader, indexerade till 100</h2>"))
         // Without --compare: the top five by volume value, as before.
         var top = withHistory
         top.summary.compared = top.summary.topVolume.map(\.symbol)
         top.summary.comparedByChoice = false
         #expect(ReportViewModel(top).compared.count == 5)
-        #expect(ReportViewModel(top).comparisonTitle == "Top markets by volume, rebased to 100")
+        #expect(ReportViewModel(top, strings: .english).comparisonTitle == "Top markets by volume, rebased to 100")
     }
 
     @Test("--compare takes one to five names")

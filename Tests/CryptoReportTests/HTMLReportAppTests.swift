@@ -107,8 +107,9 @@ struct HTMLReportAppTests {
         report.hasHistory = true
         report.rows[0].trend = Trend(sincePrevious: 2, series: [report.rows[0].price])
         let html = try Self.render(report, .html)
-        #expect(html.contains(">Since last</th>"))
-        #expect(!html.contains(">7 d</th>") && !html.contains("30-day trend"))
+        // A SEK page is Swedish: Since last is Sedan förra, 30-day trend Trend 30 d.
+        #expect(html.contains(">Sedan förra</th>"))
+        #expect(!html.contains(">7 d</th>") && !html.contains("Trend 30 d"))
         let markdown = try Self.render(report, .markdown)
         #expect(markdown.contains("| Market | Price | 24h | Since last | High | Low | Spread % | Volume | Volume value |"))
         #expect(markdown.contains("|:---|---:|---:|---:|---:|---:|---:|---:|---:|"))
@@ -131,7 +132,7 @@ struct HTMLReportAppTests {
         #expect(!inr.isShown)
         let html = try Self.render(report, .html)
         #expect(html.contains("<section class=\"detail\" id=\"btcusdt\""))
-        #expect(html.contains("<a href=\"#btcusdt\" title=\"Details of BTC/USDT\">BTC/USDT"))
+        #expect(html.contains("<a href=\"#btcusdt\" title=\"Detaljer för BTC/USDT\">BTC/USDT"))
         #expect(html.contains("<a class=\"close\" href=\"#m-btcusdt\""))
         #expect(html.contains("<tr id=\"m-btcusdt\""))
     }
@@ -148,8 +149,12 @@ struct HTMLReportAppTests {
         let detail = try #require(ReportViewModel(report).details.first { $0.symbol == "btcusdt" })
         #expect(detail.points.map(\.day) == ["2022-11-22", "2022-11-21", "2022-11-20"])
         #expect(detail.points.map(\.change) == ["+7,15\u{00A0}%", "+6,67\u{00A0}%", ""])
-        #expect(detail.limits.map(\.text) == ["above 180\u{00A0}000,00\u{00A0}kr", "below 150\u{00A0}129,03\u{00A0}kr"])
-        #expect(detail.chart.contains(">20 Nov</text>") && detail.chart.contains(">22 Nov</text>"))
+        // In Swedish, as a SEK page is.
+        #expect(detail.limits.map(\.text) == ["över 180\u{00A0}000,00\u{00A0}kr", "under 150\u{00A0}129,03\u{00A0}kr"])
+        #expect(detail.chart.contains(">20 nov</text>") && detail.chart.contains(">22 nov</text>"))
+        let english = try #require(ReportViewModel(report, strings: .english).details.first { $0.symbol == "btcusdt" })
+        #expect(english.limits.map(\.text) == ["above 180\u{00A0}000,00\u{00A0}kr", "below 150\u{00A0}129,03\u{00A0}kr"])
+        #expect(english.chart.contains(">20 Nov</text>") && english.chart.contains(">22 Nov</text>"))
         #expect(detail.chart.components(separatedBy: "<line class=\"limit").count == 3)
     }
 

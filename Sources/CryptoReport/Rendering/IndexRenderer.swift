@@ -21,6 +21,11 @@ package struct IndexRenderer: Sendable {
 
     struct ViewModel {
         var title, generatedAt, reportCount, locale, style: String
+        /// The page's texts and language, as the report's (`PageStrings`).
+        var t: PageStrings
+        var lang: String
+        /// Sentences with figures, worded in the page's language.
+        var generatedLine, latestAlertsLine, breadthLine, topGainersLine, topLosersLine, footer: String
         var summary: ReportViewModel
         var reports: [Entry]
         var hasReports: Bool
@@ -76,10 +81,16 @@ package struct IndexRenderer: Sendable {
                 .map(\.link))
         }
         let count = entries.count
+        let t = summary.t
+        let generatedAt = PeopleTime(zone: report.timeZone, locale: Locale(identifier: report.localeIdentifier)).minute(report.generatedAt)
         let model = ViewModel(
-            title: "Crypto price reports", generatedAt: PeopleTime(zone: report.timeZone, locale: Locale(identifier: report.localeIdentifier)).minute(report.generatedAt),
-            reportCount: count == 1 ? "1 report" : "\(count.formatted(.number.locale(Locale(identifier: report.localeIdentifier)))) reports",
-            locale: report.localeIdentifier, style: Self.style, summary: summary, reports: entries, hasReports: !entries.isEmpty,
+            title: t[.indexTitle], generatedAt: generatedAt,
+            reportCount: t.format(count == 1 ? .reportOne : .reportOther, count.formatted(.number.locale(Locale(identifier: report.localeIdentifier)))),
+            locale: report.localeIdentifier, style: Self.style, t: t, lang: t.code, generatedLine: t.format(.generated, generatedAt),
+            latestAlertsLine: t.format(.latestAlerts, report.dataDate, report.currency), breadthLine: t.format(.breadthOf, report.dataDate),
+            topGainersLine: t.format(.topGainersIn, report.currency), topLosersLine: t.format(.topLosersIn, report.currency),
+            footer: t.format(.indexFooter, report.localeIdentifier),
+            summary: summary, reports: entries, hasReports: !entries.isEmpty,
             latest: latestLinks, hasLatest: !latestLinks.isEmpty)
         var library = MustacheLibrary()
         do {

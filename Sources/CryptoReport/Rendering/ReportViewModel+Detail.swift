@@ -71,7 +71,7 @@ extension ReportViewModel {
         }
     }
 
-    static func details(_ report: Report, numbers: PeopleNumberFormatter, time: PeopleTime) -> [Detail] {
+    static func details(_ report: Report, numbers: PeopleNumberFormatter, time: PeopleTime, strings: PageStrings) -> [Detail] {
         let shown = Set(report.rows.map { $0.symbol.lowercased() })
         var byAsset: [String: [MarketRow]] = [:]
         for market in report.markets.isEmpty ? report.rows : report.markets {
@@ -91,14 +91,15 @@ extension ReportViewModel {
                 }
             var limits = limits(for: market, in: report)
             for index in limits.indices {
-                limits[index].label = (limits[index].direction == "up" ? "above " : "below ") + numbers.money(limits[index].value)
+                limits[index].label = strings.format(limits[index].direction == "up" ? .limitAbove : .limitBelow, numbers.money(limits[index].value))
             }
             var chart = ""
             var points: [Detail.Point] = []
             if let trend = market.trend, trend.days.count == trend.series.count, trend.series.count > 1 {
                 let dated = zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) }
                 chart = PriceChart.svg(
-                    dated, limits: limits, width: 420, height: 180, label: "\(pair), price by day", format: { numbers.money($0) })
+                    dated, limits: limits, width: 420, height: 180, label: strings.format(.priceByDayOf, pair), months: strings.months,
+                    format: { numbers.money($0) })
                 points = dated.indices.reversed().map { index in
                     let change = index > 0 ? Trend.percent(from: dated[index - 1].value, to: dated[index].value) : nil
                     return Detail.Point(

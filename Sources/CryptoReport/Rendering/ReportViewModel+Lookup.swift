@@ -105,6 +105,10 @@ extension ReportViewModel: MustacheParent {
         case "comparisonTitle": comparisonTitle
         case "compared": compared
         case "hasConverter": hasConverter
+        case "t": t
+        case "lang": lang
+        case "scriptStrings": scriptStrings
+        case "said": said
         default: nil
         }
     }
