@@ -47,10 +47,10 @@ package struct MarketSelector: Sendable {
     /// else a base asset's primary market; and the names that mean none.
     static func resolve(_ names: [String], in rows: [MarketRow]) -> (found: [String], missing: [String]) {
         let symbols = Dictionary(rows.map { ($0.symbol.lowercased(), $0.symbol) }, uniquingKeysWith: { first, _ in first })
-        let primary = primaryByBase(rows)
+        let primary = primaryIndexByBase(rows)
         var found: [String] = [], missing: [String] = []
         for name in names {
-            guard let market = symbols[name.lowercased()] ?? primary[name.lowercased()]?.symbol else {
+            guard let market = symbols[name.lowercased()] ?? primary[name.lowercased()].map({ rows[$0].symbol }) else {
                 missing.append(name)
                 continue
             }
@@ -61,21 +61,27 @@ package struct MarketSelector: Sendable {
 
     /// Symbols of each base asset's primary market.
     func primaryMarkets(_ rows: [MarketRow]) -> Set<String> {
-        Set(Self.primaryByBase(rows).values.map { $0.symbol.lowercased() })
+        Set(Self.primaryIndexByBase(rows).values.map { rows[$0].symbol.lowercased() })
     }
 
     /// Each base asset's (lower-cased) primary market: quoted in USDT, else INR, else BTC, else
     /// WRX, else the first quote by name; the first such row on a tie.
     static func primaryByBase(_ rows: [MarketRow]) -> [String: MarketRow] {
+        primaryIndexByBase(rows).mapValues { rows[$0] }
+    }
+
+    /// `primaryByBase` as positions in `rows`: a dictionary of whole market rows, grown one
+    /// insert at a time, cost more memory at 100,000 markets than the rows themselves.
+    static func primaryIndexByBase(_ rows: [MarketRow]) -> [String: Int] {
         func rank(_ row: MarketRow) -> (Int, String) {
             let quote = row.quoteAsset.lowercased()
             return (quotePreference.firstIndex(of: quote) ?? quotePreference.count, quote)
         }
-        var best: [String: MarketRow] = [:]
-        for row in rows {
+        var best: [String: Int] = [:]
+        for (index, row) in rows.enumerated() {
             let base = row.baseAsset.lowercased()
-            if let current = best[base], rank(current) <= rank(row) { continue }
-            best[base] = row
+            if let current = best[base], rank(rows[current]) <= rank(row) { continue }
+            best[base] = index
         }
         return best
     }

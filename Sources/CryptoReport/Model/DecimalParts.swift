@@ -38,6 +38,19 @@ package struct DecimalParts: Sendable, Equatable {
 
     package var isZero: Bool { high == 0 && low == 0 }
 
+    /// `value > 0` read from the sign and mantissa: Decimal's own comparison normalises both
+    /// sides first, and a report makes a few of them per market.
+    package static func isPositive(_ value: Decimal) -> Bool {
+        guard let parts = DecimalParts(value) else { return value > 0 }
+        return !parts.isNegative && !parts.isZero
+    }
+
+    /// `value >= 0`, as `isPositive`.
+    package static func isNonNegative(_ value: Decimal) -> Bool {
+        guard let parts = DecimalParts(value) else { return value >= 0 }
+        return !parts.isNegative || parts.isZero
+    }
+
     /// How the length and flags are packed into the second byte.
     struct Layout: Sendable {
         var lengthShift: UInt8
