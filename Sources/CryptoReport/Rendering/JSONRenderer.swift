@@ -17,17 +17,23 @@ package struct JSONRenderer: Sendable {
         guard !report.rows.isEmpty, let range = text.range(of: placeholder) else {
             return String(decoding: try Self.encode(Document(report)), as: UTF8.self) + "\n"
         }
+        // Each market's bytes go into the result as they are made: a buffer of the whole file
+        // turned into a String at the end held the file twice (88 MB each at 100,000 markets).
+        var file = String()
+        file.reserveCapacity(text.utf8.count + report.rows.count * 900)
+        file += text[..<range.lowerBound]
+        file += "\n  \"markets\" : ["
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count + report.rows.count * 900)
-        bytes += text[..<range.lowerBound].utf8
-        bytes += "\n  \"markets\" : [".utf8
+        bytes.reserveCapacity(4096)
         for (index, row) in report.rows.enumerated() {
+            bytes.removeAll(keepingCapacity: true)
             MarketWriter.append(Market(row), last: index == report.rows.count - 1, to: &bytes)
+            file += String(decoding: bytes, as: UTF8.self)
         }
-        bytes += "\n  ]".utf8
-        bytes += text[range.upperBound...].utf8
-        bytes.append(UInt8(ascii: "\n"))
-        return String(decoding: bytes, as: UTF8.self)
+        file += "\n  ]"
+        file += text[range.upperBound...]
+        file += "\n"
+        return file
     }
 
     static func encode(_ document: Document) throws -> Data {
