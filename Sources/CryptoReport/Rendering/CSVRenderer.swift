@@ -63,14 +63,18 @@ package struct CSVRenderer: Sendable {
 
     package func render(_ report: Report) -> String {
         let style = Style(dialect, localeIdentifier: report.localeIdentifier)
-        // One byte buffer for the whole file: an array of cells per row, a line per row and then
-        // their join held the file's text three times over (100,000 markets: some 25 MB each).
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity((report.rows.count + 1) * 200)
-        if style.byteOrderMark { bytes += "\u{FEFF}".utf8 }
-        bytes += (Self.columns + Self.extraColumns).joined(separator: style.separator).utf8
+        // Each line made in one reused byte buffer and appended to the file as made: an array of
+        // cells per row, a line per row and then their join held the file's text three times
+        // over (100,000 markets: some 25 MB each).
+        var file = String()
+        file.reserveCapacity((report.rows.count + 1) * 260)
+        if style.byteOrderMark { file += "\u{FEFF}" }
+        file += (Self.columns + Self.extraColumns).joined(separator: style.separator)
         let separator = Array(style.separator.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1024)
         for row in report.rows {
+            bytes.removeAll(keepingCapacity: true)
             bytes += "\r\n".utf8
             for text in [row.symbol, row.baseAsset, row.quoteAsset, row.currency] {
                 bytes += style.text(text).utf8
@@ -90,9 +94,10 @@ package struct CSVRenderer: Sendable {
                 bytes += separator
                 style.append(value, to: &bytes)
             }
+            file += String(decoding: bytes, as: UTF8.self)
         }
-        bytes += "\r\n".utf8
-        return String(decoding: bytes, as: UTF8.self)
+        file += "\r\n"
+        return file
     }
 
     /// The `…-alerts.csv` file: one row per fired alert.
