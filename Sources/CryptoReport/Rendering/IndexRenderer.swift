@@ -21,7 +21,7 @@ package struct IndexRenderer: Sendable {
 
     struct ViewModel {
         var title, generatedAt, reportCount, locale, style: String
-        var summary: ReportViewModel
+        var summary: Summary
         var reports: [Entry]
         var hasReports: Bool
         var latest: [Latest]
@@ -35,12 +35,6 @@ package struct IndexRenderer: Sendable {
     ///   - latest: the `latest` names in the folder once this run's are in place.
     ///   - report: this run's report, for the summary and alerts.
     package func render(reports: [ReportFileName], latest: [String], report: Report) -> String {
-        render(reports: reports, latest: latest, report: report, summary: nil)
-    }
-
-    /// `summary`: the report's view model, when the run has made it for its own reports.
-    func render(reports: [ReportFileName], latest: [String], report: Report, summary: ReportViewModel?) -> String {
-        let summary = summary ?? ReportViewModel(report)
         var groups: [String: [ReportFileName]] = [:]
         for file in reports { groups["\(file.date) \(file.currency)", default: []].append(file) }
         let entries = groups.values.compactMap { files -> Entry? in
@@ -79,7 +73,7 @@ package struct IndexRenderer: Sendable {
         let model = ViewModel(
             title: "Crypto price reports", generatedAt: PeopleTime(zone: report.timeZone, locale: Locale(identifier: report.localeIdentifier)).minute(report.generatedAt),
             reportCount: count == 1 ? "1 report" : "\(count.formatted(.number.locale(Locale(identifier: report.localeIdentifier)))) reports",
-            locale: report.localeIdentifier, style: Self.style, summary: summary, reports: entries, hasReports: !entries.isEmpty,
+            locale: report.localeIdentifier, style: Self.style, summary: Summary(report), reports: entries, hasReports: !entries.isEmpty,
             latest: latestLinks, hasLatest: !latestLinks.isEmpty)
         var library = MustacheLibrary()
         do {

@@ -105,6 +105,10 @@ struct ReportViewModel {
     /// One per row of the table, in its order.
     var details: [Detail]
     var hasDetails: Bool
+    /// The details' price history in this model's currency, as JSON for the page's script
+    /// (`ReportViewModel+HistoryData`), already escaped for a `<script type="application/json">`.
+    var historyData = ""
+    var hasHistoryData = false
     /// The parts of the page shown once per currency (the summary, the footer): this model
     /// alone, or the first currency's and the second's (`ReportViewModel+Currencies`).
     var views: [ReportViewModel] = []
@@ -129,7 +133,9 @@ struct ReportViewModel {
     var converterData = ""
     var hasConverter = false
 
-    init(_ report: Report) {
+    /// - Parameter withDetails: the HTML page's per-market details and their history data, which
+    ///   Markdown does not show: the largest part of the model at many markets.
+    init(_ report: Report, details withDetails: Bool = true) {
         let locale = Locale(identifier: report.localeIdentifier)
         let numbers = PeopleNumberFormatter(currency: report.currency, locale: locale)
         let time = PeopleTime(zone: report.timeZone, locale: locale)
@@ -154,16 +160,11 @@ struct ReportViewModel {
             tickers: count(c.tickersReceived), converted: count(c.converted), selected: count(c.selected),
             shown: count(c.shown), assets: count(c.assets), skipped: count(c.skipped),
             unconvertible: count(c.unconvertible), assetsPhrase: "\(count(c.assets)) \(c.assets == 1 ? "asset" : "assets")")
-        breadth = Breadth(
-            advancers: count(summary.advancers), decliners: count(summary.decliners),
-            unchanged: count(summary.unchanged), advancersWeight: String(summary.advancers),
-            declinersWeight: String(summary.decliners), unchangedWeight: String(summary.unchanged))
+        breadth = Self.breadth(summary, locale: locale)
         hasInrPremium = summary.inrPremium != nil
         inrPremium = numbers.percent(summary.inrPremium?.percent)
         inrPremiumClass = Self.changeClass(summary.inrPremium?.percent)
-        inrPremiumDetail = summary.inrPremium.map {
-            "USDT/INR \(numbers.number($0.usdtInrLast)) vs ECB USD/INR \(numbers.number($0.ecbUsdInr))"
-        } ?? ""
+        inrPremiumDetail = Self.inrPremiumDetail(summary, numbers: numbers)
         gainers = summary.gainers.map(row)
         losers = summary.losers.map(row)
         topVolume = summary.topVolume.map(row)
@@ -246,11 +247,27 @@ struct ReportViewModel {
         volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
-        details = Self.details(report, numbers: numbers, time: time)
+        details = withDetails ? Self.details(report, numbers: numbers, time: time) : []
         hasDetails = !details.isEmpty
+        historyData = withDetails ? Self.historyData(report, numbers: numbers) : ""
+        hasHistoryData = !historyData.isEmpty
         converterData = Self.converterData([report])
         hasConverter = !converterData.isEmpty && hasRows
         views = [self]
+    }
+
+    static func breadth(_ summary: ReportSummary, locale: Locale) -> Breadth {
+        func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
+        return Breadth(
+            advancers: count(summary.advancers), decliners: count(summary.decliners),
+            unchanged: count(summary.unchanged), advancersWeight: String(summary.advancers),
+            declinersWeight: String(summary.decliners), unchangedWeight: String(summary.unchanged))
+    }
+
+    static func inrPremiumDetail(_ summary: ReportSummary, numbers: PeopleNumberFormatter) -> String {
+        summary.inrPremium.map {
+            "USDT/INR \(numbers.number($0.usdtInrLast)) vs ECB USD/INR \(numbers.number($0.ecbUsdInr))"
+        } ?? ""
     }
 
     private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter, time: PeopleTime) -> Row {

@@ -41,7 +41,7 @@ package struct TemplateRenderer: Sendable {
     /// - Parameter alternatives: the same report in other currencies, which the HTML page can
     ///   switch to (`--currency SEK,USD`); Markdown shows `report` alone.
     package func render(_ report: Report, format: ReportFormat, alternatives: [Report] = []) -> String {
-        render(format == .html ? ReportViewModel(report, alternatives: alternatives) : ReportViewModel(report), format: format)
+        render(format == .html ? ReportViewModel(report, alternatives: alternatives) : ReportViewModel(report, details: false), format: format)
     }
 
     /// With a view model made once for every template of a run (Markdown, HTML and the index).
