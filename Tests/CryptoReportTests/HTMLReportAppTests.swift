@@ -173,6 +173,7 @@ struct HTMLReportAppTests {
         let section = try #require(html[start.lowerBound...].components(separatedBy: "</section>").first)
         #expect(section.contains("<div class=\"history\"><p class=\"small\">The chart and the earlier points need JavaScript.</p></div>"))
         #expect(!section.contains("<svg") && !section.contains("<td>2022-11-21"), "no chart or table drawn on the server")
+        #expect(section.contains("<div class=\"earlier\"></div>"), "a place for the earlier points, after the other markets")
     }
 
     @Test("a price in the history data has exactly the fraction digits the page shows it with")
