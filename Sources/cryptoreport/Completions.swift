@@ -20,4 +20,14 @@ enum Completions {
         let names = Set(decoded.tickers.map { $0.baseAsset.lowercased() })
         return names.filter { $0.hasPrefix(prefix.lowercased()) }.sorted()
     }
+
+    /// `--format`'s values: the report's, or `history`'s after that subcommand. The bash script
+    /// answers an option's values at the top level before it looks at the subcommand, so
+    /// `history --format` would otherwise be offered html and ledger, which it refuses.
+    static let formats = CompletionKind.custom { words, _, prefix in
+        let names = words.dropFirst().first == "history"
+            ? HistoryCommand.Format.allCases.map(\.rawValue)
+            : ["csv", "markdown", "md", "html", "json", "ledger", "beancount", "all"]
+        return names.filter { $0.hasPrefix(prefix.lowercased()) }
+    }
 }

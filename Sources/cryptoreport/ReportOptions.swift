@@ -16,7 +16,7 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .customLong("timezone"), help: ArgumentHelp("Time zone for the times people read in HTML and Markdown, e.g. Europe/Stockholm; CSV and JSON keep UTC. (default: the machine's, from TZ)", valueName: "zone"), transform: SettingKeys.timeZone.flag)
     var timeZone: TimeZone?
 
-    @Option(name: .customLong("format"), help: "csv, markdown (md), html, json, ledger, beancount or all (the first four); repeat or separate with commas. (default: all)", completion: .list(["csv", "markdown", "md", "html", "json", "ledger", "beancount", "all"]), transform: SettingKeys.formats.flag)
+    @Option(name: .customLong("format"), help: "csv, markdown (md), html, json, ledger, beancount or all (the first four); repeat or separate with commas. (default: all)", completion: Completions.formats, transform: SettingKeys.formats.flag)
     var formats: [[ReportFormat]] = []
 
     @Option(name: .customLong("csv-dialect"), help: "rfc4180 (',' and '.') or excel (a byte-order mark; ';' and ',' for a decimal-comma locale such as sv_SE). (default: rfc4180)", completion: .list(CSVDialect.allCases.map(\.rawValue)), transform: SettingKeys.csvDialect.flag)

@@ -222,6 +222,12 @@ struct ExecutableTests {
         let assets = try Self.run(["---completion", "--", "--symbols", "2", "2", "cryptoreport", "--symbols", "bt"], in: folder.url)
         #expect(assets.status == 0, "\(assets.stderr)")
         #expect(assets.stdout.split(separator: "\n").contains("btc"), "\(assets.stdout)")
+        // `--format`'s values depend on the subcommand: `history` writes no HTML or ledger.
+        let reportFormats = try Self.run(["---completion", "--", "--format", "2", "0", "cryptoreport", "--format", ""], in: folder.url)
+        #expect(Set(reportFormats.stdout.split(separator: "\n")).isSuperset(of: ["html", "ledger", "csv"]), "\(reportFormats.stdout)")
+        let historyFormats = try Self.run(
+            ["---completion", "--", "--format", "3", "0", "cryptoreport", "history", "--format", ""], in: folder.url)
+        #expect(historyFormats.stdout.split(separator: "\n") == ["csv", "markdown", "md", "json"], "\(historyFormats.stdout)")
     }
 
     @Test("the completion list of currencies is the built-in sample's, with EUR")

@@ -10,7 +10,11 @@ struct MarkdownContentType: MustacheContentType {
         MustacheContentTypes.register(MarkdownContentType(), named: name)
     }()
 
-    func escapeText(_ text: String) -> String {
+    func escapeText(_ text: String) -> String { Self.escape(text) }
+
+    static func escape(_ text: String) -> String {
+        // Most figures hold none of these: skip the copy.
+        guard text.utf8.contains(where: { Self.special.contains($0) }) else { return text }
         var escaped = ""
         escaped.reserveCapacity(text.count)
         for scalar in text.unicodeScalars {
@@ -27,4 +31,6 @@ struct MarkdownContentType: MustacheContentType {
         }
         return escaped
     }
+
+    private static let special: Set<UInt8> = Set("\\|*_`[]~#<>&\n\r\t".utf8)
 }

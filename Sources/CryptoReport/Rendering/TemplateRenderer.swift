@@ -7,6 +7,8 @@ package struct TemplateRenderer: Sendable {
     static let fileNames: [ReportFormat: String] = [.markdown: "report.md", .html: "report.html"]
 
     private let library: MustacheLibrary
+    /// The Markdown report is the built-in one, which `MarkdownWriter` writes without Mustache.
+    private let builtInMarkdown: Bool
 
     /// - Parameter directory: a folder holding `report.md.mustache` and/or `report.html.mustache`;
     ///   a file it lacks falls back to the built-in template.
@@ -19,8 +21,11 @@ package struct TemplateRenderer: Sendable {
         }
         var library = MustacheLibrary()
         var texts: [String: String] = [:]
+        var ownMarkdown = false
         for name in Self.fileNames.values.sorted() {
-            texts[name] = try Self.text(of: name, in: directory) ?? EmbeddedTemplates.files[name] ?? ""
+            let own = try Self.text(of: name, in: directory)
+            if own != nil && name == Self.fileNames[.markdown] { ownMarkdown = true }
+            texts[name] = own ?? EmbeddedTemplates.files[name] ?? ""
         }
         // Every partial resolved, and none including itself, before any fetch: a template that
         // cannot render is a usage error now, not a crash after the requests.
@@ -36,6 +41,7 @@ package struct TemplateRenderer: Sendable {
             }
         }
         self.library = library
+        builtInMarkdown = !ownMarkdown
     }
 
     /// - Parameter alternatives: the same report in other currencies, which the HTML page can
@@ -46,6 +52,12 @@ package struct TemplateRenderer: Sendable {
 
     /// With a view model made once for every template of a run (Markdown, HTML and the index).
     func render(_ model: ReportViewModel, format: ReportFormat) -> String {
+        if format == .markdown && builtInMarkdown { return MarkdownWriter.render(model) }
+        return renderWithMustache(model, format: format)
+    }
+
+    /// Through the template, whichever it is: what `MarkdownWriter` must equal.
+    func renderWithMustache(_ model: ReportViewModel, format: ReportFormat) -> String {
         guard let name = Self.fileNames[format] else { return "" }
         return library.render(model, withTemplate: name) ?? ""
     }
