@@ -64,14 +64,15 @@ extension ReportViewModel {
         }
     }
 
-    static func details(_ report: Report, numbers: PeopleNumberFormatter, time: PeopleTime) -> [Detail] {
+    /// - Parameter rows: the table's rows of `report.rows`, in order: a detail shows their figures
+    ///   again, so they are taken as the table formatted them rather than formatted twice.
+    static func details(_ report: Report, rows: [Row], numbers: PeopleNumberFormatter) -> [Detail] {
         let shown = Set(report.rows.map { $0.symbol.lowercased() })
         var byAsset: [String: [MarketRow]] = [:]
         for market in report.markets.isEmpty ? report.rows : report.markets {
             byAsset[market.baseAsset.lowercased(), default: []].append(market)
         }
-        return report.rows.map { market in
-            let pair = "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())"
+        return zip(report.rows, rows).map { market, row in
             let others = (byAsset[market.baseAsset.lowercased()] ?? [])
                 .filter { $0.symbol.lowercased() != market.symbol.lowercased() }
                 .sorted { $0.symbol < $1.symbol }
@@ -86,14 +87,14 @@ extension ReportViewModel {
             let hasSeries = market.trend.map { $0.days.count == $0.series.count && $0.series.count > 1 } ?? false
             let changeMoney = market.open.map { market.price - $0 }
             return Detail(
-                anchor: anchor(market.symbol), symbol: market.symbol, pair: pair, quote: market.quoteAsset.uppercased(),
-                currency: report.currency, price: numbers.money(market.price), open: numbers.money(market.open), high: numbers.money(market.high),
-                low: numbers.money(market.low), bid: numbers.money(market.bid), ask: numbers.money(market.ask),
-                change: numbers.percent(market.changePercent), changeClass: changeClass(market.changePercent),
-                arrow: arrow(market.changePercent), changeMoney: signed(changeMoney, numbers: numbers),
-                spread: numbers.money(market.spread), spreadPct: numbers.spreadPercent(market.spreadPercent),
-                volume: numbers.quantity(market.volume), volumeValue: numbers.money(market.volumeValue),
-                fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(time.minute) ?? "",
+                anchor: row.anchor, symbol: market.symbol, pair: row.pair, quote: row.quote,
+                currency: report.currency, price: row.price, open: row.open, high: row.high,
+                low: row.low, bid: row.bid, ask: row.ask,
+                change: row.change, changeClass: row.changeClass,
+                arrow: row.arrow, changeMoney: signed(changeMoney, numbers: numbers),
+                spread: row.spread, spreadPct: row.spreadPct,
+                volume: row.volume, volumeValue: row.volumeValue,
+                fxRate: row.fxRate, updatedAt: row.updatedAt,
                 hasRate: market.fxRate != 1, others: others, hasOthers: !others.isEmpty, hasSeries: hasSeries,
                 limits: labels, hasLimits: !labels.isEmpty && hasSeries)
         }

@@ -247,7 +247,7 @@ struct ReportViewModel {
         volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
-        details = withDetails ? Self.details(report, numbers: numbers, time: time) : []
+        details = withDetails ? Self.details(report, rows: rows, numbers: numbers) : []
         hasDetails = !details.isEmpty
         historyData = withDetails ? Self.historyData(report, numbers: numbers) : ""
         hasHistoryData = !historyData.isEmpty
