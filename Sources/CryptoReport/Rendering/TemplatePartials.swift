@@ -23,9 +23,11 @@ enum TemplatePartials {
         var close = Substring("}}")
         var found: [Reference] = []
         var rest = Substring(text)
-        while let start = rest.range(of: open) {
+        // The standard library's search, not Foundation's `range(of:)`: that bridges the rest of
+        // the text to UTF-16 at every tag, which made this check a seventh of a report's time.
+        while let start = rest.firstRange(of: open) {
             let afterOpen = rest[start.upperBound...]
-            guard let end = afterOpen.range(of: close) else { break }
+            guard let end = afterOpen.firstRange(of: close) else { break }
             var tag = afterOpen[..<end.lowerBound]
             rest = afterOpen[end.upperBound...]
             // `{{{name}}}`: the third brace belongs to the tag.
