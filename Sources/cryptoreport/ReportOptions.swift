@@ -48,6 +48,11 @@ struct ReportOptions: ParsableArguments {
         transform: SettingKeys.minVolumeValue.flag)
     var minVolumeValue: Decimal?
 
+    @Option(
+        help: "Up to five base assets or markets for the HTML page's comparison chart, e.g. btc,eth,sol. (default: the five with the most volume value)",
+        completion: Completions.assets, transform: SettingKeys.compare.flag)
+    var compare: [String]?
+
     @Option(name: .customLong("alert"), help: "An alert rule, e.g. \"btc above 60000 SEK\"; repeatable (replaces the file's alerts).")
     var alertRules: [String] = []
 
@@ -133,6 +138,7 @@ struct ReportOptions: ParsableArguments {
         layer.set(SettingKeys.sort, sort)
         layer.set(SettingKeys.top, top)
         layer.set(SettingKeys.minVolumeValue, minVolumeValue)
+        layer.set(SettingKeys.compare, compare)
         if !alertRules.isEmpty {
             var rules: [AlertRule] = []
             for text in alertRules {

@@ -7,7 +7,9 @@ Chromium through Playwright for Python (`executable_path`, no browser download) 
 reader does: search, sort and its reverse, the view kept in the address, column choice remembered,
 a market's detail opened and closed with figures equal to the CSV's, no sideways scroll at 1366 and
 390 px, no request, no console error, light and dark, the page without its script, and a hostile
-symbol that stays text. Installs chromium (apt-get) and playwright (pip) when missing.
+symbol that stays text. The SEK page is in Swedish (its locale's language), the USD page in
+English: the checks find things by id, role and data attributes, never by their words, except
+where the words are what is checked. Installs chromium (apt-get) and playwright (pip) when missing.
 """
 import csv
 import os
@@ -120,8 +122,9 @@ def history_drawn(page, currency, price):
           where + "with history the open detail has a chart drawn by the script")
     limits = page.eval_on_selector_all("#btcusdt .history svg text.limit", "t => t.map(e => e.textContent)")
     check(page.locator("#btcusdt .history svg line.limit").count() == 2 and len(limits) == 2
-          and all(re.match("(above|below) ", text) for text in limits), where + "the chart draws both alert limits as lines: %r" % limits)
-    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+          and all(re.match("(över|under) ", text) for text in limits), where + "the chart draws both alert limits as lines, named in Swedish: %r" % limits)
+    # The SEK page is Swedish, in both its currencies: so is its dated axis.
+    months = ["jan", "feb", "mars", "apr", "maj", "juni", "juli", "aug", "sep", "okt", "nov", "dec"]
     def short(day):
         return "%d %s" % (int(day[8:]), months[int(day[5:7]) - 1])
     days = [day for day, _ in recorded]
@@ -153,6 +156,15 @@ def watch(page):
     page.on("pageerror", lambda e: problems["errors"].append(str(e)))
     page.on("dialog", lambda d: (problems["errors"].append("dialog: " + d.message), d.dismiss()))
     return problems
+
+
+# The detail's facts in their order on the page, whatever the page's language.
+FACTS = ["open", "high", "low", "bid", "ask", "spread", "volume", "volume_value", "ticker_time", "rate"]
+
+
+def detail_facts(page, anchor):
+    values = page.eval_on_selector_all("#%s .facts dd" % anchor, "d => d.map(e => e.textContent)")
+    return dict(zip(FACTS, values))
 
 
 def visible_symbols(page):
@@ -249,7 +261,7 @@ def main():
 
         # Show/hide columns, remembered in localStorage.
         page.click(".columns summary")
-        page.uncheck("#column-choice label:has-text('Price') input")
+        page.uncheck("#column-choice label:first-child input")
         check(not page.is_visible("table.markets thead th:nth-child(2)"), "unticking Price hides its column")
         page.reload()
         check(not page.is_visible("table.markets thead th:nth-child(2)"), "the hidden column stays hidden after a reload")
@@ -260,12 +272,10 @@ def main():
         page.goto("file://" + sek_html)
         page.click("#m-btcusdt .pair a")
         check(page.is_visible("#btcusdt") and page.evaluate("location.hash") == "#btcusdt", "clicking BTC/USDT opens its detail at #btcusdt")
-        facts = dict(zip(page.eval_on_selector_all("#btcusdt .facts dt", "d => d.map(e => e.textContent)"),
-                         page.eval_on_selector_all("#btcusdt .facts dd", "d => d.map(e => e.textContent)")))
+        facts = detail_facts(page, "btcusdt")
         row = sek_csv["btcusdt"]
-        for label, column in (("Open (24 h)", "open"), ("High", "high"), ("Low", "low"), ("Bid", "bid"), ("Ask", "ask"),
-                              ("Volume value", "volume_value"), ("Volume", "volume")):
-            check(equal_to_csv(facts.get(label, "?"), row[column]), "the detail's %s %r is the CSV's %s" % (label, facts.get(label), row[column]))
+        for column in ("open", "high", "low", "bid", "ask", "volume_value", "volume"):
+            check(equal_to_csv(facts.get(column, "?"), row[column]), "the detail's %s %r is the CSV's %s" % (column, facts.get(column), row[column]))
         price = page.text_content("#btcusdt .chart-head .big")
         check(equal_to_csv(price, row["price"]), "the detail's price %r is the CSV's %s" % (price, row["price"]))
         history_drawn(page, "SEK", price)
@@ -284,7 +294,7 @@ def main():
         page.goto("file://" + sek_html + "#btcusdt")
         check(page.is_visible("#btcusdt .facts") and not page.is_visible("#tools") and not page.is_visible("#converter"),
               "without JavaScript #btcusdt opens its detail, and the tools that need the script stay hidden")
-        check(page.text_content("#btcusdt .history") == "The chart and the earlier points need JavaScript."
+        check(page.text_content("#btcusdt .history") == "Diagrammet och de tidigare punkterna kräver JavaScript."
               and page.is_visible("#btcusdt .history"), "without JavaScript the detail says its chart needs JavaScript")
         check(page.locator("table.markets tbody tr").count() == total, "without JavaScript the whole table is there")
         context.close()
@@ -317,7 +327,7 @@ def main():
         table_matches(sek_csv, "in SEK")
         page.click("#currency-switch button:has-text('USD')")
         check(page.get_attribute("#currency-switch button:last-child", "aria-pressed") == "true", "the USD button shows it is chosen")
-        check(page.title().startswith("Crypto prices in USD") and page.is_visible(".cur-1 h1") and not page.is_visible(".cur-0 h1"),
+        check(" USD, " in page.title() and page.is_visible(".cur-1 h1") and not page.is_visible(".cur-0 h1"),
               "the switch shows the USD summary: " + page.title())
         table_matches(switched_csv, "switched to USD")
         check(page.locator(".cur-1 .compare-card svg polyline:visible").count() == 5 and not page.is_visible(".cur-0 .compare-card"),
@@ -325,11 +335,10 @@ def main():
         check("USD" in page.text_content(".cur-1 .rates") and not re.search("[0-9][\\s\u00a0]kr", page.inner_text("table.markets tbody")),
               "no kronor figure is left in the table")
         page.click("#m-btcusdt .pair a")
-        facts = dict(zip(page.eval_on_selector_all("#btcusdt .facts dt", "d => d.map(e => e.textContent)"),
-                         page.eval_on_selector_all("#btcusdt .facts dd", "d => d.map(e => e.textContent)")))
-        for label, column in (("Open (24 h)", "open"), ("High", "high"), ("Bid", "bid"), ("Volume value", "volume_value")):
-            check(equal_to_csv(facts.get(label, "?"), switched_csv["btcusdt"][column]),
-                  "switched to USD, the detail's %s %r is the USD CSV's %s" % (label, facts.get(label), switched_csv["btcusdt"][column]))
+        facts = detail_facts(page, "btcusdt")
+        for column in ("open", "high", "bid", "volume_value"):
+            check(equal_to_csv(facts.get(column, "?"), switched_csv["btcusdt"][column]),
+                  "switched to USD, the detail's %s %r is the USD CSV's %s" % (column, facts.get(column), switched_csv["btcusdt"][column]))
         check(equal_to_csv(page.text_content("#btcusdt .chart-head .big"), switched_csv["btcusdt"]["price"]), "switched to USD, the detail's price is the USD CSV's")
         history_drawn(page, "USD", page.text_content("#btcusdt .chart-head .big"))
         # Switched with the detail open, the chart and points are drawn again in the other currency.
@@ -339,7 +348,7 @@ def main():
         history_drawn(page, "USD", page.text_content("#btcusdt .chart-head .big"))
         page.keyboard.press("Escape")
         page.reload()
-        check(page.title().startswith("Crypto prices in USD") and equal_to_csv(row_figures("btcusdt")["price"], switched_csv["btcusdt"]["price"]),
+        check(" USD, " in page.title() and equal_to_csv(row_figures("btcusdt")["price"], switched_csv["btcusdt"]["price"]),
               "after a reload the page stays in USD")
         page.click("#currency-switch button:has-text('SEK')")
         table_matches(sek_csv, "switched back to SEK")
@@ -352,7 +361,8 @@ def main():
         shown = page.text_content("#conv-result")
         check(equal_to_csv(shown, str(Decimal(sek_csv["btcusdt"]["price"]) / 2)),
               "0,5 BTC = %r, half the CSV's %s" % (shown, sek_csv["btcusdt"]["price"]))
-        check(page.text_content("#conv-via") == "via btcusdt, ECB rates of 2022-11-21", "the converter names the market and the ECB day")
+        check(page.text_content("#conv-via") == "via btcusdt, ECB-kurser från 2022-11-21",
+              "the converter names the market and the ECB day, in Swedish: %r" % page.text_content("#conv-via"))
         page.click("#currency-switch button:has-text('USD')")
         shown = page.text_content("#conv-result")
         check(equal_to_csv(shown, str(Decimal(switched_csv["btcusdt"]["price"]) / 2)),
@@ -367,6 +377,51 @@ def main():
         check(page.text_content("#conv-result") == "–" and page.get_attribute("#conv-amount", "aria-invalid") == "true",
               "a typed word is no amount, and the converter says so")
         check(not problems["requests"] and not problems["errors"], "no request or error while switching: %s" % problems)
+        context.close()
+
+        # The page's language: the SEK page speaks Swedish, the USD page English, and everything
+        # the script does still works in Swedish (found by id, role and data attributes).
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        problems = watch(page)
+        page.goto("file://" + sek_html)
+        check(page.evaluate("document.documentElement.lang") == "sv", "the SEK page is <html lang=sv>")
+        check(page.text_content("thead [data-k=p]") == "Pris" and page.text_content("thead [data-k=h]") == "Högst"
+              and page.text_content("thead [data-k=b]") == "Köpkurs", "the SEK page's column headers are Swedish: Pris, Högst, Köpkurs")
+        check(page.text_content("#markets h2") == "Alla marknader", "the table is headed Alla marknader")
+        check(page.get_attribute("#search", "placeholder").startswith("Sök"), "the search box says Sök")
+        check(page.text_content("#shown") == "%d marknader" % total, "the script counts in Swedish: %r" % page.text_content("#shown"))
+        check(page.get_attribute("thead [role=button][data-k=p]", "title") == "Sortera efter pris", "the sort button's title is Swedish")
+        page.fill("#search", "eth")
+        shown = visible_symbols(page)
+        check(0 < len(shown) < total and all("eth" in s for s in shown)
+              and page.text_content("#shown") == "%d av %d marknader" % (len(shown), total),
+              "search filters the Swedish page and says so in Swedish: %r" % page.text_content("#shown"))
+        page.fill("#search", "")
+        page.click("thead [data-k=p]")
+        prices = [Decimal(sek_csv[s]["price"]) for s in visible_symbols(page)]
+        check(prices == sorted(prices, reverse=True), "a click on Pris sorts by the price, largest first")
+        page.click("#m-btcusdt .pair a")
+        check(page.is_visible("#btcusdt") and page.get_attribute("#btcusdt .close", "aria-label") == "Stäng",
+              "the Swedish detail opens, its close button named Stäng")
+        check(equal_to_csv(detail_facts(page, "btcusdt")["high"], sek_csv["btcusdt"]["high"]), "the Swedish detail's Högst is the CSV's high")
+        page.click("#btcusdt .close")
+        check(not page.is_visible("#btcusdt"), "Stäng closes the detail")
+        page.click("#currency-switch button:has-text('USD')")
+        check(" USD, " in page.title() and page.title().startswith("Kryptopriser")
+              and page.text_content("#markets h2") == "Alla marknader" and page.is_visible(".cur-1 footer"),
+              "switched to USD, the page stays Swedish: " + page.title())
+        check(equal_to_csv(page.eval_on_selector("#m-btcusdt td", "c => c.innerText"), switched_csv["btcusdt"]["price"]),
+              "switched to USD on the Swedish page, BTC/USDT's price is the USD CSV's")
+        check(not problems["requests"] and not problems["errors"], "no request or error on the Swedish page: %s" % problems)
+        context.close()
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        page.goto("file://" + usd_html)
+        check(page.evaluate("document.documentElement.lang") == "en" and page.text_content("thead [data-k=p]") == "Price"
+              and page.text_content("#markets h2") == "All markets", "the USD page is English: lang=en, Price, All markets")
+        check(re.fullmatch(r"\d+ markets", page.text_content("#shown") or "") is not None
+              and page.get_attribute("thead [role=button][data-k=p]", "title") == "Sort by price", "the USD page's script speaks English")
         context.close()
 
         # A hostile symbol stays text.

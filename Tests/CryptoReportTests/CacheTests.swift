@@ -60,7 +60,7 @@ struct CacheTests {
         let templates = try TemplateRenderer()
         let pipeline = ReportPipeline()
         #expect(try pipeline.render(report, as: .markdown, templates: templates).contains("> - ⚠ **Tickers from cache, fetched 2022-11-22 01:00 UTC"))
-        #expect(try pipeline.render(report, as: .html, templates: templates).contains("<li>Tickers from cache, fetched 2022-11-22 01:00 UTC — live fetch failed"))
+        #expect(try pipeline.render(report, as: .html, templates: templates).contains("<li>Tickers från cache, hämtade 2022-11-22 01:00 UTC — hämtningen misslyckades: cannot reach"), "the SEK page in Swedish, the fetch error as worded")
         let json = try pipeline.render(report, as: .json, templates: templates)
         #expect(json.contains(#""status" : "cached""#))
         #expect(json.contains(#""live_error" : "cannot reach"#))

@@ -35,7 +35,7 @@ struct ComparisonChartTests {
         let starts = svg.components(separatedBy: "points=\"").dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
         #expect(starts.allSatisfy { $0 == "2,\(y)" }, "\(starts) vs y \(y)")
         let html = try TemplateRenderer().render(report, format: .html)
-        #expect(html.contains("<h2>Top markets by volume, rebased to 100</h2>"))
+        #expect(html.contains("<h2>Största marknaderna efter volym, indexerade till 100</h2>"), "a SEK page is Swedish")
     }
 
     @Test("without history there is no comparison")
@@ -43,5 +43,51 @@ struct ComparisonChartTests {
         let model = ReportViewModel(try HTMLReportAppTests.sample())
         #expect(!model.hasComparison && model.comparison.isEmpty)
         #expect(!(try TemplateRenderer().render(try HTMLReportAppTests.sample(), format: .html)).contains("<section class=\"card compare-card\""))
+    }
+}
+
+/// `--compare`: the reader's own markets on the comparison chart.
+@Suite("Comparison of chosen markets")
+struct ChosenComparisonTests {
+    @Test("the markets --compare names, in its order, by base asset or market symbol; unknown names left out and reported")
+    func chosen() throws {
+        var settings = Settings()
+        settings.report.currency = "SEK"
+        settings.report.compare = ["eth", "wrxinr", "nosuchcoin", "ETH"]
+        settings.report.selection.markets = .all
+        let report = try ReportBuilder(spec: settings.report, ratesAgeLimit: settings.fetch.ratesAgeLimit, generatedAt: Fixtures.reportTime)
+            .build(tickers: Fixtures.payload(.tickers, try Fixtures.tickers), rates: Fixtures.payload(.rates, try Fixtures.rates))
+        #expect(report.summary.compared == ["ethusdt", "wrxinr"])
+        #expect(report.summary.notCompared == ["nosuchcoin"])
+        #expect(report.summary.comparedByChoice)
+        #expect(NoticeText.notCompared(report.summary.notCompared) == "--compare: no market in the table for \"nosuchcoin\"; the comparison chart leaves it out.")
+
+        var withHistory = report
+        for symbol in report.summary.compared + report.summary.topVolume.map(\.symbol) {
+            let index = try #require(withHistory.rows.firstIndex { $0.symbol == symbol })
+            let price = withHistory.rows[index].price
+            var trend = Trend(series: [price / 2, price])
+            trend.days = ["2022-11-21", "2022-11-22"]
+            withHistory.rows[index].trend = trend
+        }
+        withHistory.hasHistory = true
+        let model = ReportViewModel(withHistory)
+        #expect(model.compared.map(\.name) == ["ETH/USDT", "WRX/INR"])
+        #expect(model.comparisonTitle == "Valda marknader, indexerade till 100", "a SEK page is Swedish")
+        #expect(ReportViewModel(withHistory, strings: .english).comparisonTitle == "Chosen markets, rebased to 100")
+        #expect(try TemplateRenderer().render(withHistory, format: .html).contains("<h2>Valda marknader, indexerade till 100</h2>"))
+        // Without --compare: the top five by volume value, as before.
+        var top = withHistory
+        top.summary.compared = top.summary.topVolume.map(\.symbol)
+        top.summary.comparedByChoice = false
+        #expect(ReportViewModel(top).compared.count == 5)
+        #expect(ReportViewModel(top, strings: .english).comparisonTitle == "Top markets by volume, rebased to 100")
+    }
+
+    @Test("--compare takes one to five names")
+    func count() throws {
+        #expect(try SettingKeys.compare.flag("btc,eth") == ["btc", "eth"])
+        #expect(throws: (any Error).self) { try SettingKeys.compare.flag("a,b,c,d,e,f") }
+        #expect(throws: (any Error).self) { try SettingKeys.compare.flag("") }
     }
 }

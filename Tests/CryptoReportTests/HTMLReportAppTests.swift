@@ -107,8 +107,9 @@ struct HTMLReportAppTests {
         report.hasHistory = true
         report.rows[0].trend = Trend(sincePrevious: 2, series: [report.rows[0].price])
         let html = try Self.render(report, .html)
-        #expect(html.contains(">Since last</th>"))
-        #expect(!html.contains(">7 d</th>") && !html.contains("30-day trend"))
+        // A SEK page is Swedish: Since last is Sedan förra, 30-day trend Trend 30 d.
+        #expect(html.contains(">Sedan förra</th>"))
+        #expect(!html.contains(">7 d</th>") && !html.contains("Trend 30 d"))
         let markdown = try Self.render(report, .markdown)
         #expect(markdown.contains("| Market | Price | 24h | Since last | High | Low | Spread % | Volume | Volume value |"))
         #expect(markdown.contains("|:---|---:|---:|---:|---:|---:|---:|---:|---:|"))
@@ -131,7 +132,7 @@ struct HTMLReportAppTests {
         #expect(!inr.isShown)
         let html = try Self.render(report, .html)
         #expect(html.contains("<section class=\"detail\" id=\"btcusdt\""))
-        #expect(html.contains("<a href=\"#btcusdt\" title=\"Details of BTC/USDT\">BTC/USDT"))
+        #expect(html.contains("<a href=\"#btcusdt\" title=\"Detaljer för BTC/USDT\">BTC/USDT"))
         #expect(html.contains("<a class=\"close\" href=\"#m-btcusdt\""))
         #expect(html.contains("<tr id=\"m-btcusdt\""))
     }
@@ -152,10 +153,14 @@ struct HTMLReportAppTests {
         let model = ReportViewModel(report)
         let detail = try #require(model.details.first { $0.symbol == "btcusdt" })
         #expect(detail.hasSeries && detail.hasLimits)
-        #expect(detail.limits.map(\.text) == ["above 180\u{00A0}000,00\u{00A0}kr", "below 150\u{00A0}129,03\u{00A0}kr"])
+        // In Swedish, as a SEK page is.
+        #expect(detail.limits.map(\.text) == ["över 180\u{00A0}000,00\u{00A0}kr", "under 150\u{00A0}129,03\u{00A0}kr"])
+        let english = try #require(ReportViewModel(report, strings: .english).details.first { $0.symbol == "btcusdt" })
+        #expect(english.limits.map(\.text) == ["above 180\u{00A0}000,00\u{00A0}kr", "below 150\u{00A0}129,03\u{00A0}kr"])
         let data = try JSONSerialization.jsonObject(with: Data(model.historyData.utf8)) as? [String: Any]
         #expect(data?["locale"] as? String == "sv-SE" && data?["currency"] as? String == "SEK")
         #expect(data?["days"] as? [String] == ["2022-11-20", "2022-11-21", "2022-11-22"])
+        #expect((data?["months"] as? [String])?[10] == "nov", "the axis's months in the page's language")
         let markets = try #require(data?["m"] as? [String: [String]])
         // Prices with the page's fraction digits (the row's price is the detail's `171 447,35 kr`),
         // changes in hundredths of a percent: +6,67 % then +7,15 %; ETH has no first day.
@@ -171,7 +176,7 @@ struct HTMLReportAppTests {
         #expect(html.contains("<template id=\"points-table\">"))
         let start = try #require(html.firstRange(of: "<section class=\"detail\" id=\"btcusdt\""))
         let section = try #require(html[start.lowerBound...].components(separatedBy: "</section>").first)
-        #expect(section.contains("<div class=\"history\"><p class=\"small\">The chart and the earlier points need JavaScript.</p></div>"))
+        #expect(section.contains("<div class=\"history\"><p class=\"small\">Diagrammet och de tidigare punkterna kräver JavaScript.</p></div>"))
         #expect(!section.contains("<svg") && !section.contains("<td>2022-11-21"), "no chart or table drawn on the server")
         #expect(section.contains("<div class=\"earlier\"></div>"), "a place for the earlier points, after the other markets")
     }

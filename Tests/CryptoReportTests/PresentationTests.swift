@@ -74,7 +74,8 @@ struct PresentationTests {
         for format in [ReportFormat.markdown, .html, .json] {
             let text = try ReportPipeline().render(report, as: format, templates: templates)
             for notice in report.notices {
-                let words = NoticeText.text(notice)
+                // The SEK page in Swedish; Markdown and JSON in English.
+                let words = NoticeText.text(notice, time: ReportDates.minute, strings: format == .html ? PageStrings(.swedish) : .english)
                 #expect(text.contains(format == .html ? words.replacingOccurrences(of: "'", with: "&#39;") : words), "\(format)")
             }
         }

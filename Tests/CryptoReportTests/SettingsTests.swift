@@ -42,6 +42,7 @@ struct SettingsTests {
         Case(key: "markets", file: "\"all\"", environment: "primary", flag: "ALL", read: { $0.report.selection.markets.rawValue }, expected: ("primary", "all", "primary", "all")),
         Case(key: "sort", file: "\"change\"", environment: "name", flag: "price", read: { $0.report.selection.sort.rawValue }, expected: ("volume", "change", "name", "price")),
         Case(key: "top", file: "1_000", environment: "5", flag: "3", read: { $0.report.selection.top.map(String.init) ?? "-" }, expected: ("-", "1000", "5", "3")),
+        Case(key: "compare", file: "[\"BTC\", \"eth\"]", environment: "sol", flag: "wrxinr, ada", read: { $0.report.compare.joined(separator: ",") }, expected: ("", "btc,eth", "sol", "wrxinr,ada")),
         Case(key: "min_volume_value", file: "2_500.5", environment: "0", flag: "10000", read: { $0.report.minimumVolumeValue.map { "\($0)" } ?? "-" }, expected: ("-", "2500.5", "0", "10000")),
         Case(key: "history", file: "\"h.sqlite\"", environment: "e.sqlite", flag: "f.sqlite", read: { "\($0.output.history)" }, expected: ("automatic", "path(\"h.sqlite\")", "path(\"e.sqlite\")", "path(\"f.sqlite\")")),
         Case(key: "no_history", file: "true", environment: "false", flag: "true", read: { "\($0.output.history)" }, expected: ("automatic", "disabled", "automatic", "disabled")),

@@ -126,7 +126,7 @@ struct SharedFolderTests {
         }
         try await Self.run(day: 6, in: folder)
         let afterHTML = try Self.read(folder, "index.html")
-        #expect(afterHTML.contains("Top gainers (SEK)") && afterHTML.contains("Numbers formatted for sv_SE"))
+        #expect(afterHTML.contains("Största vinnare (SEK)") && afterHTML.contains("Siffror formaterade för sv_SE"), "a SEK index is Swedish")
         let after = try Self.indexRows(afterHTML)
         #expect(after == Self.expectedRows(folder))
         #expect(after.first { $0.date == "2022-11-23" }?.links.contains("cryptoreport-2022-11-23-SEK.html") == false)
@@ -176,7 +176,7 @@ struct SharedFolderTests {
         try await Self.run(day: 0, formats: [.csv], alerts: [rule], in: folder)
         #expect(folder.allContents("out").contains("cryptoreport-latest-SEK-alerts.csv"))
         let index = try Self.read(folder, "index.html")
-        #expect(index.contains("Alerts of the latest run (2022-11-22, SEK)"))
+        #expect(index.contains("Larm från senaste körningen (2022-11-22, SEK)"))
         #expect(try Self.indexRows(index).first?.links == ["cryptoreport-2022-11-22-SEK.csv", "cryptoreport-2022-11-22-SEK-alerts.csv"])
         try await Self.run(day: 1, formats: [.csv], in: folder)
         #expect(!folder.allContents("out").contains("cryptoreport-latest-SEK-alerts.csv"))

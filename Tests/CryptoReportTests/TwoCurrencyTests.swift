@@ -87,13 +87,13 @@ struct TwoCurrencyTests {
             }
             #expect(html.contains(" data-alt=\"\(Self.escaped(alt.change))\"><span class=\"ar\" aria-hidden=\"true\">\(row.arrow)</span>\(Self.escaped(row.change))<"))
         }
-        #expect(html.contains("<div class=\"switch\" id=\"currency-switch\" role=\"group\" aria-label=\"Currency\" hidden><button type=\"button\" data-i=\"0\">SEK</button><button type=\"button\" data-i=\"1\">USD</button></div>"))
-        #expect(html.contains("<div class=\"cur-0\"><header>\n  <h1>Crypto prices in SEK, 2022-11-22</h1>"))
-        #expect(html.contains("<div class=\"cur-1\"><header>\n  <h1>Crypto prices in USD, 2022-11-22</h1>"))
-        #expect(html.contains("<title data-alt=\"Crypto prices in USD, 2022-11-22\">Crypto prices in SEK, 2022-11-22</title>"))
+        #expect(html.contains("<div class=\"switch\" id=\"currency-switch\" role=\"group\" aria-label=\"Valuta\" hidden><button type=\"button\" data-i=\"0\">SEK</button><button type=\"button\" data-i=\"1\">USD</button></div>"))
+        #expect(html.contains("<div class=\"cur-0\"><header>\n  <h1>Kryptopriser i SEK, 2022-11-22</h1>"), "a SEK page is Swedish, in both its views")
+        #expect(html.contains("<div class=\"cur-1\"><header>\n  <h1>Kryptopriser i USD, 2022-11-22</h1>"))
+        #expect(html.contains("<title data-alt=\"Kryptopriser i USD, 2022-11-22\">Kryptopriser i SEK, 2022-11-22</title>"))
         // The detail's figures too; its history is in each currency's own data block.
         let detail = try #require(ReportViewModel(usd).details.first { $0.symbol == "btcusdt" })
-        #expect(html.contains("<dt>Open (24 h)<dd data-alt=\"\(Self.escaped(detail.open))\">"))
+        #expect(html.contains("<dt>Öppning (24 h)<dd data-alt=\"\(Self.escaped(detail.open))\">"))
         #expect(html.components(separatedBy: "<section class=\"detail\"").count - 1 == sek.rows.count)
     }
 
@@ -115,7 +115,7 @@ struct TwoCurrencyTests {
         #expect(blocks.map { String($0.1) } == ["0", "1"])
         let currencies = try blocks.map { try (JSONSerialization.jsonObject(with: Data($0.2.utf8)) as? [String: Any])?["currency"] as? String }
         #expect(currencies == ["SEK", "USD"])
-        #expect(blocks.last.map { String($0.2) } == ReportViewModel(usd).historyData)
+        #expect(blocks.last.map { String($0.2) } == ReportViewModel(usd, strings: PageStrings(localeIdentifier: sek.localeIdentifier)).historyData, "in the page's language")
         #expect(html.components(separatedBy: "<div class=\"history\">").count - 1 == sek.rows.count)
     }
 
@@ -146,10 +146,10 @@ struct TimeZoneTests {
         let utc = try Self.report(nil), stockholm = try Self.report("Europe/Stockholm")
         let renderer = try TemplateRenderer()
         let html = renderer.render(stockholm, format: .html), markdown = renderer.render(stockholm, format: .markdown)
-        #expect(html.contains("Newest ticker 2022-11-22 01:51 CET"))
+        #expect(html.contains("Senaste notering 2022-11-22 01:51 CET"), "the SEK page is Swedish")
         #expect(markdown.contains("- Newest ticker: 2022-11-22 01:51 CET"))
-        #expect(!html.contains(" UTC (built-in sample)") && html.contains("updated 2022-11-22 01:51 CET"))
-        #expect(renderer.render(utc, format: .html).contains("Newest ticker 2022-11-22 00:51 UTC"), "no zone given: UTC, as before")
+        #expect(!html.contains(" UTC (inbyggt exempel)") && html.contains("uppdaterad 2022-11-22 01:51 CET"))
+        #expect(renderer.render(utc, format: .html).contains("Senaste notering 2022-11-22 00:51 UTC"), "no zone given: UTC, as before")
         #expect(CSVRenderer().render(stockholm) == CSVRenderer().render(utc))
         #expect(try JSONRenderer().render(stockholm) == (try JSONRenderer().render(utc)))
     }

@@ -43,6 +43,22 @@ package struct MarketSelector: Sendable {
 
     static let quotePreference = ["usdt", "inr", "btc", "wrx"]
 
+    /// The markets `names` mean among `rows`, in their order, each once: an exact market symbol,
+    /// else a base asset's primary market; and the names that mean none.
+    static func resolve(_ names: [String], in rows: [MarketRow]) -> (found: [String], missing: [String]) {
+        let symbols = Dictionary(rows.map { ($0.symbol.lowercased(), $0.symbol) }, uniquingKeysWith: { first, _ in first })
+        let primary = primaryByBase(rows)
+        var found: [String] = [], missing: [String] = []
+        for name in names {
+            guard let market = symbols[name.lowercased()] ?? primary[name.lowercased()]?.symbol else {
+                missing.append(name)
+                continue
+            }
+            if !found.contains(market) { found.append(market) }
+        }
+        return (found, missing)
+    }
+
     /// Symbols of each base asset's primary market.
     func primaryMarkets(_ rows: [MarketRow]) -> Set<String> {
         Set(Self.primaryByBase(rows).values.map { $0.symbol.lowercased() })

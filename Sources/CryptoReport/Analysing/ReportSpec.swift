@@ -17,6 +17,9 @@ public struct ReportSpec: Sendable, Equatable {
     public var timeZone: TimeZone?
     public var selection = Selection()
     public var alerts: [AlertRule] = []
+    /// Base assets or market symbols the HTML page's comparison chart follows, in order (up to
+    /// five, one per colour); empty: the five markets with the most volume value.
+    public var compare: [String] = []
     /// The least 24 h volume value, in the report currency, that lets a market into the top
     /// lists (gainers, losers, volume, spreads); `nil`: `defaultMinimumVolumeUSD` in the report
     /// currency. Markets that did not trade never lead a list, whatever the floor.

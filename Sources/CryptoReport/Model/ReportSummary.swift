@@ -42,4 +42,11 @@ public struct ReportSummary: Sendable, Equatable {
     public var volumeFloor: Decimal = 0
     /// Selected markets left out of the top lists: below the floor, or not traded at all.
     public var belowVolumeFloor = 0
+    /// Symbols of the markets the comparison chart follows, in order: the shown markets
+    /// `--compare` names, else the top markets by volume value.
+    public var compared: [String] = []
+    /// `compared` is what `--compare` chose, not the top by volume.
+    public var comparedByChoice = false
+    /// Names `--compare` gave that match no shown market.
+    public var notCompared: [String] = []
 }

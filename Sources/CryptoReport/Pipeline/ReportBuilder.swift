@@ -68,12 +68,18 @@ package struct ReportBuilder: Sendable {
             analysed.diagnostics.append(Diagnostic(.rates, .ambiguousRate(currency: currency, rates: rates)))
         }
         let shown = selector.cut(selected)
-        let summary = SummaryBuilder().summarise(
+        var summary = SummaryBuilder().summarise(
             .init(
                 tickers: decoded.tickers, tickersReceived: decoded.received,
                 skipped: decoded.received - decoded.tickers.count, converted: analysed.rows, selected: selected,
                 shown: shown.count, quoteRates: quoteRates, rates: exchangeRates, currency: converter.target,
                 minimumVolumeValue: spec.minimumVolumeValue))
+        if spec.compare.isEmpty {
+            summary.compared = summary.topVolume.map(\.symbol)
+        } else {
+            (summary.compared, summary.notCompared) = MarketSelector.resolve(spec.compare, in: shown)
+            summary.comparedByChoice = true
+        }
         var report = Report(
             currency: converter.target, localeIdentifier: spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: converter.target), generatedAt: generatedAt,
             rates: exchangeRates, rows: shown, summary: summary,

@@ -76,6 +76,9 @@ public struct ReportPipeline: Sendable {
                 for note in alerts.notes {
                     logger.warning("\(AlertText.note(note))")
                 }
+                if !reports[index].summary.notCompared.isEmpty {
+                    logger.warning("\(NoticeText.notCompared(reports[index].summary.notCompared))")
+                }
             }
         }
         let report = reports[0]
@@ -91,12 +94,19 @@ public struct ReportPipeline: Sendable {
         // when that page is written; the index makes its own small summary.
         let needsView = output.formats.contains { $0 == .markdown || $0 == .html }
         let view = needsView ? ReportViewModel(report, details: others.isEmpty && output.formats.contains(.html)) : nil
+        // Markdown keeps English (only the HTML page and the index follow the locale's language):
+        // a second model only when the page's language is another.
+        let markdownView = view.flatMap { view -> ReportViewModel? in
+            if view.t.language == .english { return view }
+            guard output.formats.contains(.markdown) else { return nil }
+            return templates.rendersMarkdownItself ? view.worded(.english, report: report) : ReportViewModel(report, strings: .english, details: false)
+        }
         // HTML is one page for every currency; each other format is one file per currency. Each
         // is made when it is staged and let go once on disk (ReportWriter.File).
         var planned: [(report: Report, format: ReportFormat, make: () throws -> String)] = []
         for (index, each) in reports.enumerated() {
-            let eachView = index == 0 ? view : nil
             for format in output.formats where index == 0 || format != .html {
+                let eachView = index == 0 ? (format == .markdown ? markdownView : view) : nil
                 planned.append((each, format, {
                     if format == .html && !others.isEmpty { return templates.render(each, format: .html, alternatives: others) }
                     return try render(each, as: format, templates: templates, csvDialect: output.csvDialect, view: eachView)
@@ -229,7 +239,8 @@ public struct ReportPipeline: Sendable {
         switch format {
         case .csv: CSVRenderer(dialect: csvDialect).render(report)
         case .json: try JSONRenderer().render(report)
-        case .markdown, .html: templates.render(view ?? ReportViewModel(report, details: format == .html), format: format)
+        case .markdown: templates.render(view ?? ReportViewModel(report, strings: .english, details: false), format: format)
+        case .html: templates.render(view ?? ReportViewModel(report), format: format)
         case .ledger: PriceDirectiveRenderer(.ledger).render(report)
         case .beancount: PriceDirectiveRenderer(.beancount).render(report)
         }

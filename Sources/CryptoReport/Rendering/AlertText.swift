@@ -16,20 +16,22 @@ package enum AlertText {
 
     /// Every alert of the report, in order; one formatter per currency, not per alert, since
     /// thousands of rules may fire.
-    package static func messages(_ report: Report) -> [String] {
+    /// - Parameter strings: the HTML page's language; English for the other reports, the alerts
+    ///   file and the log. The rule is quoted as the user wrote it.
+    package static func messages(_ report: Report, strings: PageStrings = .english) -> [String] {
         var formatters = Formatters(localeIdentifier: report.localeIdentifier)
-        return report.alerts.map { message($0, formatters: &formatters) }
+        return report.alerts.map { message($0, formatters: &formatters, strings: strings) }
     }
 
-    static func message(_ alert: FiredAlert, formatters: inout Formatters) -> String {
+    static func message(_ alert: FiredAlert, formatters: inout Formatters, strings: PageStrings = .english) -> String {
         let pair = "\(alert.baseAsset.uppercased())/\(alert.quoteAsset.uppercased())"
         switch alert.figure {
         case let .price(price, currency):
             let numbers = formatters.own(currency)
-            return "\(alert.rule.description): \(pair) is at \(numbers.money(price))"
+            return strings.format(.alertAt, alert.rule.description, pair, numbers.money(price))
         case let .change(change, period, price, currency):
             let numbers = formatters.report(currency)
-            return "\(alert.rule.description): \(pair) moved \(numbers.percent(change)) \(text(period)), now \(numbers.money(price))"
+            return strings.format(.alertMoved, alert.rule.description, pair, numbers.percent(change), text(period, strings: strings), numbers.money(price))
         }
     }
 
@@ -54,10 +56,10 @@ package enum AlertText {
         }
     }
 
-    package static func text(_ period: FiredAlert.Period) -> String {
+    package static func text(_ period: FiredAlert.Period, strings: PageStrings = .english) -> String {
         switch period {
-        case .day: "in 24 h"
-        case .sinceLastReport: "since the last report"
+        case .day: strings[.periodDay]
+        case .sinceLastReport: strings[.periodSinceLast]
         }
     }
 

@@ -12,7 +12,7 @@ enum ComparisonChart {
     }
 
     /// - Returns: empty unless two series have two days or more in common with the window.
-    static func svg(_ series: [Series], width: Int = 640, height: Int = 220, fontSize: Int = 12, label: String) -> String {
+    static func svg(_ series: [Series], width: Int = 640, height: Int = 220, fontSize: Int = 12, label: String, months: [String] = PriceChart.englishMonths) -> String {
         let days = Array(Set(series.flatMap { $0.points.map(\.day) })).sorted()
         let usable = series.filter { $0.points.count > 1 && ($0.points.first?.value ?? 0) > 0 }
         guard days.count > 1, usable.count > 1 else { return "" }
@@ -40,7 +40,7 @@ enum ComparisonChart {
         }
         let middle = days.count / 2
         for (day, anchor) in [(0, "start"), (middle, "middle"), (days.count - 1, "end")] {
-            svg += "<text class=\"day\" x=\"\(number(x(day)))\" y=\"\(height - 3)\" text-anchor=\"\(anchor)\">\(escape(PriceChart.shortDay(days[day])))</text>"
+            svg += "<text class=\"day\" x=\"\(number(x(day)))\" y=\"\(height - 3)\" text-anchor=\"\(anchor)\">\(escape(PriceChart.shortDay(days[day], months: months)))</text>"
         }
         return svg + "</svg>"
     }

@@ -18,19 +18,25 @@ extension IndexRenderer {
         var gainers, losers: [Mover]
         var hasGainers, hasLosers: Bool
 
-        init(_ report: Report) {
+        init(_ report: Report, strings t: PageStrings) {
             let locale = Locale(identifier: report.localeIdentifier)
             let numbers = PeopleNumberFormatter(currency: report.currency, locale: locale)
             let summary = report.summary
             dataDate = report.dataDate
             currency = report.currency
-            alerts = AlertText.messages(report).map { ReportViewModel.Text(text: $0) }
+            alerts = AlertText.messages(report, strings: t).map { ReportViewModel.Text(text: $0) }
             hasAlerts = !alerts.isEmpty
-            breadth = ReportViewModel.breadth(summary, locale: locale)
+            func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
+            breadth = ReportViewModel.Breadth(
+                advancers: count(summary.advancers), decliners: count(summary.decliners),
+                unchanged: count(summary.unchanged), advancersWeight: String(summary.advancers),
+                declinersWeight: String(summary.decliners), unchangedWeight: String(summary.unchanged))
             hasInrPremium = summary.inrPremium != nil
             inrPremium = numbers.percent(summary.inrPremium?.percent)
             inrPremiumClass = ReportViewModel.changeClass(summary.inrPremium?.percent)
-            inrPremiumDetail = ReportViewModel.inrPremiumDetail(summary, numbers: numbers)
+            inrPremiumDetail = summary.inrPremium.map {
+                t.format(.inrPremiumDetail, numbers.number($0.usdtInrLast), numbers.number($0.ecbUsdInr))
+            } ?? ""
             func mover(_ market: MarketRow) -> Mover {
                 Mover(
                     symbol: market.symbol, pair: "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())",

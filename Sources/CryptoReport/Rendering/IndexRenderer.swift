@@ -21,6 +21,11 @@ package struct IndexRenderer: Sendable {
 
     struct ViewModel {
         var title, generatedAt, reportCount, locale, style: String
+        /// The page's texts and language, as the report's (`PageStrings`).
+        var t: PageStrings
+        var lang: String
+        /// Sentences with figures, worded in the page's language.
+        var generatedLine, latestAlertsLine, breadthLine, topGainersLine, topLosersLine, footer: String
         var summary: Summary
         var reports: [Entry]
         var hasReports: Bool
@@ -35,6 +40,8 @@ package struct IndexRenderer: Sendable {
     ///   - latest: the `latest` names in the folder once this run's are in place.
     ///   - report: this run's report, for the summary and alerts.
     package func render(reports: [ReportFileName], latest: [String], report: Report) -> String {
+        let t = PageStrings(localeIdentifier: report.localeIdentifier)
+        let summary = Summary(report, strings: t)
         var groups: [String: [ReportFileName]] = [:]
         for file in reports { groups["\(file.date) \(file.currency)", default: []].append(file) }
         let entries = groups.values.compactMap { files -> Entry? in
@@ -70,10 +77,15 @@ package struct IndexRenderer: Sendable {
                 .map(\.link))
         }
         let count = entries.count
+        let generatedAt = PeopleTime(zone: report.timeZone, locale: Locale(identifier: report.localeIdentifier)).minute(report.generatedAt)
         let model = ViewModel(
-            title: "Crypto price reports", generatedAt: PeopleTime(zone: report.timeZone, locale: Locale(identifier: report.localeIdentifier)).minute(report.generatedAt),
-            reportCount: count == 1 ? "1 report" : "\(count.formatted(.number.locale(Locale(identifier: report.localeIdentifier)))) reports",
-            locale: report.localeIdentifier, style: Self.style, summary: Summary(report), reports: entries, hasReports: !entries.isEmpty,
+            title: t[.indexTitle], generatedAt: generatedAt,
+            reportCount: t.format(count == 1 ? .reportOne : .reportOther, count.formatted(.number.locale(Locale(identifier: report.localeIdentifier)))),
+            locale: report.localeIdentifier, style: Self.style, t: t, lang: t.code, generatedLine: t.format(.generated, generatedAt),
+            latestAlertsLine: t.format(.latestAlerts, report.dataDate, report.currency), breadthLine: t.format(.breadthOf, report.dataDate),
+            topGainersLine: t.format(.topGainersIn, report.currency), topLosersLine: t.format(.topLosersIn, report.currency),
+            footer: t.format(.indexFooter, report.localeIdentifier),
+            summary: summary, reports: entries, hasReports: !entries.isEmpty,
             latest: latestLinks, hasLatest: !latestLinks.isEmpty)
         var library = MustacheLibrary()
         do {

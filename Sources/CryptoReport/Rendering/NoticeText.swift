@@ -7,23 +7,32 @@ package enum NoticeText {
         text(notice, time: ReportDates.minute)
     }
 
-    /// - Parameter time: how a time is written: the reader's zone in the HTML and Markdown reports.
-    package static func text(_ notice: Notice, time: (Date) -> String) -> String {
+    /// - Parameters:
+    ///   - time: how a time is written: the reader's zone in the HTML and Markdown reports.
+    ///   - strings: the language: the HTML page's; English for Markdown, JSON and the log. A live
+    ///     fetch's error stays as the fetch worded it.
+    package static func text(_ notice: Notice, time: (Date) -> String, strings: PageStrings = .english) -> String {
         switch notice {
         case let .cachedSource(source, fetchedAt, liveError):
-            let name = source == .tickers ? "Tickers" : "ECB rates"
-            let why = liveError.map { " — live fetch failed: \($0)" } ?? " — offline run"
-            return "\(name) from cache, fetched \(time(fetchedAt))\(why)"
+            let name = strings[source == .tickers ? .noticeTickers : .noticeRates]
+            let why = liveError.map { strings.format(.noticeLiveFailed, $0) } ?? strings[.noticeOffline]
+            return strings.format(.noticeCached, name, time(fetchedAt), why)
         case let .ratesAhead(ratesDate, inEffect):
-            return "ECB rates are of \(ratesDate), published after these tickers (the rates in effect were those of \(inEffect)); prices are converted at later rates."
+            return strings.format(.noticeRatesAhead, ratesDate, inEffect)
         case let .ratesBehind(ratesDate, expected):
-            return "ECB rates are of \(ratesDate); the rates of \(expected) should have been published by the time of these tickers."
+            return strings.format(.noticeRatesBehind, ratesDate, expected)
         case .exchangeHalted(.allStale):
-            return "WazirX appears halted: every market's last update is over an hour older than the fetch."
+            return strings[.noticeHaltedStale]
         case .exchangeHalted(.noVolume):
-            return "WazirX appears halted: no market traded anything in 24 h."
+            return strings[.noticeHaltedVolume]
         case let .staleMarkets(count):
-            return "\(count) markets have not updated for over an hour; they are marked stale."
+            return strings.format(.noticeStale, String(count))
         }
+    }
+
+    /// A log line: `--compare` names a market the table does not show.
+    package static func notCompared(_ names: [String]) -> String {
+        let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+        return "--compare: no market in the table for \(list); the comparison chart leaves \(names.count == 1 ? "it" : "them") out."
     }
 }

@@ -19,10 +19,12 @@ enum PriceChart {
         var direction: String
     }
 
-    /// - Parameter format: the figure as people read it, for the low, high and limit labels.
+    /// - Parameters:
+    ///   - format: the figure as people read it, for the low, high and limit labels.
+    ///   - months: the months' short names on the axis, in the page's language.
     static func svg(
         _ points: [Point], limits: [Limit] = [], width: Int = 320, height: Int = 130, fontSize: Int = 11, label: String,
-        format: (Decimal) -> String
+        months: [String] = englishMonths, format: (Decimal) -> String
     ) -> String {
         guard points.count > 1, let first = points.first, let last = points.last else { return "" }
         let values = points.map { double($0.value) }
@@ -65,7 +67,7 @@ enum PriceChart {
         let middle = points.count / 2
         let ticks: [(Int, String)] = points.count > 4 ? [(0, "start"), (middle, "middle"), (points.count - 1, "end")] : [(0, "start"), (points.count - 1, "end")]
         for (index, anchor) in ticks {
-            svg += "<text class=\"day\" x=\"\(number(x(index)))\" y=\"\(height - 3)\" text-anchor=\"\(anchor)\">\(escape(shortDay(points[index].day)))</text>"
+            svg += "<text class=\"day\" x=\"\(number(x(index)))\" y=\"\(height - 3)\" text-anchor=\"\(anchor)\">\(escape(shortDay(points[index].day, months: months)))</text>"
         }
         return svg + "</svg>"
     }
@@ -73,11 +75,12 @@ enum PriceChart {
     /// Charts are pictures: a `Double` is exact enough for a pixel.
     static func double(_ value: Decimal) -> Double { NSDecimalNumber(decimal: value).doubleValue }
 
-    /// `2022-11-22` as `22 Nov`: the axis needs no year for a month.
-    static func shortDay(_ day: String) -> String {
+    static let englishMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// `2022-11-22` as `22 Nov` (`22 nov` in Swedish): the axis needs no year for a month.
+    static func shortDay(_ day: String, months: [String] = englishMonths) -> String {
         let parts = day.split(separator: "-")
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        guard parts.count == 3, let month = Int(parts[1]), (1...12).contains(month), let date = Int(parts[2]) else { return day }
+        guard parts.count == 3, let month = Int(parts[1]), months.indices.contains(month - 1), let date = Int(parts[2]) else { return day }
         return "\(date) \(months[month - 1])"
     }
 

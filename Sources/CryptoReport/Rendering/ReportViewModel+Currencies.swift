@@ -16,7 +16,9 @@ extension ReportViewModel {
     init(_ report: Report, alternatives: [Report]) {
         self.init(report)
         guard let second = alternatives.first else { return }
-        var other = ReportViewModel(second)
+        // The page has one language, the first currency's (or --locale's): the second's figures
+        // keep their own locale's formatting, its texts are the page's.
+        var other = ReportViewModel(second, strings: t)
         other.viewIndex = "1"
         other.isSwitchable = true
         viewIndex = "0"

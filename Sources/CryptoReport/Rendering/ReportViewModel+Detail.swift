@@ -66,7 +66,7 @@ extension ReportViewModel {
 
     /// - Parameter rows: the table's rows of `report.rows`, in order: a detail shows their figures
     ///   again, so they are taken as the table formatted them rather than formatted twice.
-    static func details(_ report: Report, rows: [Row], numbers: PeopleNumberFormatter) -> [Detail] {
+    static func details(_ report: Report, rows: [Row], numbers: PeopleNumberFormatter, strings: PageStrings) -> [Detail] {
         let shown = Set(report.rows.map { $0.symbol.lowercased() })
         var byAsset: [String: [MarketRow]] = [:]
         for market in report.markets.isEmpty ? report.rows : report.markets {
@@ -83,7 +83,7 @@ extension ReportViewModel {
                         anchor: anchor(other.symbol), price: numbers.money(other.price), premium: numbers.percent(premium),
                         premiumClass: changeClass(premium), isShown: shown.contains(other.symbol.lowercased()))
                 }
-            let labels = limits(for: market, in: report).map { Text(text: limitLabel($0, numbers: numbers)) }
+            let labels = limits(for: market, in: report).map { Text(text: limitLabel($0, numbers: numbers, strings: strings)) }
             let hasSeries = market.trend.map { $0.days.count == $0.series.count && $0.series.count > 1 } ?? false
             let changeMoney = market.open.map { market.price - $0 }
             return Detail(
@@ -101,8 +101,8 @@ extension ReportViewModel {
     }
 
     /// `above 180 000,00 kr`: a limit as the detail and its chart name it.
-    static func limitLabel(_ limit: PriceChart.Limit, numbers: PeopleNumberFormatter) -> String {
-        (limit.direction == "up" ? "above " : "below ") + numbers.money(limit.value)
+    static func limitLabel(_ limit: PriceChart.Limit, numbers: PeopleNumberFormatter, strings: PageStrings) -> String {
+        strings.format(limit.direction == "up" ? .limitAbove : .limitBelow, numbers.money(limit.value))
     }
 
     /// Money with its sign, as a change is read: `+1 234,50 kr`, `−0,0012 kr`.

@@ -6,15 +6,16 @@ import Foundation
 /// most of its rendering time, for details a reader opens a few of; here each price is written
 /// once, as the page shows it.
 ///
-/// `{"locale":"sv-SE","currency":"SEK","days":["2022-10-24",…],"m":{"btcusdt":["171447.35 - 170012.10 …","- - -85 …"]},
+/// `{"locale":"sv-SE","currency":"SEK","months":["jan",…],"days":["2022-10-24",…],"m":{"btcusdt":["171447.35 - 170012.10 …","- - -85 …"]},
 ///   "l":{"btcusdt":[{"v":180000.0,"d":"up","t":"above 180 000,00 kr"}]}}`
+/// - `months`: the dated axis's month names in the page's language.
 /// - `days`: every day any market has a price for, oldest first.
 /// - `m`, by the detail's element id, two strings of one token per day (`-` for none): the price
 ///   with exactly the fraction digits the page shows it with, and the change from the market's
 ///   previous price in hundredths of a percent.
 /// - `l`: the market's alert limits: where the line goes, its direction, its label.
 extension ReportViewModel {
-    static func historyData(_ report: Report, numbers: PeopleNumberFormatter) -> String {
+    static func historyData(_ report: Report, numbers: PeopleNumberFormatter, strings: PageStrings) -> String {
         let dated = report.rows.compactMap { market -> (anchor: String, trend: Trend, market: MarketRow)? in
             guard let trend = market.trend, trend.days.count == trend.series.count, trend.series.count > 1 else { return nil }
             return (anchor(market.symbol), trend, market)
@@ -24,6 +25,7 @@ extension ReportViewModel {
         let position = Dictionary(days.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         var json = "{\"locale\":" + jsonString(report.localeIdentifier.replacingOccurrences(of: "_", with: "-"))
         json += ",\"currency\":" + jsonString(report.currency)
+        json += ",\"months\":[" + strings.months.map(jsonString).joined(separator: ",") + "]"
         json += ",\"days\":[" + days.map(jsonString).joined(separator: ",") + "]"
         var markets: [String] = []
         var limits: [String] = []
@@ -49,7 +51,7 @@ extension ReportViewModel {
             let marketLimits = Self.limits(for: market, in: report).compactMap { limit -> String? in
                 let value = double(limit.value)
                 guard value.isFinite else { return nil }
-                return "{\"v\":\(value),\"d\":" + jsonString(limit.direction) + ",\"t\":" + jsonString(limitLabel(limit, numbers: numbers)) + "}"
+                return "{\"v\":\(value),\"d\":" + jsonString(limit.direction) + ",\"t\":" + jsonString(limitLabel(limit, numbers: numbers, strings: strings)) + "}"
             }
             if !marketLimits.isEmpty { limits.append(jsonString(anchor) + ":[" + marketLimits.joined(separator: ",") + "]") }
         }

@@ -104,8 +104,13 @@ extension ReportViewModel: MustacheParent {
         case "converterData": converterData
         case "comparison": comparison
         case "hasComparison": hasComparison
+        case "comparisonTitle": comparisonTitle
         case "compared": compared
         case "hasConverter": hasConverter
+        case "t": t
+        case "lang": lang
+        case "scriptStrings": scriptStrings
+        case "said": said
         default: nil
         }
     }

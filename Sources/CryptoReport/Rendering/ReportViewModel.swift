@@ -61,20 +61,45 @@ struct ReportViewModel {
         var svg: String
     }
 
-    var title: String
+    // The texts worded in the page's language (`ReportViewModel+Wording`) start empty and are
+    // set once the figures are.
+    /// The page's texts in the reader's language: `{{t.close}}`.
+    var t = PageStrings.english
+    /// `en` or `sv`: `<html lang>`.
+    var lang = "en"
+    /// The texts the page's script writes, as JSON: `data-strings="{{scriptStrings}}"`.
+    var scriptStrings = ""
+    /// Sentences of the page with figures in them, worded in its language.
+    var said = Said()
+    struct Said {
+        /// `Generated 2022-11-22 06:00 UTC`, `Newest ticker … (built-in sample)`, `ECB rates of … (…)`.
+        var generated = "", newestTicker = "", ecbRates = ""
+        /// `450 of 450 tickers converted`, `0 skipped`, `0 unconvertible`.
+        var tickersConverted = "", skipped = "", unconvertible = ""
+        /// `ECB reference rates of 2022-11-21`.
+        var ecbReferenceRates = ""
+        /// `Top volume (SEK)`.
+        var topVolume = ""
+        /// `Top lists: markets that traded at least … in 24 h; 52 left out (…)`.
+        var volumeFloor = ""
+        /// The footer's paragraphs.
+        var method = "", disclaimer = ""
+    }
+
+    var title = ""
     var currency: String
     var locale: String
     var dataDate: String
     var generatedAt: String
-    var newestTickerAt: String
+    var newestTickerAt = ""
     var ecbDate: String
-    var rates: [Text]
+    var rates: [Text] = []
     var counts: Counts
     var breadth: Breadth
     var hasInrPremium: Bool
     var inrPremium: String
     var inrPremiumClass: String
-    var inrPremiumDetail: String
+    var inrPremiumDetail = ""
     var gainers, losers, topVolume, widestSpreads: [Row]
     var hasGainers, hasLosers, hasTopVolume, hasWidestSpreads, hasMovers: Bool
     var rows: [Row]
@@ -82,13 +107,13 @@ struct ReportViewModel {
     var warnings: [Text]
     var hasWarnings: Bool
     var warningCount: String
-    var sources: [Source]
-    var notices: [Text]
+    var sources: [Source] = []
+    var notices: [Text] = []
     var hasNotices: Bool
-    var tickersStatus: String
-    var ratesStatus: String
+    var tickersStatus = ""
+    var ratesStatus = ""
     var hasHistory: Bool
-    var alerts: [Text]
+    var alerts: [Text] = []
     var hasAlerts: Bool
     var charts: [Chart]
     var hasCharts: Bool
@@ -122,6 +147,8 @@ struct ReportViewModel {
     /// The comparison chart: the top markets by volume value rebased to 100 over the window.
     var comparison = ""
     var hasComparison = false
+    /// The comparison's heading: the markets `--compare` chose, or the top ones by volume.
+    var comparisonTitle = ""
     /// Its legend, in the chart's colour order: `{{#compared}}{{name}} {{change}}{{/compared}}`.
     var compared: [Compared] = []
     struct Compared {
@@ -133,38 +160,37 @@ struct ReportViewModel {
     var converterData = ""
     var hasConverter = false
 
-    /// - Parameter withDetails: the HTML page's per-market details and their history data, which
-    ///   Markdown does not show: the largest part of the model at many markets.
-    init(_ report: Report, details withDetails: Bool = true) {
+    /// - Parameters:
+    ///   - strings: the page's language; by default the report locale's (Swedish for `sv_SE`,
+    ///     English otherwise). Markdown is rendered from an English model.
+    ///   - withDetails: the HTML page's per-market details and their history data, which
+    ///     Markdown does not show: the largest part of the model at many markets.
+    init(_ report: Report, strings: PageStrings? = nil, details withDetails: Bool = true) {
         let locale = Locale(identifier: report.localeIdentifier)
         let numbers = PeopleNumberFormatter(currency: report.currency, locale: locale)
         let time = PeopleTime(zone: report.timeZone, locale: locale)
         let summary = report.summary
+        let t = strings ?? PageStrings(localeIdentifier: report.localeIdentifier)
         func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
-        func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers, time: time) }
+        func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers, time: time, strings: t) }
 
-        title = "Crypto prices in \(report.currency), \(report.dataDate)"
         currency = report.currency
         self.locale = report.localeIdentifier
         dataDate = report.dataDate
         generatedAt = time.minute(report.generatedAt)
-        newestTickerAt = summary.newestTickerAt.map(time.minute) ?? "unknown"
         ecbDate = report.rates.date
-        rates = summary.ratesUsed.map {
-            let via = $0.via.hasPrefix("ECB") ? "" : " (via \($0.via))"
-            let unit = $0.quoteAsset == "usdt" ? "USD" : $0.quoteAsset.uppercased()
-            return Text(text: "1 \(unit) = \(numbers.rate($0.rate)) \(report.currency)\(via)")
-        }
         let c = summary.counts
         counts = Counts(
             tickers: count(c.tickersReceived), converted: count(c.converted), selected: count(c.selected),
             shown: count(c.shown), assets: count(c.assets), skipped: count(c.skipped),
-            unconvertible: count(c.unconvertible), assetsPhrase: "\(count(c.assets)) \(c.assets == 1 ? "asset" : "assets")")
-        breadth = Self.breadth(summary, locale: locale)
+            unconvertible: count(c.unconvertible), assetsPhrase: "")
+        breadth = Breadth(
+            advancers: count(summary.advancers), decliners: count(summary.decliners),
+            unchanged: count(summary.unchanged), advancersWeight: String(summary.advancers),
+            declinersWeight: String(summary.decliners), unchangedWeight: String(summary.unchanged))
         hasInrPremium = summary.inrPremium != nil
         inrPremium = numbers.percent(summary.inrPremium?.percent)
         inrPremiumClass = Self.changeClass(summary.inrPremium?.percent)
-        inrPremiumDetail = Self.inrPremiumDetail(summary, numbers: numbers)
         gainers = summary.gainers.map(row)
         losers = summary.losers.map(row)
         topVolume = summary.topVolume.map(row)
@@ -179,27 +205,9 @@ struct ReportViewModel {
         warnings = report.diagnostics.map { Text(text: DiagnosticText.line($0)) }
         hasWarnings = !warnings.isEmpty
         warningCount = count(warnings.count)
-        sources = report.sources.map {
-            Source(
-                name: $0.source.displayName, url: $0.location, fetchedAt: time.minute($0.fetchedAt),
-                status: $0.status.rawValue, isLink: $0.location.hasPrefix("http://") || $0.location.hasPrefix("https://"))
-        }
-        notices = report.notices.map { Text(text: NoticeText.text($0, time: time.minute)) }
-        hasNotices = !notices.isEmpty
-        func status(_ source: DataSource) -> String {
-            guard let info = report.sources.first(where: { $0.source == source }) else { return "" }
-            switch info.origin {
-            case .network: return "live, fetched \(time.minute(info.fetchedAt))"
-            case .cache: return "from cache, fetched \(time.minute(info.fetchedAt))"
-            case .file: return "from a file"
-            case .sample: return "built-in sample"
-            }
-        }
-        tickersStatus = status(.tickers)
-        ratesStatus = status(.rates)
+        hasNotices = !report.notices.isEmpty
         hasHistory = report.hasHistory
-        alerts = AlertText.messages(report).map { Text(text: $0) }
-        hasAlerts = !alerts.isEmpty
+        hasAlerts = !report.alerts.isEmpty
         // The larger charts: the five markets with the most volume that have a few days of history.
         charts = summary.topVolume.compactMap { mover in
             guard let market = report.rows.first(where: { $0.symbol == mover.symbol }), let trend = market.trend,
@@ -210,25 +218,28 @@ struct ReportViewModel {
             let svg = trend.days.count == trend.series.count
                 ? PriceChart.svg(
                     zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) },
-                    limits: Self.limits(for: market, in: report), width: 250, height: 130, fontSize: 12, label: "\(pair), price by day",
-                    format: { numbers.money($0) })
-                : Sparkline.svg(trend.series, width: 320, height: 110, labels: (numbers.money(low), numbers.money(high)))
+                    limits: Self.limits(for: market, in: report), width: 250, height: 130, fontSize: 12,
+                    label: t.format(.priceByDayOf, pair), months: t.months, format: { numbers.money($0) })
+                : Sparkline.svg(
+                    trend.series, width: 320, height: 110, labels: (numbers.money(low), numbers.money(high)),
+                    label: t.format(.trendDays, String(trend.series.count)))
             return Chart(
                 pair: pair, anchor: Self.anchor(market.symbol), price: numbers.money(market.price),
                 change30d: numbers.percent(trend.change30d), changeClass: Self.changeClass(trend.change30d),
                 svg: svg)
         }
         hasCharts = !charts.isEmpty
-        // The comparison: the same five markets (the most volume value), each from its first day.
-        let comparedMarkets = summary.topVolume.compactMap { mover -> (MarketRow, [PriceChart.Point])? in
-            guard let market = report.rows.first(where: { $0.symbol == mover.symbol }), let trend = market.trend,
+        // The comparison: the markets `--compare` names, else the same five (the most volume
+        // value), each from its first day.
+        let comparedMarkets = summary.compared.compactMap { symbol -> (MarketRow, [PriceChart.Point])? in
+            guard let market = report.rows.first(where: { $0.symbol == symbol }), let trend = market.trend,
                 trend.days.count == trend.series.count, trend.series.count > 1
             else { return nil }
             return (market, zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) })
         }
         comparison = ComparisonChart.svg(
             comparedMarkets.map { ComparisonChart.Series(name: "\($0.0.baseAsset.uppercased())/\($0.0.quoteAsset.uppercased())", points: $0.1) },
-            label: "The top markets by volume, each rebased to 100 on its first day")
+            label: t[summary.comparedByChoice ? .comparisonChosenLabel : .comparisonLabel], months: t.months)
         hasComparison = !comparison.isEmpty
         compared = hasComparison
             ? comparedMarkets.filter { ($0.1.first?.value ?? 0) > 0 }.enumerated().map { index, entry in
@@ -247,30 +258,17 @@ struct ReportViewModel {
         volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
-        details = withDetails ? Self.details(report, rows: rows, numbers: numbers) : []
+        details = withDetails ? Self.details(report, rows: rows, numbers: numbers, strings: t) : []
         hasDetails = !details.isEmpty
-        historyData = withDetails ? Self.historyData(report, numbers: numbers) : ""
+        historyData = withDetails ? Self.historyData(report, numbers: numbers, strings: t) : ""
         hasHistoryData = !historyData.isEmpty
         converterData = Self.converterData([report])
         hasConverter = !converterData.isEmpty && hasRows
+        word(report, strings: t, numbers: numbers, time: time)
         views = [self]
     }
 
-    static func breadth(_ summary: ReportSummary, locale: Locale) -> Breadth {
-        func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
-        return Breadth(
-            advancers: count(summary.advancers), decliners: count(summary.decliners),
-            unchanged: count(summary.unchanged), advancersWeight: String(summary.advancers),
-            declinersWeight: String(summary.decliners), unchangedWeight: String(summary.unchanged))
-    }
-
-    static func inrPremiumDetail(_ summary: ReportSummary, numbers: PeopleNumberFormatter) -> String {
-        summary.inrPremium.map {
-            "USDT/INR \(numbers.number($0.usdtInrLast)) vs ECB USD/INR \(numbers.number($0.ecbUsdInr))"
-        } ?? ""
-    }
-
-    private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter, time: PeopleTime) -> Row {
+    private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter, time: PeopleTime, strings: PageStrings) -> Row {
         Row(
             symbol: market.symbol, pair: "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())",
             base: market.baseAsset.uppercased(), quote: market.quoteAsset.uppercased(),
@@ -285,7 +283,8 @@ struct ReportViewModel {
             change7d: numbers.percent(market.trend?.change7d), change30d: numbers.percent(market.trend?.change30d),
             change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),
             sparkline: Sparkline.unicode(market.trend?.series ?? []),
-            sparklineSVG: Sparkline.svg(market.trend?.series ?? []),
+            sparklineSVG: Sparkline.svg(
+                market.trend?.series ?? [], label: strings.format(.trendDays, String(market.trend?.series.count ?? 0))),
             sortValues: sortValues(market), anchor: anchor(market.symbol))
     }
 

@@ -24,8 +24,9 @@ package enum Sparkline {
     }
 
     /// An inline SVG line chart, coloured by the direction from first to last value.
-    /// Only numbers go into the markup, so it is safe to insert unescaped.
-    package static func svg(_ values: [Decimal], width: Int = 100, height: Int = 24, labels: (low: String, high: String)? = nil) -> String {
+    /// Only numbers and escaped text go into the markup, so it is safe to insert unescaped.
+    /// `label` names it for a screen reader, in the page's language (English by default).
+    package static func svg(_ values: [Decimal], width: Int = 100, height: Int = 24, labels: (low: String, high: String)? = nil, label: String? = nil) -> String {
         guard values.count > 1, let first = values.first, let last = values.last, let low = values.min(), let high = values.max()
         else { return "" }
         let pad = 2.0
@@ -43,7 +44,7 @@ package enum Sparkline {
             appendOneDecimal(y, to: &points)
         }
         let direction = last > first ? "up" : last < first ? "down" : "flat"
-        var svg = "<svg class=\"spark \(direction)\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(values.count)-day price trend\">"
+        var svg = "<svg class=\"spark \(direction)\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(escape(label ?? "\(values.count)-day price trend"))\">"
         svg += "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"\(String(decoding: points, as: UTF8.self))\"/>"
         if let labels {
             svg += "<text x=\"\(width - 2)\" y=\"10\" text-anchor=\"end\">\(escape(labels.high))</text>"

@@ -19,19 +19,19 @@ enum TemplatePartials {
     }
 
     static func references(in text: String) -> [Reference] {
-        var open = Substring("{{")
-        var close = Substring("}}")
+        // Searched as UTF-8 bytes: `Substring.range(of:)` compares Characters and made this scan
+        // of the 40 KB HTML template an eighth of a small report's run.
+        let bytes = Array(text.utf8)
+        var open = Array("{{".utf8)
+        var close = Array("}}".utf8)
         var found: [Reference] = []
-        var rest = Substring(text)
-        // The standard library's search, not Foundation's `range(of:)`: that bridges the rest of
-        // the text to UTF-16 at every tag, which made this check a seventh of a report's time.
-        while let start = rest.firstRange(of: open) {
-            let afterOpen = rest[start.upperBound...]
-            guard let end = afterOpen.firstRange(of: close) else { break }
-            var tag = afterOpen[..<end.lowerBound]
-            rest = afterOpen[end.upperBound...]
+        var position = 0
+        while let start = Self.find(open, in: bytes, from: position) {
+            guard let end = Self.find(close, in: bytes, from: start + open.count) else { break }
+            var tag = Substring(String(decoding: bytes[(start + open.count)..<end], as: UTF8.self))
+            position = end + close.count
             // `{{{name}}}`: the third brace belongs to the tag.
-            if tag.hasPrefix("{"), rest.hasPrefix("}") { rest = rest.dropFirst() }
+            if tag.hasPrefix("{"), position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1 }
             tag = tag.drop(while: \.isWhitespace)
             guard let kind = tag.first else { continue }
             switch kind {
@@ -39,8 +39,8 @@ enum TemplatePartials {
                 let body = tag.dropFirst().reversed().drop(while: { $0.isWhitespace }).drop(while: { $0 == "=" })
                 let parts = String(body.reversed()).split(whereSeparator: \.isWhitespace)
                 if parts.count == 2 {
-                    open = Substring(parts[0])
-                    close = Substring(parts[1])
+                    open = Array(parts[0].utf8)
+                    close = Array(parts[1].utf8)
                 }
             case ">", "<":
                 let name = tag.dropFirst().trimmingCharacters(in: .whitespaces)
@@ -53,5 +53,16 @@ enum TemplatePartials {
             }
         }
         return found
+    }
+
+    /// The first index of `needle` in `haystack` at or after `start`.
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard let first = needle.first, haystack.count >= needle.count else { return nil }
+        var index = start
+        while index <= haystack.count - needle.count {
+            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
     }
 }

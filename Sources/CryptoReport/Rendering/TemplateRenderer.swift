@@ -10,6 +10,10 @@ package struct TemplateRenderer: Sendable {
     /// The Markdown report is the built-in one, which `MarkdownWriter` writes without Mustache.
     private let builtInMarkdown: Bool
 
+    /// The built-in Markdown report is written from the model by `MarkdownWriter`, which reads
+    /// only its summary texts, not a user's template, which may read anything.
+    var rendersMarkdownItself: Bool { builtInMarkdown }
+
     /// - Parameter directory: a folder holding `report.md.mustache` and/or `report.html.mustache`;
     ///   a file it lacks falls back to the built-in template.
     package init(directory: URL? = nil) throws(UsageError) {
@@ -47,7 +51,9 @@ package struct TemplateRenderer: Sendable {
     /// - Parameter alternatives: the same report in other currencies, which the HTML page can
     ///   switch to (`--currency SEK,USD`); Markdown shows `report` alone.
     package func render(_ report: Report, format: ReportFormat, alternatives: [Report] = []) -> String {
-        render(format == .html ? ReportViewModel(report, alternatives: alternatives) : ReportViewModel(report, details: false), format: format)
+        render(
+            format == .html ? ReportViewModel(report, alternatives: alternatives) : ReportViewModel(report, strings: .english, details: false),
+            format: format)
     }
 
     /// With a view model made once for every template of a run (Markdown, HTML and the index).

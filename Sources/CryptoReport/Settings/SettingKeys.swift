@@ -13,6 +13,7 @@ package enum SettingKeys {
     package static let top = SettingKey("top", .positive) { $0.report.selection.top = $1 }
     package static let alerts = SettingKey("alerts", .alerts) { $0.report.alerts = $1 }
     package static let timeZone = SettingKey("timezone", .timeZone) { $0.report.timeZone = $1 }
+    package static let compare = SettingKey("compare", .compare) { $0.report.compare = $1 }
     package static let minVolumeValue = SettingKey("min_volume_value", .amount) { $0.report.minimumVolumeValue = $1 }
 
     // Where the data comes from, and how hard to try.
@@ -65,7 +66,7 @@ package enum SettingKeys {
 
     /// Every key, in the README's order.
     package static let all: [any AnySettingKey] = [
-        currency, locale, timeZone, formats, csvDialect, output, noLatest, symbols, markets, sort, top, minVolumeValue, history, noHistory,
+        currency, locale, timeZone, formats, csvDialect, output, noLatest, symbols, markets, sort, top, minVolumeValue, compare, history, noHistory,
         failOnAlert, alerts,
         tickersURL, ecbURL, sample, timeout, retries, deadline, maxBytes, cacheDir, maxAge, strict, offline, allowStale,
         lockTimeout, templates, quiet, verbose,

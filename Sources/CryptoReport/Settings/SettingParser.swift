@@ -198,6 +198,18 @@ extension SettingParser where Value == [ReportFormat] {
 extension SettingParser where Value == [String] {
     /// Base assets or market symbols, lower case.
     static let symbols = list("base assets or market symbols, like btc,eth,wrxinr") { $0.lowercased() }
+
+    /// One to five (the comparison chart has five colours).
+    static let compare: SettingParser = {
+        let names = list("one to five base assets or market symbols, like btc,eth,sol", allowingEmpty: false) { $0.lowercased() }
+        return SettingParser(expected: names.expected, fileType: .strings) { items in
+            let parsed = try names.parse(items)
+            guard parsed.count <= 5 else {
+                throw InvalidSettingValue("the comparison follows at most five markets, not \(parsed.count)", item: items.joined(separator: ","))
+            }
+            return parsed
+        }
+    }()
 }
 
 extension SettingParser where Value == [MaxAge.Limit] {

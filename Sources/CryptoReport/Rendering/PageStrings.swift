@@ -1,0 +1,94 @@
+import Foundation
+import Mustache
+
+/// Every text for people in the HTML report and `index.html`, in the reader's language: Swedish
+/// when the report's locale is Swedish (`sv_SE`, `sv_FI`, the SEK default), English otherwise.
+///
+/// The templates read a text as `{{t.key}}`; texts with figures in them (`{0}`, `{1}`) are put
+/// together here and handed to the templates ready. Markdown, CSV and JSON keep English: they are
+/// not pages. A table lacking a key falls back to English, never to nothing; a test holds both
+/// tables to the same keys and placeholders.
+package struct PageStrings: Sendable {
+    package enum Language: String, Sendable, CaseIterable {
+        case english = "en"
+        case swedish = "sv"
+
+        /// `sv_SE` → Swedish; any other locale → English.
+        package init(localeIdentifier: String) {
+            let language = localeIdentifier.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map { $0.lowercased() }
+            self = language == "sv" ? .swedish : .english
+        }
+    }
+
+    package let language: Language
+    private let table: [Key: String]
+
+    package init(_ language: Language) {
+        self.language = language
+        table = Self.tables[language] ?? Self.englishTable
+    }
+
+    package init(localeIdentifier: String) {
+        self.init(Language(localeIdentifier: localeIdentifier))
+    }
+
+    package static let english = PageStrings(.english)
+
+    /// `en` or `sv`, for `<html lang>`.
+    package var code: String { language.rawValue }
+
+    package subscript(_ key: Key) -> String {
+        table[key] ?? Self.englishTable[key] ?? ""
+    }
+
+    /// The text of `key` with `{0}` … `{9}` replaced by `values` in one pass: a value holding
+    /// `{1}` (a rule, a fetch error) stays as it is.
+    package func format(_ key: Key, _ values: String...) -> String {
+        let template = Array(self[key].unicodeScalars)
+        var text = String.UnicodeScalarView()
+        var index = 0
+        while index < template.count {
+            if template[index] == "{", index + 2 < template.count, template[index + 2] == "}",
+                let digit = Int(String(template[index + 1])), values.indices.contains(digit)
+            {
+                text.append(contentsOf: values[digit].unicodeScalars)
+                index += 3
+            } else {
+                text.append(template[index])
+                index += 1
+            }
+        }
+        return String(text)
+    }
+
+    /// `Jan` … `Dec`, `jan` … `dec`: a chart's dated axis.
+    package var months: [String] {
+        [Key.month1, .month2, .month3, .month4, .month5, .month6, .month7, .month8, .month9, .month10, .month11, .month12].map { self[$0] }
+    }
+
+    /// The texts the page's script writes itself, as JSON for an HTML-escaped attribute.
+    package var scriptJSON: String {
+        let keys: [Key] = [.scriptShownOf, .scriptShown, .scriptSortBy]
+        let entries = keys.map { key -> String in
+            // JSONSerialization escapes quotes and backslashes; the attribute is HTML-escaped.
+            let value = (try? JSONSerialization.data(withJSONObject: [self[key]], options: []))
+                .flatMap { String(data: $0, encoding: .utf8) }.map { String($0.dropFirst().dropLast()) } ?? "\"\""
+            return "\"\(key.rawValue)\":\(value)"
+        }
+        return "{" + entries.joined(separator: ",") + "}"
+    }
+
+    /// `{0}` … `{9}` in a text: what a table's two languages must agree on.
+    package static func placeholders(in text: String) -> Set<String> {
+        Set((0...9).map { "{\($0)}" }.filter { text.contains($0) })
+    }
+
+    static let tables: [Language: [Key: String]] = [.english: englishTable, .swedish: swedishTable]
+}
+
+/// `{{t.close}}` in a template: the text of the key named, or nothing for a name no key has.
+extension PageStrings: MustacheParent {
+    package func child(named name: String) -> Any? {
+        Key(rawValue: name).map { self[$0] }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The model's sentences and labels for people, worded in a page language (`PageStrings`): set
+/// by `init` in the page's language, and again in English for the run's Markdown without
+/// formatting every market a second time.
+extension ReportViewModel {
+    /// This model with the texts the built-in Markdown report reads worded in `strings`'
+    /// language. The charts, the details and the rows' pictures keep the language they were made
+    /// in: Markdown shows none of them (a user's own Markdown template gets a model of its own).
+    func worded(_ strings: PageStrings, report: Report) -> ReportViewModel {
+        let locale = Locale(identifier: report.localeIdentifier)
+        var copy = self
+        copy.word(
+            report, strings: strings, numbers: PeopleNumberFormatter(currency: report.currency, locale: locale),
+            time: PeopleTime(zone: report.timeZone, locale: locale))
+        copy.views = []
+        copy.views = [copy]
+        return copy
+    }
+
+    /// Sets every text of the summary, header and footer that `strings` words; the figures in them
+    /// are already formatted.
+    mutating func word(_ report: Report, strings t: PageStrings, numbers: PeopleNumberFormatter, time: PeopleTime) {
+        let locale = Locale(identifier: report.localeIdentifier)
+        let summary = report.summary
+        func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
+        self.t = t
+        lang = t.code
+        scriptStrings = t.scriptJSON
+        title = t.format(.title, report.currency, report.dataDate)
+        newestTickerAt = summary.newestTickerAt.map(time.minute) ?? t[.unknown]
+        rates = summary.ratesUsed.map {
+            let via = $0.via.hasPrefix("ECB") ? "" : t.format(.rateVia, $0.via)
+            let unit = $0.quoteAsset == "usdt" ? "USD" : $0.quoteAsset.uppercased()
+            return Text(text: "1 \(unit) = \(numbers.rate($0.rate)) \(report.currency)\(via)")
+        }
+        counts.assetsPhrase = t.format(summary.counts.assets == 1 ? .assetOne : .assetOther, counts.assets)
+        inrPremiumDetail = summary.inrPremium.map {
+            t.format(.inrPremiumDetail, numbers.number($0.usdtInrLast), numbers.number($0.ecbUsdInr))
+        } ?? ""
+        sources = report.sources.map {
+            let name = switch $0.source {
+            case .tickers: t[.sourceTickers]
+            case .rates: t[.sourceRates]
+            case .klines: t[.sourceKlines]
+            }
+            // The sample's location is worded by Fetching in English ("built-in sample NAME"):
+            // the page says it in its own language.
+            let sample = "built-in sample "
+            let location = $0.origin == .sample && $0.location.hasPrefix(sample)
+                ? t[.statusSample] + " " + $0.location.dropFirst(sample.count) : $0.location
+            return Source(
+                name: name, url: location, fetchedAt: time.minute($0.fetchedAt),
+                status: $0.status.rawValue, isLink: $0.location.hasPrefix("http://") || $0.location.hasPrefix("https://"))
+        }
+        notices = report.notices.map { Text(text: NoticeText.text($0, time: time.minute, strings: t)) }
+        func status(_ source: DataSource) -> String {
+            guard let info = report.sources.first(where: { $0.source == source }) else { return "" }
+            switch info.origin {
+            case .network: return t.format(.statusLive, time.minute(info.fetchedAt))
+            case .cache: return t.format(.statusCache, time.minute(info.fetchedAt))
+            case .file: return t[.statusFile]
+            case .sample: return t[.statusSample]
+            }
+        }
+        tickersStatus = status(.tickers)
+        ratesStatus = status(.rates)
+        alerts = AlertText.messages(report, strings: t).map { Text(text: $0) }
+        comparisonTitle = t[summary.comparedByChoice ? .comparisonChosenHeading : .comparisonHeading]
+        said = Said(
+            generated: t.format(.generated, generatedAt), newestTicker: t.format(.newestTicker, newestTickerAt, tickersStatus),
+            ecbRates: t.format(.ecbRatesStatus, ecbDate, ratesStatus),
+            tickersConverted: t.format(.tickersConverted, counts.converted, counts.tickers),
+            skipped: t.format(.skipped, counts.skipped), unconvertible: t.format(.unconvertible, counts.unconvertible),
+            ecbReferenceRates: t.format(.ecbReferenceRates, ecbDate), topVolume: t.format(.topVolume, report.currency),
+            volumeFloor: t.format(.volumeFloor, volumeFloor)
+                + (summary.belowVolumeFloor > 0 ? t.format(.volumeFloorLeftOut, count(summary.belowVolumeFloor)) : "") + ".",
+            method: t.format(.method, report.currency, ecbDate), disclaimer: t.format(.disclaimer, report.localeIdentifier))
+    }
+}
