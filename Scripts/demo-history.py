@@ -15,15 +15,43 @@ from decimal import Decimal, getcontext
 
 getcontext().prec = 30
 path = sys.argv[1] if len(sys.argv) > 1 else "Output/history.sqlite"
+
+
+def stored_last(stored):
+    """A last price as the store keeps it (StoredNumber.swift): m × 64 + (e + 32), or plain text."""
+    if isinstance(stored, int):
+        return Decimal(stored >> 6).scaleb((stored & 63) - 32)
+    if isinstance(stored, bytes):  # [exponent, sign, mantissa bytes, least first]
+        mantissa = int.from_bytes(stored[2:], "little")
+        return Decimal(-mantissa if stored[1] else mantissa).scaleb(int.from_bytes(stored[:1], "little", signed=True))
+    return Decimal(stored)
+
+
+def stored_figure(stored, last):
+    """Another figure: (m − m_last) × 2 beside an integer last price, full × 2 + 1, text or NULL."""
+    if stored is None or not isinstance(stored, int):
+        return None if stored is None else stored_last(stored)
+    if stored & 1:
+        return stored_last(stored >> 1)
+    return Decimal((last >> 6) + (stored >> 1)).scaleb((last & 63) - 32)
+
+
 db = sqlite3.connect(path)
 run = db.execute("SELECT id, source_time, rates_date FROM run ORDER BY source_time DESC LIMIT 1").fetchone()
 if run is None:
     sys.exit("run the report on --sample first, so the history holds the real snapshot")
 run_id, source_time, rates_date = run
-markets = db.execute("SELECT symbol, base_asset, quote_asset, last, volume FROM market WHERE run_id = ?", (run_id,)).fetchall()
+# Schema v4 (Sources/CryptoReport/History/HistoryStore+Schema.swift): names in market_name, figures
+# as integers or, as here, as plain decimal text, which the store reads as well.
+markets = [
+    (name_id, symbol, stored_last(last), stored_figure(volume, last))
+    for name_id, symbol, last, volume in db.execute(
+        "SELECT m.name_id, n.symbol, m.last, m.volume FROM market m JOIN market_name n ON n.id = m.name_id WHERE m.run_id = ?",
+        (run_id,))
+]
 rates = db.execute("SELECT currency, per_euro FROM rate WHERE date = ?", (rates_date,)).fetchall()
 random.seed(20221122)
-walk = {symbol: Decimal(last) for symbol, _, _, last, _ in markets}
+walk = {symbol: last for _, symbol, last, _ in markets}
 day_ms = 86_400_000
 with db:
     for days_back in range(1, 31):
@@ -39,8 +67,9 @@ with db:
             continue
         new_id = cur.lastrowid
         rows = []
-        for symbol, base, quote, _, volume in markets:
+        for name_id, symbol, _, volume in markets:
             walk[symbol] = walk[symbol] / (Decimal(1) + Decimal(random.gauss(0.004, 0.035)).quantize(Decimal("0.0001")))
-            rows.append((new_id, symbol, base, quote, str(walk[symbol].normalize()), volume, time))
-        db.executemany("INSERT INTO market (run_id, symbol, base_asset, quote_asset, last, volume, at) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            # `at` 0: the ticker's time is the run's own.
+            rows.append((new_id, name_id, "{:f}".format(walk[symbol].normalize()), None if volume is None else "{:f}".format(volume), 0))
+        db.executemany("INSERT INTO market (run_id, name_id, last, volume, at) VALUES (?, ?, ?, ?, ?)", rows)
 print("added synthetic days to", path)

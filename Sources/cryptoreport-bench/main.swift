@@ -1,11 +1,17 @@
 // Micro-benchmarks of the number paths, fast against Foundation's, on the figures of the built-in
 // sample. Not a test: it prints timings and asserts nothing. `make bench` runs it, then the
-// comparison with the pandas peer (../shared/tools/bench-vs-peer).
+// comparison with the pandas peer (../shared/tools/bench-vs-peer). `history-db` makes history
+// databases for timing reports over long histories (HistoryDatabase.swift).
 //
 // A small hand-written timer rather than ordo-one/benchmark: that package needs tools version 6.1
 // and a malloc interposer, and would add minutes to CI's fresh build for a handful of loops.
 import CryptoReport
 import Foundation
+
+if CommandLine.arguments.dropFirst().first == "history-db" {
+    try makeHistoryDatabase(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 
 @inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
 

@@ -49,14 +49,12 @@ package struct HistoryExporter: Sendable {
     private func series(symbol: String, currency: String, days: Int, runs: [RunSummary], quietly: Bool = false) throws(HistoryError) -> [Point] {
         let wanted = symbol.lowercased()
         var points: [Point] = []
-        var currencies = Set<String>()
         var convertible = false
         // Only the asset's markets and those that price them: what a run's other markets would add
         // to its rows is nothing (each row is converted on its own), at a hundred times the cost.
         let stored = try store.markets(of: wanted, in: runs)
         for run in runs {
             guard let snapshot = stored[run.id], let rates = snapshot.rates else { continue }
-            currencies.formUnion(rates.currencies)
             guard let converter = try? CurrencyConverter(rates: rates, target: currency),
                 let quoteRates = try? converter.quoteRates(for: snapshot.tickers)
             else { continue }
@@ -68,8 +66,11 @@ package struct HistoryExporter: Sendable {
             points.append(Point(time: run.sourceTime, kind: run.kind, row: row, ratesDate: rates.date))
         }
         if quietly { return points }
-        if !runs.isEmpty && !convertible && !currencies.isEmpty {
-            throw .currencyNotRecorded(currency: currency, available: currencies.sorted())
+        // The currencies on record only for the error: gathered per run, they were a tenth of a
+        // ten-year `history`.
+        if !runs.isEmpty && !convertible {
+            let currencies = Set(runs.compactMap { stored[$0.id]?.rates }.flatMap(\.currencies))
+            if !currencies.isEmpty { throw .currencyNotRecorded(currency: currency, available: currencies.sorted()) }
         }
         if !runs.isEmpty && convertible && points.isEmpty {
             throw .noSeries(symbol: wanted, days: days, runs: runs.count)

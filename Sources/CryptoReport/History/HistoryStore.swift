@@ -3,9 +3,10 @@ import GRDB
 
 /// The snapshots of past runs, in an SQLite database (GRDB).
 ///
-/// Prices are stored as the decimal text the API sent, never as floating point. Each snapshot is
-/// written in one transaction, and recording the same snapshot (same newest-ticker time) twice
-/// stores it once. The schema is versioned by GRDB's migrator.
+/// Prices are stored exactly, never as floating point: each reads back as the `Decimal` its plain
+/// text parses to (`StoredNumber`), in about 17 KB a day of 450 markets (schema v4,
+/// `HistoryStore+Schema.swift`). Each snapshot is written in one transaction, and recording the
+/// same snapshot (same newest-ticker time) twice stores it once.
 package struct HistoryStore: Sendable {
     package let path: String
     let database: DatabaseQueue
@@ -19,7 +20,13 @@ package struct HistoryStore: Sendable {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             database = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrator.migrate(database)
+            let migrator = Self.migrator
+            let applied = try database.read { db in try migrator.appliedIdentifiers(db) }
+            try migrator.migrate(database)
+            // v4 left the v3 tables' pages free inside the file (as large as the data was):
+            // given back once, outside the migration's transaction. Interrupted, SQLite's own
+            // journal keeps the file whole, and the next run does without.
+            if applied.contains("v3") && !applied.contains("v4") { try database.vacuum() }
         } catch {
             throw .cannotOpen(path: path, reason: Self.describe(error))
         }
@@ -34,62 +41,6 @@ package struct HistoryStore: Sendable {
         } catch {
             throw .cannotOpen(path: path, reason: Self.describe(error))
         }
-    }
-
-    // MARK: - Schema
-
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE run (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        source_time INTEGER NOT NULL UNIQUE,
-                        fetched_at INTEGER NOT NULL,
-                        rates_date TEXT NOT NULL,
-                        tickers_status TEXT NOT NULL,
-                        tickers_location TEXT NOT NULL,
-                        rates_status TEXT NOT NULL,
-                        rates_location TEXT NOT NULL
-                    );
-                    CREATE TABLE market (
-                        run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
-                        symbol TEXT NOT NULL,
-                        base_asset TEXT NOT NULL,
-                        quote_asset TEXT NOT NULL,
-                        last TEXT NOT NULL,
-                        open TEXT, high TEXT, low TEXT, bid TEXT, ask TEXT, volume TEXT,
-                        at INTEGER,
-                        PRIMARY KEY (run_id, symbol)
-                    );
-                    CREATE TABLE rate (
-                        date TEXT NOT NULL,
-                        currency TEXT NOT NULL,
-                        per_euro TEXT NOT NULL,
-                        PRIMARY KEY (date, currency)
-                    );
-                    """)
-        }
-        // v2: backfilled days are told apart from report runs, and a backfill can resume.
-        migrator.registerMigration("v2") { db in
-            try db.execute(
-                sql: """
-                    ALTER TABLE run ADD COLUMN kind TEXT NOT NULL DEFAULT 'report';
-                    CREATE INDEX market_symbol ON market(symbol);
-                    CREATE TABLE backfill_progress (
-                        symbol TEXT PRIMARY KEY,
-                        days INTEGER NOT NULL,
-                        completed_at INTEGER NOT NULL
-                    );
-                    """)
-        }
-        // v3: no query reads markets by symbol alone (trends and `history` go by run), so the
-        // symbol index was a fifth of the database and of each day's growth for nothing.
-        migrator.registerMigration("v3") { db in
-            try db.execute(sql: "DROP INDEX IF EXISTS market_symbol")
-        }
-        return migrator
     }
 
     // MARK: - Writing
@@ -118,25 +69,42 @@ package struct HistoryStore: Sendable {
                 snapshot.source(.rates).status.rawValue, snapshot.source(.rates).location, snapshot.kind.rawValue,
             ])
         let runID = db.lastInsertedRowID
-        let statement = try db.makeStatement(
-            sql: """
-                INSERT OR IGNORE INTO market (run_id, symbol, base_asset, quote_asset, last, open, high, low, bid, ask, volume, at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-        for ticker in snapshot.tickers {
-            try statement.execute(arguments: [
-                runID, ticker.symbol, ticker.baseAsset, ticker.quoteAsset, DecimalParts.plainText(ticker.last),
-                ticker.open.map(DecimalParts.plainText), ticker.high.map(DecimalParts.plainText), ticker.low.map(DecimalParts.plainText), ticker.bid.map(DecimalParts.plainText),
-                ticker.ask.map(DecimalParts.plainText), ticker.volume.map(DecimalParts.plainText), ticker.updatedAt.map(milliseconds),
-            ])
+        var names = try MarketNames.load(db)
+        // A symbol twice in one snapshot is stored once, the first (v3's key was run and symbol).
+        var seen = Set<[UInt8]>()
+        var rows: [(nameID: Int64, ticker: Ticker)] = []
+        rows.reserveCapacity(snapshot.tickers.count)
+        for ticker in snapshot.tickers where seen.insert(Array(ticker.symbol.utf8)).inserted {
+            rows.append((try names.id(for: ticker, in: db), ticker))
+        }
+        // In key order, so that the run's rows are appended to the B-tree and fill its pages.
+        rows.sort { $0.nameID < $1.nameID }
+        let statement = try db.makeStatement(sql: insertMarket)
+        for row in rows {
+            try statement.execute(arguments: marketValues(row.ticker, runID: runID, nameID: row.nameID, runTime: sourceTime))
         }
         return true
+    }
+
+    static let insertMarket = """
+        INSERT INTO market (run_id, name_id, last, open, high, low, bid, ask, volume, at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// A ticker's row in the forms of `StoredNumber`.
+    static func marketValues(_ ticker: Ticker, runID: Int64, nameID: Int64, runTime: Int64) -> StatementArguments {
+        let last = StoredNumber.Parts(ticker.last)
+        func figure(_ value: Decimal?) -> DatabaseValue { StoredNumber.figure(value, last: last) }
+        return [
+            runID, nameID, StoredNumber.last(ticker.last), figure(ticker.open), figure(ticker.high), figure(ticker.low),
+            figure(ticker.bid), figure(ticker.ask), figure(ticker.volume), StoredNumber.time(ticker.updatedAt.map(milliseconds), runTime: runTime),
+        ]
     }
 
     static func insertRates(_ rates: ExchangeRates, into db: Database) throws {
         let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO rate (date, currency, per_euro) VALUES (?, ?, ?)")
         for (currency, rate) in rates.perEuro.sorted(by: { $0.key < $1.key }) {
-            try statement.execute(arguments: [rates.date, currency, DecimalParts.plainText(rate)])
+            try statement.execute(arguments: [rates.date, currency, StoredNumber.last(rate)])
         }
     }
 
@@ -163,70 +131,67 @@ package struct HistoryStore: Sendable {
         }
     }
 
-    /// The run's markets and the ECB rates of its day (or the nearest earlier day stored).
+    /// The run's markets, in the order their names were first stored, and the ECB rates of its
+    /// day (or the nearest earlier day stored).
     package func snapshot(of run: RunSummary) throws(HistoryError) -> (tickers: [Ticker], rates: ExchangeRates?) {
         try read { db in
-            let tickers = try Row.fetchAll(db, sql: "SELECT * FROM market WHERE run_id = ? ORDER BY rowid", arguments: [run.id])
-                .compactMap(Self.ticker)
+            let names = try MarketNames.load(db)
+            let runTimes = try Self.runTimes(String(run.id), in: db)
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.marketColumns) FROM market WHERE run_id = ? ORDER BY name_id", arguments: [run.id])
+            var tickers: [Ticker] = []
+            while let row = try rows.next() {
+                if let ticker = Self.ticker(row, names: names, runTimes: runTimes) { tickers.append(ticker) }
+            }
             return (tickers, try Self.rates(onOrBefore: run.ratesDate, in: db))
         }
     }
 
     /// One asset's markets in each of `runs`, with what converting them needs, keyed by run: the
     /// markets whose symbol or base asset is `asset` (lower case), the `Xusdt` and `Xinr` markets
-    /// that price their quote assets (`CurrencyConverter`), in the order they were stored, and each
-    /// run's ECB rates. `history --days 3650` of one asset read every market of every run through
+    /// that price their quote assets (`CurrencyConverter`), in stored order, and each run's ECB
+    /// rates. `history --days 3650` of one asset read every market of every run through
     /// `snapshot(of:)`: 1.6 million rows parsed and converted for 3,650 points.
     ///
-    /// One scan of the table finds the asset's markets (`+run_id`: through the primary key's
-    /// index, SQLite fetched every row of every run by rowid, ten times slower); the pricing
-    /// markets are then looked up by run and symbol in that index. SQLite folds the case of ASCII
-    /// only, so rows whose names hold capitals or any non-ASCII character are read in the scan too
-    /// and judged by Swift's `lowercased()`, as `snapshot(of:)`'s callers judge every row.
+    /// Names are judged in Swift (`lowercased()`, as `snapshot(of:)`'s callers judge every row,
+    /// where SQLite folds ASCII only) against the few hundred stored names; then only the rows of
+    /// those names in those runs are read, each found through the (run, name) key.
     public func markets(of asset: String, in runs: [RunSummary]) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
         guard !runs.isEmpty else { return [:] }
         return try read { db in
             var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
-            var ratesByDate: [String: ExchangeRates?] = [:]
-            for run in runs where result[run.id] == nil {
-                if ratesByDate[run.ratesDate] == nil { ratesByDate[run.ratesDate] = try Self.rates(onOrBefore: run.ratesDate, in: db) }
-                result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil)
-            }
+            let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), in: db)
+            for run in runs { result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil) }
             let runList = result.keys.sorted().map(String.init).joined(separator: ",")
-            let columns = "run_id, rowid, symbol, base_asset, quote_asset, last, open, high, low, bid, ask, volume, at"
-            typealias Found = (run: Int64, rowid: Int64, ticker: Ticker)
-            func fetch(_ sql: String, _ arguments: StatementArguments) throws -> [Found] {
+            let runTimes = try Self.runTimes(runList, in: db)
+            let names = try MarketNames.load(db).all
+            var namesByID: [Int64: MarketNames.Name] = [:]
+            for (id, name) in names { namesByID[id] = name }
+            typealias Found = (run: Int64, nameID: Int64, ticker: Ticker)
+            func fetch(_ ids: [Int64]) throws -> [Found] {
+                guard !ids.isEmpty else { return [] }
+                let idList = ids.map(String.init).joined(separator: ",")
                 var found: [Found] = []
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT \(Self.marketColumns) FROM market WHERE run_id IN (\(runList)) AND name_id IN (\(idList))")
                 while let row = try rows.next() {
-                    if let ticker = Self.ticker(row) { found.append((row["run_id"], row["rowid"], ticker)) }
+                    if let name = namesByID[row[1]], let ticker = Self.ticker(row, name: name, runTimes: runTimes) { found.append((row[0], row[1], ticker)) }
                 }
                 return found
             }
-            func isAsset(_ ticker: Ticker) -> Bool {
-                ticker.symbol.lowercased() == asset || ticker.baseAsset.lowercased() == asset
+            func isAsset(_ name: MarketNames.Name) -> Bool {
+                name.symbol.lowercased() == asset || name.baseAsset.lowercased() == asset
             }
-            let scanned = try fetch(
-                """
-                SELECT \(columns) FROM market WHERE +run_id IN (\(runList))
-                AND (symbol = ?1 COLLATE NOCASE OR base_asset = ?1 COLLATE NOCASE OR lower(symbol) <> symbol
-                     OR length(symbol) <> length(CAST(symbol AS BLOB)) OR length(base_asset) <> length(CAST(base_asset AS BLOB)))
-                """, [asset])
-            var found = scanned.filter { isAsset($0.ticker) }
+            var found = try fetch(names.filter { isAsset($0.name) }.map(\.id))
             var pricing = Set<String>()
             for quote in Set(found.map { $0.ticker.quoteAsset.lowercased() }) where quote != "inr" && quote != "usdt" {
                 pricing.insert(quote + "usdt")
                 pricing.insert(quote + "inr")
             }
             if !pricing.isEmpty {
-                let wanted = pricing.sorted()
-                let placeholders = Array(repeating: "?", count: wanted.count).joined(separator: ",")
-                let exact = try fetch("SELECT \(columns) FROM market WHERE run_id IN (\(runList)) AND symbol IN (\(placeholders))", StatementArguments(wanted))
-                // A pricing market stored under another spelling (`WRXUSDT`) was read by the scan.
-                let spelled = scanned.filter { !pricing.contains($0.ticker.symbol) && pricing.contains($0.ticker.symbol.lowercased()) }
-                found += (exact + spelled).filter { !isAsset($0.ticker) }
+                // Any spelling of a pricing market (`WRXUSDT`), as the converter judges them.
+                found += try fetch(names.filter { !isAsset($0.name) && pricing.contains($0.name.symbol.lowercased()) }.map(\.id))
             }
-            found.sort { ($0.run, $0.rowid) < ($1.run, $1.rowid) }
+            found.sort { ($0.run, $0.nameID) < ($1.run, $1.nameID) }
             for item in found { result[item.run]?.tickers.append(item.ticker) }
             return result
         }
@@ -234,20 +199,19 @@ package struct HistoryStore: Sendable {
 
     /// What trends need of several runs, in one query: each market's symbol, quote asset and last
     /// price (the base asset is left empty), keyed by run, each run's ECB rates beside it.
-    /// The other six prices are not read: parsing them was most of a report's history cost.
+    /// The other six prices are not read, and the last price is built from its stored integer
+    /// without text: parsing prices was most of a report's history cost.
     package func lastPrices(of runs: [RunSummary]) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
         guard !runs.isEmpty else { return [:] }
         return try read { db in
             var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
-            var ratesByDate: [String: ExchangeRates?] = [:]
-            for run in runs where result[run.id] == nil {
-                if ratesByDate[run.ratesDate] == nil { ratesByDate[run.ratesDate] = try Self.rates(onOrBefore: run.ratesDate, in: db) }
-                result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil)
-            }
+            let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), in: db)
+            for run in runs { result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil) }
             let ids = result.keys.sorted()
             let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+            let names = try MarketNames.load(db)
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT run_id, symbol, quote_asset, last FROM market WHERE run_id IN (\(placeholders)) ORDER BY run_id, rowid",
+                db, sql: "SELECT run_id, name_id, last FROM market WHERE run_id IN (\(placeholders)) ORDER BY run_id, name_id",
                 arguments: StatementArguments(ids))
             var currentID: Int64 = -1
             var tickers: [Ticker] = []
@@ -258,8 +222,8 @@ package struct HistoryStore: Sendable {
                     currentID = id
                     tickers = []
                 }
-                guard let last = (row[3] as String?).flatMap(DecimalText.parse) else { continue }
-                tickers.append(Ticker(symbol: row[1], baseAsset: "", quoteAsset: row[2], last: last))
+                guard let name = names[row[1]], let last = StoredNumber.readLast(row[2]) else { continue }
+                tickers.append(Ticker(symbol: name.symbol, baseAsset: "", quoteAsset: name.quoteAsset, last: last.value))
             }
             if currentID >= 0 { result[currentID]?.tickers = tickers }
             return result
@@ -272,23 +236,60 @@ package struct HistoryStore: Sendable {
     }
 
     static func rates(onOrBefore date: String, in db: Database) throws -> ExchangeRates? {
-        guard let day = try String.fetchOne(db, sql: "SELECT MAX(date) FROM rate WHERE date <= ?", arguments: [date]) else {
-            return nil
-        }
-        var perEuro: [String: Decimal] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT currency, per_euro FROM rate WHERE date = ?", arguments: [day]) {
-            if let value = DecimalText.parse(row["per_euro"]), value > 0 { perEuro[row["currency"]] = value }
-        }
-        return ExchangeRates(date: day, perEuro: perEuro)
+        try rates(onOrBefore: [date], in: db)[date] ?? nil
     }
 
-    static func ticker(_ row: Row) -> Ticker? {
-        func number(_ column: String) -> Decimal? { (row[column] as String?).flatMap(DecimalText.parse) }
-        guard let last = number("last") else { return nil }
+    /// For each of `dates`, the newest stored ECB rates dated that day or earlier, read in one
+    /// query over the span of `dates`: a `history` of ten years asked 3,650 times, a query each.
+    static func rates(onOrBefore dates: Set<String>, in db: Database) throws -> [String: ExchangeRates?] {
+        guard let lowest = dates.min(), let highest = dates.max() else { return [:] }
+        let first = try String.fetchOne(db, sql: "SELECT MAX(date) FROM rate WHERE date <= ?", arguments: [lowest]) ?? lowest
+        var days: [ExchangeRates] = []
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT date, currency, per_euro FROM rate WHERE date BETWEEN ? AND ? ORDER BY date", arguments: [first, highest])
+        while let row = try rows.next() {
+            let day: String = row[0]
+            if days.last?.date != day { days.append(ExchangeRates(date: day, perEuro: [:])) }
+            if let value = StoredNumber.readLast(row[2])?.value, value > 0 { days[days.count - 1].perEuro[row[1]] = value }
+        }
+        var result: [String: ExchangeRates?] = [:]
+        for date in dates {
+            // The last day not after `date`: days are in date order.
+            var low = 0
+            var high = days.count
+            while low < high {
+                let middle = (low + high) / 2
+                if days[middle].date <= date { low = middle + 1 } else { high = middle }
+            }
+            result[date] = low > 0 ? days[low - 1] : nil
+        }
+        return result
+    }
+
+    static let marketColumns = "run_id, name_id, last, open, high, low, bid, ask, volume, at"
+
+    /// Each run's source time, which market rows' times are stored relative to.
+    static func runTimes(_ runList: String, in db: Database) throws -> [Int64: Int64] {
+        var times: [Int64: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, source_time FROM run WHERE id IN (\(runList))") {
+            times[row[0]] = row[1]
+        }
+        return times
+    }
+
+    /// A row of `marketColumns`; `nil` when its name, run or last price cannot be read.
+    static func ticker(_ row: Row, names: MarketNames, runTimes: [Int64: Int64]) -> Ticker? {
+        guard let name = names[row[1]] else { return nil }
+        return ticker(row, name: name, runTimes: runTimes)
+    }
+
+    static func ticker(_ row: Row, name: MarketNames.Name, runTimes: [Int64: Int64]) -> Ticker? {
+        guard let runTime = runTimes[row[0]], let last = StoredNumber.readLast(row[2]) else { return nil }
+        func figure(_ index: Int) -> Decimal? { StoredNumber.readFigure(row[index], last: last.parts) }
         return Ticker(
-            symbol: row["symbol"], baseAsset: row["base_asset"], quoteAsset: row["quote_asset"], open: number("open"),
-            low: number("low"), high: number("high"), last: last, volume: number("volume"), bid: number("bid"),
-            ask: number("ask"), updatedAt: (row["at"] as Int64?).map(date))
+            symbol: name.symbol, baseAsset: name.baseAsset, quoteAsset: name.quoteAsset, open: figure(3), low: figure(5),
+            high: figure(4), last: last.value, volume: figure(8), bid: figure(6), ask: figure(7),
+            updatedAt: StoredNumber.readTime(row[9], runTime: runTime).map(date))
     }
 
     // MARK: - Backfill progress
@@ -323,16 +324,18 @@ package struct HistoryStore: Sendable {
             _ = try insert(empty, into: db)
         }
         guard let runID = try Int64.fetchOne(db, sql: "SELECT id FROM run WHERE source_time = ?", arguments: [sourceTime]) else { return }
+        var names = try MarketNames.load(db)
+        let insert = try db.makeStatement(sql: insertMarket)
         for ticker in snapshot.tickers {
+            // Replaces the run's market of that symbol whatever its assets, as v3's (run, symbol) key did.
             try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO market (run_id, symbol, base_asset, quote_asset, last, open, high, low, volume, at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    runID, ticker.symbol, ticker.baseAsset, ticker.quoteAsset, DecimalParts.plainText(ticker.last), ticker.open.map(DecimalParts.plainText),
-                    ticker.high.map(DecimalParts.plainText), ticker.low.map(DecimalParts.plainText), ticker.volume.map(DecimalParts.plainText), ticker.updatedAt.map(milliseconds),
-                ])
+                sql: "DELETE FROM market WHERE run_id = ? AND name_id IN (SELECT id FROM market_name WHERE symbol = ?)",
+                arguments: [runID, ticker.symbol])
+            // Klines have no bid or ask: a backfilled day stores none.
+            var kline = ticker
+            kline.bid = nil
+            kline.ask = nil
+            try insert.execute(arguments: marketValues(kline, runID: runID, nameID: try names.id(for: ticker, in: db), runTime: sourceTime))
         }
     }
 

@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+
+/// The history database's schema, versioned by GRDB's migrator: each version a migration, each
+/// migration one transaction.
+extension HistoryStore {
+    static var migrator: DatabaseMigrator { migrator(interruptingV4: nil) }
+
+    /// `interruptingV4`: run at the end of the v4 migration, for tests that abort it halfway.
+    static func migrator(interruptingV4: (@Sendable (Database) throws -> Void)?) -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE run (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        source_time INTEGER NOT NULL UNIQUE,
+                        fetched_at INTEGER NOT NULL,
+                        rates_date TEXT NOT NULL,
+                        tickers_status TEXT NOT NULL,
+                        tickers_location TEXT NOT NULL,
+                        rates_status TEXT NOT NULL,
+                        rates_location TEXT NOT NULL
+                    );
+                    CREATE TABLE market (
+                        run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+                        symbol TEXT NOT NULL,
+                        base_asset TEXT NOT NULL,
+                        quote_asset TEXT NOT NULL,
+                        last TEXT NOT NULL,
+                        open TEXT, high TEXT, low TEXT, bid TEXT, ask TEXT, volume TEXT,
+                        at INTEGER,
+                        PRIMARY KEY (run_id, symbol)
+                    );
+                    CREATE TABLE rate (
+                        date TEXT NOT NULL,
+                        currency TEXT NOT NULL,
+                        per_euro TEXT NOT NULL,
+                        PRIMARY KEY (date, currency)
+                    );
+                    """)
+        }
+        // v2: backfilled days are told apart from report runs, and a backfill can resume.
+        migrator.registerMigration("v2") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE run ADD COLUMN kind TEXT NOT NULL DEFAULT 'report';
+                    CREATE INDEX market_symbol ON market(symbol);
+                    CREATE TABLE backfill_progress (
+                        symbol TEXT PRIMARY KEY,
+                        days INTEGER NOT NULL,
+                        completed_at INTEGER NOT NULL
+                    );
+                    """)
+        }
+        // v3: no query reads markets by symbol alone (trends and `history` go by run), so the
+        // symbol index was a fifth of the database and of each day's growth for nothing.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: "DROP INDEX IF EXISTS market_symbol")
+        }
+        // v4: a day of 450 markets took 45 KB, each row repeating three names and seven numbers
+        // as text. Names are stored once (`market_name`); rows are keyed by run, then name, in a
+        // table without rowid (a day's rows are appended at the end of one B-tree); numbers,
+        // times and rates take the integer forms of `StoredNumber`. Like every migration it
+        // runs in one transaction: interrupted, the database is the v3 one it was.
+        migrator.registerMigration("v4") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE market_name (
+                        id INTEGER PRIMARY KEY,
+                        symbol TEXT NOT NULL,
+                        base_asset TEXT NOT NULL,
+                        quote_asset TEXT NOT NULL,
+                        UNIQUE (symbol, base_asset, quote_asset)
+                    );
+                    INSERT INTO market_name (symbol, base_asset, quote_asset)
+                        SELECT symbol, base_asset, quote_asset FROM market
+                        GROUP BY symbol, base_asset, quote_asset ORDER BY MIN(rowid);
+                    """ + Self.marketTable("market_v4") + """
+                    ;
+                    CREATE TABLE rate_v4 (
+                        date TEXT NOT NULL,
+                        currency TEXT NOT NULL,
+                        per_euro NOT NULL,
+                        PRIMARY KEY (date, currency)
+                    ) WITHOUT ROWID;
+                    """)
+            try copyV3Rates(in: db)
+            try copyV3Markets(in: db)
+            try db.execute(sql: "DROP TABLE market; ALTER TABLE market_v4 RENAME TO market")
+            try interruptingV4?(db)
+        }
+        return migrator
+    }
+
+    /// The v4 market table. Columns without a declared type keep each value as it is given (an
+    /// integer form, or the blob or text of a figure the integer form cannot hold).
+    static func marketTable(_ name: String) -> String {
+        """
+        CREATE TABLE \(name) (
+            run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+            name_id INTEGER NOT NULL REFERENCES market_name(id),
+            last NOT NULL, open, high, low, bid, ask, volume, at,
+            PRIMARY KEY (run_id, name_id)
+        ) WITHOUT ROWID
+        """
+    }
+
+    /// Rates as the integer form of a last price (`StoredNumber.last`): a `history` of ten years
+    /// reads 3,650 days of them, and their text was half its time. Text v3 could not read stays.
+    static func copyV3Rates(in db: Database) throws {
+        let rows = try Row.fetchCursor(db, sql: "SELECT date, currency, per_euro FROM rate ORDER BY date, currency")
+        let insert = try db.makeStatement(sql: "INSERT INTO rate_v4 (date, currency, per_euro) VALUES (?, ?, ?)")
+        while let row = try rows.next() {
+            let text: DatabaseValue = row[2]
+            let value = String.fromDatabaseValue(text).flatMap(DecimalText.parse)
+            try insert.execute(arguments: [row[0], row[1], value.map(StoredNumber.last) ?? text])
+        }
+        try db.execute(sql: "DROP TABLE rate; ALTER TABLE rate_v4 RENAME TO rate")
+    }
+
+    /// Every v3 row into the v4 table, oldest run first. A figure is read as v3 read it
+    /// (`DecimalText.parse`) and stored in the form that reads back the same; text v3 could not
+    /// read is kept as it is, so that v4 reads it (or fails to) just the same. Rows of no run
+    /// were out of reach in v3 and stay behind.
+    static func copyV3Markets(in db: Database) throws {
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT m.run_id, n.id, r.source_time, m.last, m.open, m.high, m.low, m.bid, m.ask, m.volume, m.at
+                FROM market m
+                JOIN market_name n ON n.symbol = m.symbol AND n.base_asset = m.base_asset AND n.quote_asset = m.quote_asset
+                JOIN run r ON r.id = m.run_id
+                ORDER BY m.run_id, n.id
+                """)
+        let insert = try db.makeStatement(
+            sql: "INSERT INTO market_v4 (run_id, name_id, last, open, high, low, bid, ask, volume, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        while let row = try rows.next() {
+            let lastText: DatabaseValue = row[3]
+            let last = (String.fromDatabaseValue(lastText)).flatMap(DecimalText.parse)
+            let lastParts = last.flatMap(StoredNumber.Parts.init)
+            var values: [DatabaseValue] = [row[0], row[1], last.map(StoredNumber.last) ?? lastText]
+            for index in 4...9 {
+                let text: DatabaseValue = row[index]
+                if let value = String.fromDatabaseValue(text).flatMap(DecimalText.parse) {
+                    values.append(StoredNumber.figure(value, last: lastParts))
+                } else {
+                    values.append(text)
+                }
+            }
+            let runTime: Int64 = row[2]
+            let at: DatabaseValue = row[10]
+            values.append(Int64.fromDatabaseValue(at).map { StoredNumber.time($0, runTime: runTime) } ?? at)
+            try insert.execute(arguments: StatementArguments(values))
+        }
+    }
+}
