@@ -149,7 +149,8 @@ struct PageLanguageTests {
     func index() throws {
         let sek = try Self.sample("SEK")
         let names = [ReportFileName(date: "2022-11-22", currency: "SEK", kind: .report(.html))]
-        let swedish = IndexRenderer().render(reports: names, latest: [], report: sek)
+        let swedish = IndexRenderer().render(reports: names, latest: ["cryptoreport-latest-SEK-alerts.csv"], report: sek)
+        #expect(swedish.contains("<a href=\"cryptoreport-latest-SEK-alerts.csv\">larm</a>"), "the latest alerts link in Swedish")
         #expect(swedish.contains("<html lang=\"sv\">"))
         for text in ["<title>Kryptoprisrapporter</title>", "1 rapport", ">Datum</th>", ">Filer</th>", "Nyast först"] {
             #expect(swedish.contains(text), "missing: \(text)")
