@@ -205,6 +205,21 @@ def main():
                     else:
                         check(page.evaluate("getComputedStyle(document.querySelector('table.markets tbody th')).position") == "sticky",
                               "on a phone the market column stays while the figures scroll: " + where)
+                    # Longer words (the Swedish page's) never run out of their card.
+                    outside = page.evaluate("""() => {
+                      const bad = [];
+                      document.querySelectorAll('.card').forEach(card => {
+                        if (!card.offsetParent) return;
+                        const box = card.getBoundingClientRect();
+                        card.querySelectorAll('h2, h3, .big, .small, .breadth > span, li, dt, dd, summary, label, output, select, input').forEach(e => {
+                          if (!e.offsetParent || e.closest('.table-wrap, .points, .columns > div')) return;
+                          const r = e.getBoundingClientRect();
+                          if (r.right > box.right + 1 || r.left < box.left - 1) bad.push(e.textContent.trim().slice(0, 30) || e.tagName);
+                        });
+                      });
+                      return bad;
+                    }""")
+                    check(not outside, "no text runs out of its card: %s %s" % (where, outside[:5]))
                     check(not problems["requests"], "no network request: %s %s" % (where, problems["requests"][:3]))
                     check(not problems["errors"], "no console error: %s %s" % (where, problems["errors"][:3]))
                     context.close()

@@ -93,7 +93,7 @@ struct TwoCurrencyTests {
         #expect(html.contains("<title data-alt=\"Kryptopriser i USD, 2022-11-22\">Kryptopriser i SEK, 2022-11-22</title>"))
         // The detail's figures too; its history is in each currency's own data block.
         let detail = try #require(ReportViewModel(usd).details.first { $0.symbol == "btcusdt" })
-        #expect(html.contains("<dt>Öppning (24 h)<dd data-alt=\"\(Self.escaped(detail.open))\">"))
+        #expect(html.contains("<dt>Öppningspris (24 h)<dd data-alt=\"\(Self.escaped(detail.open))\">"))
         #expect(html.components(separatedBy: "<section class=\"detail\"").count - 1 == sek.rows.count)
     }
 

@@ -60,7 +60,7 @@ package struct IndexRenderer: Sendable {
         var latestByCurrency: [String: [(format: ReportFormat?, link: Link)]] = [:]
         for name in latest.sorted() {
             guard let parsed = Self.latestFile(name) else { continue }
-            let label = parsed.format.map(Self.label) ?? "alerts"
+            let label = parsed.format.map(Self.label) ?? t[.alertsFile]
             latestByCurrency[parsed.currency, default: []].append((parsed.format, Link(label: label, href: name)))
         }
         // In format order, the alerts file last, as in the table.
