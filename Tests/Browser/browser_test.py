@@ -24,6 +24,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FAILURES = []
 
 
+RECORDED = {}
+
+
 def ensure_tools():
     if not shutil.which("chromium"):
         subprocess.run(["apt-get", "update", "-qq"], check=False)
@@ -55,6 +58,13 @@ def make_reports(binary, folder):
     # Two currencies: one page in SEK that switches to USD, and a CSV for each.
     run(binary, "--sample", "--currency", "SEK,USD", "--format", "html,csv", "--output", sek, "--history", history,
         "--alert", "btc above 180000 SEK", "--alert", "btc below 15000 USD")
+    # What the history holds for BTC/USDT in each currency, by the CLI's own export: what the
+    # detail's chart and earlier points must show.
+    recorded = {}
+    for currency in ("SEK", "USD"):
+        export = subprocess.run([binary, "history", "--symbol", "btcusdt", "--currency", currency, "--days", "3650", "--history", history],
+                                check=True, capture_output=True, text=True).stdout
+        recorded[currency] = [(row["time"][:10], row["price"]) for row in csv.DictReader(export.splitlines())]
     usd = os.path.join(folder, "usd")
     run(binary, "--sample", "--currency", "USD", "--format", "html,csv", "--output", usd, "--no-history")
     # A symbol that would end the page's script if it were not escaped, beside a real market.
@@ -78,7 +88,7 @@ def make_reports(binary, folder):
 
     with open(os.path.join(sek, "cryptoreport-2022-11-22-USD.csv")) as f:
         sek_page_usd = {row["symbol"]: row for row in csv.DictReader(f)}
-    return {"sek": report(sek, "SEK"), "sek_page_usd": sek_page_usd, "usd": report(usd, "USD"), "hostile": report(hostile, "USD"), "hostile_symbol": hostile_symbol}
+    return {"sek": report(sek, "SEK"), "sek_page_usd": sek_page_usd, "recorded": recorded, "usd": report(usd, "USD"), "hostile": report(hostile, "USD"), "hostile_symbol": hostile_symbol}
 
 
 def people_number(text):
@@ -100,6 +110,43 @@ def equal_to_csv(shown, csv_value):
         return shown.strip() in ("", "–")
     value, fraction = people_number(shown)
     return abs(value - Decimal(csv_value)) <= Decimal(1).scaleb(-fraction) / 2
+
+
+def history_drawn(page, currency, price):
+    """The open #btcusdt detail's chart and earlier points, drawn by the script from the page's
+    history data, against what the history holds (RECORDED[currency]) and the server's price text."""
+    where = "in %s, " % currency
+    # The detail's window is the last 30 days: the export reaches one day further back.
+    recorded = RECORDED[currency][-30:]
+    check(page.locator("#btcusdt .history svg.chart-svg").count() == 1 and page.is_visible("#btcusdt .history svg.chart-svg"),
+          where + "with history the open detail has a chart drawn by the script")
+    limits = page.eval_on_selector_all("#btcusdt .history svg text.limit", "t => t.map(e => e.textContent)")
+    check(page.locator("#btcusdt .history svg line.limit").count() == 2 and len(limits) == 2
+          and all(re.match("(över|under) ", text) for text in limits), where + "the chart draws both alert limits as lines, named in Swedish: %r" % limits)
+    # The SEK page is Swedish, in both its currencies: so is its dated axis.
+    months = ["jan", "feb", "mars", "apr", "maj", "juni", "juli", "aug", "sep", "okt", "nov", "dec"]
+    def short(day):
+        return "%d %s" % (int(day[8:]), months[int(day[5:7]) - 1])
+    days = [day for day, _ in recorded]
+    axis = page.eval_on_selector_all("#btcusdt .history svg text.day", "t => t.map(e => e.textContent)")
+    check(axis == [short(days[0]), short(days[len(days) // 2]), short(days[-1])], where + "the chart's axis is dated: %r" % axis)
+    # The low and high labels sit right of the line.
+    xs = page.eval_on_selector("#btcusdt .history svg polyline", "p => p.getAttribute('points').split(' ').map(xy => +xy.split(',')[0])")
+    label_xs = page.eval_on_selector_all("#btcusdt .history svg text:not(.day):not(.limit)", "t => t.map(e => +e.getAttribute('x'))")
+    check(len(label_xs) == 2 and min(label_xs) > max(xs), where + "the low and high labels are right of the line")
+    rows = page.eval_on_selector_all("#btcusdt .points tbody tr", "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent))")
+    check([row[0] for row in rows] == days[::-1], where + "the earlier points are every recorded day, newest first (%d of %d)" % (len(rows), len(days)))
+    check(rows and rows[0][1] == price, where + "the newest point %r is the detail's price as the server wrote it, %r" % (rows[0][1] if rows else None, price))
+    newest_first = recorded[::-1]
+    for index, (row, (day, value)) in enumerate(zip(rows, newest_first)):
+        check(equal_to_csv(row[1], value), where + "%s: the point's price %r is the history's %s" % (day, row[1], value))
+        if index + 1 < len(newest_first):
+            before = Decimal(newest_first[index + 1][1])
+            change = (Decimal(value) - before) / before * 100
+            shown, _ = people_number(row[2])
+            check(abs(shown - change) <= Decimal("0.0051"), where + "%s: the point's change %r is the history's %.4f %%" % (day, row[2], change))
+        else:
+            check(row[2] == "", where + "the oldest point has no change")
 
 
 def watch(page):
@@ -134,6 +181,7 @@ def main():
     sek_html, sek_csv = reports["sek"]
     usd_html, usd_csv = reports["usd"]
     hostile_html, _ = reports["hostile"]
+    RECORDED.update(reports["recorded"])
     switched_csv = reports["sek_page_usd"]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
@@ -157,6 +205,21 @@ def main():
                     else:
                         check(page.evaluate("getComputedStyle(document.querySelector('table.markets tbody th')).position") == "sticky",
                               "on a phone the market column stays while the figures scroll: " + where)
+                    # Longer words (the Swedish page's) never run out of their card.
+                    outside = page.evaluate("""() => {
+                      const bad = [];
+                      document.querySelectorAll('.card').forEach(card => {
+                        if (!card.offsetParent) return;
+                        const box = card.getBoundingClientRect();
+                        card.querySelectorAll('h2, h3, .big, .small, .breadth > span, li, dt, dd, summary, label, output, select, input').forEach(e => {
+                          if (!e.offsetParent || e.closest('.table-wrap, .points, .columns > div')) return;
+                          const r = e.getBoundingClientRect();
+                          if (r.right > box.right + 1 || r.left < box.left - 1) bad.push(e.textContent.trim().slice(0, 30) || e.tagName);
+                        });
+                      });
+                      return bad;
+                    }""")
+                    check(not outside, "no text runs out of its card: %s %s" % (where, outside[:5]))
                     check(not problems["requests"], "no network request: %s %s" % (where, problems["requests"][:3]))
                     check(not problems["errors"], "no console error: %s %s" % (where, problems["errors"][:3]))
                     context.close()
@@ -230,10 +293,7 @@ def main():
             check(equal_to_csv(facts.get(column, "?"), row[column]), "the detail's %s %r is the CSV's %s" % (column, facts.get(column), row[column]))
         price = page.text_content("#btcusdt .chart-head .big")
         check(equal_to_csv(price, row["price"]), "the detail's price %r is the CSV's %s" % (price, row["price"]))
-        check(page.is_visible("#btcusdt svg.chart-svg") and page.locator("#btcusdt .chart:visible svg line.limit").count() == 2,
-              "with history the detail has a chart with the two alert limits")
-        days = page.eval_on_selector_all("#btcusdt .points tbody tr td:first-child", "d => d.map(e => e.textContent)")
-        check(len(days) > 20 and days == sorted(days, reverse=True), "the earlier points are listed newest first (%d)" % len(days))
+        history_drawn(page, "SEK", price)
         check(page.locator("#btcusdt .mini th:has-text('BTC/INR')").count() == 1, "the detail lists BTC/INR beside BTC/USDT")
         page.keyboard.press("Escape")
         check(not page.is_visible("#btcusdt"), "Escape closes the detail")
@@ -249,6 +309,8 @@ def main():
         page.goto("file://" + sek_html + "#btcusdt")
         check(page.is_visible("#btcusdt .facts") and not page.is_visible("#tools") and not page.is_visible("#converter"),
               "without JavaScript #btcusdt opens its detail, and the tools that need the script stay hidden")
+        check(page.text_content("#btcusdt .history") == "Diagrammet och de tidigare punkterna kräver JavaScript."
+              and page.is_visible("#btcusdt .history"), "without JavaScript the detail says its chart needs JavaScript")
         check(page.locator("table.markets tbody tr").count() == total, "without JavaScript the whole table is there")
         context.close()
 
@@ -293,8 +355,12 @@ def main():
             check(equal_to_csv(facts.get(column, "?"), switched_csv["btcusdt"][column]),
                   "switched to USD, the detail's %s %r is the USD CSV's %s" % (column, facts.get(column), switched_csv["btcusdt"][column]))
         check(equal_to_csv(page.text_content("#btcusdt .chart-head .big"), switched_csv["btcusdt"]["price"]), "switched to USD, the detail's price is the USD CSV's")
-        check(page.locator("#btcusdt .chart:visible svg line.limit").count() == 2 and page.is_visible("#btcusdt .chart.cur-1 svg"),
-              "switched to USD, the detail's chart is the USD one, with both limits")
+        history_drawn(page, "USD", page.text_content("#btcusdt .chart-head .big"))
+        # Switched with the detail open, the chart and points are drawn again in the other currency.
+        page.evaluate("document.querySelector('#currency-switch button[data-i=\"0\"]').click()")
+        history_drawn(page, "SEK", page.text_content("#btcusdt .chart-head .big"))
+        page.evaluate("document.querySelector('#currency-switch button[data-i=\"1\"]').click()")
+        history_drawn(page, "USD", page.text_content("#btcusdt .chart-head .big"))
         page.keyboard.press("Escape")
         page.reload()
         check(" USD, " in page.title() and equal_to_csv(row_figures("btcusdt")["price"], switched_csv["btcusdt"]["price"]),
@@ -381,7 +447,7 @@ def main():
         page.wait_for_timeout(200)
         check(not problems["errors"], "a hostile symbol runs nothing: %s" % problems["errors"])
         check(reports["hostile_symbol"] in page.text_content("table.markets"), "a hostile symbol is shown as text")
-        check(page.locator("script").count() == 1, "the page has its own script only")
+        check(page.locator("script:not([type='application/json'])").count() == 1, "the page has its own script only")
         context.close()
         browser.close()
 

@@ -137,25 +137,71 @@ struct HTMLReportAppTests {
         #expect(html.contains("<tr id=\"m-btcusdt\""))
     }
 
-    @Test("with history, a detail has a dated chart with the alert limits and the earlier points newest first")
+    @Test("with history, a detail's chart and earlier points come from the page's history data: each day's price as the page shows it, the change, the limits")
     func detailWithHistory() throws {
         var report = try Self.sample()
         let index = try #require(report.rows.firstIndex { $0.symbol == "btcusdt" })
-        var trend = Trend(series: [150_000, 160_000, report.rows[index].price])
+        var trend = Trend(series: [150_000, Decimal(string: "160000.004")!, report.rows[index].price])
         trend.days = ["2022-11-20", "2022-11-21", "2022-11-22"]
         report.rows[index].trend = trend
+        let eth = try #require(report.rows.firstIndex { $0.symbol == "ethusdt" })
+        var ethTrend = Trend(series: [Decimal(string: "12000.5")!, report.rows[eth].price])
+        ethTrend.days = ["2022-11-21", "2022-11-22"]
+        report.rows[eth].trend = ethTrend
         report.hasHistory = true
         report.alertRules = [try AlertRule(parsing: "btc above 180000 SEK"), try AlertRule(parsing: "btc below 14000 USD"), try AlertRule(parsing: "eth above 1 SEK")]
-        let detail = try #require(ReportViewModel(report).details.first { $0.symbol == "btcusdt" })
-        #expect(detail.points.map(\.day) == ["2022-11-22", "2022-11-21", "2022-11-20"])
-        #expect(detail.points.map(\.change) == ["+7,15\u{00A0}%", "+6,67\u{00A0}%", ""])
+        let model = ReportViewModel(report)
+        let detail = try #require(model.details.first { $0.symbol == "btcusdt" })
+        #expect(detail.hasSeries && detail.hasLimits)
         // In Swedish, as a SEK page is.
         #expect(detail.limits.map(\.text) == ["över 180\u{00A0}000,00\u{00A0}kr", "under 150\u{00A0}129,03\u{00A0}kr"])
-        #expect(detail.chart.contains(">20 nov</text>") && detail.chart.contains(">22 nov</text>"))
         let english = try #require(ReportViewModel(report, strings: .english).details.first { $0.symbol == "btcusdt" })
         #expect(english.limits.map(\.text) == ["above 180\u{00A0}000,00\u{00A0}kr", "below 150\u{00A0}129,03\u{00A0}kr"])
-        #expect(english.chart.contains(">20 Nov</text>") && english.chart.contains(">22 Nov</text>"))
-        #expect(detail.chart.components(separatedBy: "<line class=\"limit").count == 3)
+        let data = try JSONSerialization.jsonObject(with: Data(model.historyData.utf8)) as? [String: Any]
+        #expect(data?["locale"] as? String == "sv-SE" && data?["currency"] as? String == "SEK")
+        #expect(data?["days"] as? [String] == ["2022-11-20", "2022-11-21", "2022-11-22"])
+        #expect((data?["months"] as? [String])?[10] == "nov", "the axis's months in the page's language")
+        let markets = try #require(data?["m"] as? [String: [String]])
+        // Prices with the page's fraction digits (the row's price is the detail's `171 447,35 kr`),
+        // changes in hundredths of a percent: +6,67 % then +7,15 %; ETH has no first day.
+        #expect(markets["btcusdt"] == ["150000.00 160000.00 171447.35", "- 667 715"])
+        #expect(markets["ethusdt"]?.first?.hasPrefix("- 12000.50 ") == true)
+        #expect(Set(markets.keys) == ["btcusdt", "ethusdt"], "only markets with two dated prices")
+        let limits = try #require((data?["l"] as? [String: [[String: Any]]])?["btcusdt"])
+        #expect(limits.map { $0["d"] as? String } == ["up", "down"])
+        #expect(limits.map { $0["t"] as? String } == detail.limits.map(\.text))
+        #expect(limits.first?["v"] as? Double == 180_000)
+        let html = try Self.render(report, .html)
+        #expect(html.contains("<script type=\"application/json\" class=\"history-data\" data-cur=\"0\">\(model.historyData)</script>"))
+        #expect(html.contains("<template id=\"points-table\">"))
+        let start = try #require(html.firstRange(of: "<section class=\"detail\" id=\"btcusdt\""))
+        let section = try #require(html[start.lowerBound...].components(separatedBy: "</section>").first)
+        #expect(section.contains("<div class=\"history\"><p class=\"small\">Diagrammet och de tidigare punkterna kräver JavaScript.</p></div>"))
+        #expect(!section.contains("<svg") && !section.contains("<td>2022-11-21"), "no chart or table drawn on the server")
+        #expect(section.contains("<div class=\"earlier\"></div>"), "a place for the earlier points, after the other markets")
+    }
+
+    @Test("a price in the history data has exactly the fraction digits the page shows it with")
+    func plainPrices() {
+        let cases: [(String, String)] = [
+            ("171447.354", "171447.35"), ("9.99996", "10.000"), ("0.0000086", "0.000008600"), ("1.2999", "1.300"),
+            ("0", "0.00"), ("12.005", "12.01"), ("1398000", "1398000.00"), ("0.00012345", "0.0001235"),
+        ]
+        for (value, expected) in cases {
+            #expect(ReportViewModel.plainPrice(Decimal(string: value)!) == expected, "\(value)")
+            let digits = expected.split(separator: ".").last?.count ?? 0
+            let shown = PeopleNumberFormatter(currency: "USD", locale: Locale(identifier: "en_US")).money(Decimal(string: value)!)
+            #expect(shown.split(separator: ".").last?.count == digits, "\(value): the page shows \(shown)")
+        }
+    }
+
+    @Test("text in the history data cannot end its script element")
+    func historyDataEscaped() throws {
+        let hostile = "</script><script>alert(1)</script><!-- & \"\\ \u{2028}\u{1}"
+        let json = ReportViewModel.jsonString(hostile)
+        #expect(!json.contains("<") && !json.contains(">") && !json.contains("&"))
+        let decoded = try JSONSerialization.jsonObject(with: Data("[\(json)]".utf8)) as? [String]
+        #expect(decoded == [hostile])
     }
 
     @Test("the chart's low and high labels sit right of the plot, where the line never goes")
@@ -184,6 +230,18 @@ struct HTMLReportAppTests {
         #expect(!html.contains("<script>alert(1)"))
         #expect(html.contains("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;usdt"))
         #expect(html.components(separatedBy: "<script>").count == 2, "the page's own script only")
+        // With history, the data block the script reads holds nothing that could end it.
+        var dated = report
+        for index in dated.rows.indices {
+            var trend = Trend(series: [1, dated.rows[index].price])
+            trend.days = ["2022-11-21", "2022-11-22"]
+            dated.rows[index].trend = trend
+        }
+        let datedHTML = try Self.render(dated, .html)
+        let block = try #require(datedHTML.firstMatch(of: /<script type="application\/json" class="history-data" data-cur="0">([^<]*)<\/script>/))
+        let keys = try #require((try JSONSerialization.jsonObject(with: Data(block.1.utf8)) as? [String: Any])?["m"] as? [String: Any]).keys
+        #expect(keys.count == 2 && keys.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
+        #expect(datedHTML.components(separatedBy: "<script").count == 3, "the page's script and its one data block")
         let model = ReportViewModel(report)
         #expect(model.details.allSatisfy { $0.anchor.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
     }

@@ -65,7 +65,7 @@ struct PageLanguageTests {
             "<title>Kryptopriser i SEK, 2022-11-22</title>", "<h2>Alla marknader</h2>", "placeholder=\"Sök: btc, eth, inr…\"",
             ">Pris</th>", "<span data-k=\"h\">Högst</span>", "<span class=\"lo\" data-k=\"l\">Lägst</span>",
             "<span data-k=\"b\">Köpkurs</span>", "<span class=\"lo\" data-k=\"a\">Säljkurs</span>", ">Volymvärde</span>",
-            "<h2>Största vinnare</h2>", "<h2>Största förlorare</h2>", "aria-label=\"Stäng\"", "<dt>Öppning (24 h)",
+            "<h2>Största vinnare</h2>", "<h2>Största förlorare</h2>", "aria-label=\"Stäng\"", "<dt>Öppningspris (24 h)",
             "<h2>Källor</h2>", "Endast referensvärden, inte investeringsråd.", "Skapad 2022-11-22",
             "&quot;scriptShownOf&quot;:&quot;{0} av {1} marknader&quot;", "<h2>Omvandlare</h2>", "Ingen marknad matchar sökningen.",
         ] {
@@ -149,7 +149,8 @@ struct PageLanguageTests {
     func index() throws {
         let sek = try Self.sample("SEK")
         let names = [ReportFileName(date: "2022-11-22", currency: "SEK", kind: .report(.html))]
-        let swedish = IndexRenderer().render(reports: names, latest: [], report: sek)
+        let swedish = IndexRenderer().render(reports: names, latest: ["cryptoreport-latest-SEK-alerts.csv"], report: sek)
+        #expect(swedish.contains("<a href=\"cryptoreport-latest-SEK-alerts.csv\">larm</a>"), "the latest alerts link in Swedish")
         #expect(swedish.contains("<html lang=\"sv\">"))
         for text in ["<title>Kryptoprisrapporter</title>", "1 rapport", ">Datum</th>", ">Filer</th>", "Nyast först"] {
             #expect(swedish.contains(text), "missing: \(text)")

@@ -91,10 +91,32 @@ struct TwoCurrencyTests {
         #expect(html.contains("<div class=\"cur-0\"><header>\n  <h1>Kryptopriser i SEK, 2022-11-22</h1>"), "a SEK page is Swedish, in both its views")
         #expect(html.contains("<div class=\"cur-1\"><header>\n  <h1>Kryptopriser i USD, 2022-11-22</h1>"))
         #expect(html.contains("<title data-alt=\"Kryptopriser i USD, 2022-11-22\">Kryptopriser i SEK, 2022-11-22</title>"))
-        // The detail's figures too, and each of its earlier points by day.
+        // The detail's figures too; its history is in each currency's own data block.
         let detail = try #require(ReportViewModel(usd).details.first { $0.symbol == "btcusdt" })
-        #expect(html.contains("<dt>Öppning (24 h)<dd data-alt=\"\(Self.escaped(detail.open))\">"))
+        #expect(html.contains("<dt>Öppningspris (24 h)<dd data-alt=\"\(Self.escaped(detail.open))\">"))
         #expect(html.components(separatedBy: "<section class=\"detail\"").count - 1 == sek.rows.count)
+    }
+
+    @Test("with history, the page holds each currency's history data once, which the script draws the open detail from")
+    func historyDataPerCurrency() throws {
+        func dated(_ currency: CurrencyCode) throws -> Report {
+            var report = try HTMLReportAppTests.sample(currency)
+            for index in report.rows.indices {
+                var trend = Trend(series: [report.rows[index].price / 2, report.rows[index].price])
+                trend.days = ["2022-11-21", "2022-11-22"]
+                report.rows[index].trend = trend
+            }
+            report.hasHistory = true
+            return report
+        }
+        let sek = try dated("SEK"), usd = try dated("USD")
+        let html = try TemplateRenderer().render(sek, format: .html, alternatives: [usd])
+        let blocks = html.matches(of: /<script type="application\/json" class="history-data" data-cur="(\d)">([^<]*)<\/script>/)
+        #expect(blocks.map { String($0.1) } == ["0", "1"])
+        let currencies = try blocks.map { try (JSONSerialization.jsonObject(with: Data($0.2.utf8)) as? [String: Any])?["currency"] as? String }
+        #expect(currencies == ["SEK", "USD"])
+        #expect(blocks.last.map { String($0.2) } == ReportViewModel(usd, strings: PageStrings(localeIdentifier: sek.localeIdentifier)).historyData, "in the page's language")
+        #expect(html.components(separatedBy: "<div class=\"history\">").count - 1 == sek.rows.count)
     }
 
     @Test("a one-currency page has no switch and no second figures")

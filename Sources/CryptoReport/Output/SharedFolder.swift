@@ -23,14 +23,6 @@ package struct SharedFolder: Sendable {
     /// `names`: the files the run writes. The `latest` copies are copies of those files as
     /// staged (`ReportWriter.File.Contents.copy(of:)`), so no report's text is held twice.
     package func additions(for report: Report, names: [String], removing obsolete: [String]) -> (files: [ReportWriter.File], removing: [String]) {
-        additions(for: report, names: names, removing: obsolete, summary: nil)
-    }
-
-    /// `summary`: the report's view model when the run has made it already (it is the largest
-    /// part of the index's cost at many markets).
-    func additions(
-        for report: Report, names: [String], removing obsolete: [String], summary: ReportViewModel?
-    ) -> (files: [ReportWriter.File], removing: [String]) {
         let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         let removed = Set(obsolete)
         var reports = Set(present.compactMap(ReportFileName.init(parsing:)).filter { !removed.contains($0.name) })
@@ -52,7 +44,7 @@ package struct SharedFolder: Sendable {
                 latestNames.remove(parsed.latestName)
             }
         }
-        let index = IndexRenderer().render(reports: Array(reports), latest: Array(latestNames), report: report, summary: summary)
+        let index = IndexRenderer().render(reports: Array(reports), latest: Array(latestNames), report: report)
         extra.append(ReportWriter.File(name: Self.indexName, contents: .text(index)))
         return (extra, gone)
     }

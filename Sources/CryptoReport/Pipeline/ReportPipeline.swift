@@ -89,16 +89,17 @@ public struct ReportPipeline: Sendable {
         for notice in report.notices where notice.kind != .cachedSource {
             logger.warning("\(NoticeText.text(notice))")
         }
-        // One view model of the first report for its Markdown, its HTML (unless the page shows
-        // other currencies too) and the index: it was made once for each.
-        let needsView = writer != nil || output.formats.contains { $0 == .markdown || $0 == .html }
-        let view = needsView ? ReportViewModel(report) : nil
+        // One view model of the first report for its Markdown and its HTML (unless the page shows
+        // other currencies too): it was made once for each. The details, most of its cost, only
+        // when that page is written; the index makes its own small summary.
+        let needsView = output.formats.contains { $0 == .markdown || $0 == .html }
+        let view = needsView ? ReportViewModel(report, details: others.isEmpty && output.formats.contains(.html)) : nil
         // Markdown keeps English (only the HTML page and the index follow the locale's language):
         // a second model only when the page's language is another.
         let markdownView = view.flatMap { view -> ReportViewModel? in
             if view.t.language == .english { return view }
             guard output.formats.contains(.markdown) else { return nil }
-            return templates.rendersMarkdownItself ? view.worded(.english, report: report) : ReportViewModel(report, strings: .english)
+            return templates.rendersMarkdownItself ? view.worded(.english, report: report) : ReportViewModel(report, strings: .english, details: false)
         }
         // HTML is one page for every currency; each other format is one file per currency. Each
         // is made when it is staged and let go once on disk (ReportWriter.File).
@@ -132,7 +133,7 @@ public struct ReportPipeline: Sendable {
         }
         // The latest copies and index.html change with the reports, in the same commit.
         let shared = SharedFolder(directory: writer.directory, latest: output.latest).additions(
-            for: report, names: files.map(\.name), removing: obsolete, summary: view)
+            for: report, names: files.map(\.name), removing: obsolete)
         obsolete += shared.removing
         // The run's own reports are what it names; the copies and the index follow them.
         let written = Array(try writer.write(files: files + shared.files, removing: obsolete).prefix(files.count))
@@ -238,7 +239,7 @@ public struct ReportPipeline: Sendable {
         switch format {
         case .csv: CSVRenderer(dialect: csvDialect).render(report)
         case .json: try JSONRenderer().render(report)
-        case .markdown: templates.render(view ?? ReportViewModel(report, strings: .english), format: format)
+        case .markdown: templates.render(view ?? ReportViewModel(report, strings: .english, details: false), format: format)
         case .html: templates.render(view ?? ReportViewModel(report), format: format)
         case .ledger: PriceDirectiveRenderer(.ledger).render(report)
         case .beancount: PriceDirectiveRenderer(.beancount).render(report)

@@ -26,7 +26,7 @@ package struct IndexRenderer: Sendable {
         var lang: String
         /// Sentences with figures, worded in the page's language.
         var generatedLine, latestAlertsLine, breadthLine, topGainersLine, topLosersLine, footer: String
-        var summary: ReportViewModel
+        var summary: Summary
         var reports: [Entry]
         var hasReports: Bool
         var latest: [Latest]
@@ -40,12 +40,8 @@ package struct IndexRenderer: Sendable {
     ///   - latest: the `latest` names in the folder once this run's are in place.
     ///   - report: this run's report, for the summary and alerts.
     package func render(reports: [ReportFileName], latest: [String], report: Report) -> String {
-        render(reports: reports, latest: latest, report: report, summary: nil)
-    }
-
-    /// `summary`: the report's view model, when the run has made it for its own reports.
-    func render(reports: [ReportFileName], latest: [String], report: Report, summary: ReportViewModel?) -> String {
-        let summary = summary ?? ReportViewModel(report)
+        let t = PageStrings(localeIdentifier: report.localeIdentifier)
+        let summary = Summary(report, strings: t)
         var groups: [String: [ReportFileName]] = [:]
         for file in reports { groups["\(file.date) \(file.currency)", default: []].append(file) }
         let entries = groups.values.compactMap { files -> Entry? in
@@ -64,7 +60,7 @@ package struct IndexRenderer: Sendable {
         var latestByCurrency: [String: [(format: ReportFormat?, link: Link)]] = [:]
         for name in latest.sorted() {
             guard let parsed = Self.latestFile(name) else { continue }
-            let label = parsed.format.map(Self.label) ?? "alerts"
+            let label = parsed.format.map(Self.label) ?? t[.alertsFile]
             latestByCurrency[parsed.currency, default: []].append((parsed.format, Link(label: label, href: name)))
         }
         // In format order, the alerts file last, as in the table.
@@ -81,7 +77,6 @@ package struct IndexRenderer: Sendable {
                 .map(\.link))
         }
         let count = entries.count
-        let t = summary.t
         let generatedAt = PeopleTime(zone: report.timeZone, locale: Locale(identifier: report.localeIdentifier)).minute(report.generatedAt)
         let model = ViewModel(
             title: t[.indexTitle], generatedAt: generatedAt,

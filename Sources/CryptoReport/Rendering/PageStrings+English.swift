@@ -87,6 +87,7 @@ extension PageStrings {
         .tickerTime: "Ticker time",
         .rateUsed: "Rate used",
         .priceByDay: "Price by day",
+        .chartNeedsScript: "The chart and the earlier points need JavaScript.",
         .alertLimits: "Your alert limits:",
         .limitAbove: "above {0}",
         .limitBelow: "below {0}",

@@ -87,6 +87,7 @@ extension PageStrings {
         case tickerTime
         case rateUsed
         case priceByDay
+        case chartNeedsScript
         case alertLimits
         case limitAbove
         case limitBelow

@@ -53,15 +53,10 @@ extension ReportViewModel.Detail {
         for index in others.indices {
             others[index].alt = otherOthers[others[index].symbol].map { [$0] } ?? []
         }
-        let otherPoints = Dictionary(other.points.map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first })
-        for index in points.indices {
-            points[index].alt = otherPoints[points[index].day].map { [$0] } ?? []
-        }
         // A USDT market in USD has no rate to show, in SEK it has: shown when either has one.
         hasRate = hasRate || other.hasRate
         other.hasRate = hasRate
         other.others = []
-        other.points = []
         alt = [other]
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 
 /// One market's detail: what the table row shows and more (the open, the change in money, the
 /// asset's other markets), and with history a dated chart with the reader's limits and the list of
-/// earlier points. The HTML page opens it at `#btcusdt`, with or without its script.
+/// earlier points. The HTML page opens it at `#btcusdt`, with or without its script; the chart
+/// and the points are drawn by the script from the page's history data (`+HistoryData`), once a
+/// reader opens the detail, so the page holds each price once instead of a chart and a table.
 extension ReportViewModel {
     struct Detail {
         struct Other {
@@ -13,12 +15,6 @@ extension ReportViewModel {
             var isShown: Bool
             /// In the page's second currency.
             var alt: [Other] = []
-        }
-
-        struct Point {
-            var day, price, change, changeClass: String
-            /// In the page's second currency.
-            var alt: [Point] = []
         }
 
         var anchor, symbol, pair, quote: String
@@ -34,15 +30,12 @@ extension ReportViewModel {
         var hasRate: Bool
         var others: [Other]
         var hasOthers: Bool
-        /// Inline SVG: `{{{chart}}}`.
-        var chart: String
-        var hasChart: Bool
+        /// The market has two or more dated prices: the page's script draws its chart and lists
+        /// its earlier points from the history data.
+        var hasSeries: Bool
         /// `above 180 000,00 kr`, the limits drawn on the chart.
         var limits: [Text]
         var hasLimits: Bool
-        /// Newest first.
-        var points: [Point]
-        var hasPoints: Bool
         /// This detail in the page's second currency, if it has one.
         var alt: [Detail] = []
     }
@@ -71,14 +64,15 @@ extension ReportViewModel {
         }
     }
 
-    static func details(_ report: Report, numbers: PeopleNumberFormatter, time: PeopleTime, strings: PageStrings) -> [Detail] {
+    /// - Parameter rows: the table's rows of `report.rows`, in order: a detail shows their figures
+    ///   again, so they are taken as the table formatted them rather than formatted twice.
+    static func details(_ report: Report, rows: [Row], numbers: PeopleNumberFormatter, strings: PageStrings) -> [Detail] {
         let shown = Set(report.rows.map { $0.symbol.lowercased() })
         var byAsset: [String: [MarketRow]] = [:]
         for market in report.markets.isEmpty ? report.rows : report.markets {
             byAsset[market.baseAsset.lowercased(), default: []].append(market)
         }
-        return report.rows.map { market in
-            let pair = "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())"
+        return zip(report.rows, rows).map { market, row in
             let others = (byAsset[market.baseAsset.lowercased()] ?? [])
                 .filter { $0.symbol.lowercased() != market.symbol.lowercased() }
                 .sorted { $0.symbol < $1.symbol }
@@ -89,38 +83,26 @@ extension ReportViewModel {
                         anchor: anchor(other.symbol), price: numbers.money(other.price), premium: numbers.percent(premium),
                         premiumClass: changeClass(premium), isShown: shown.contains(other.symbol.lowercased()))
                 }
-            var limits = limits(for: market, in: report)
-            for index in limits.indices {
-                limits[index].label = strings.format(limits[index].direction == "up" ? .limitAbove : .limitBelow, numbers.money(limits[index].value))
-            }
-            var chart = ""
-            var points: [Detail.Point] = []
-            if let trend = market.trend, trend.days.count == trend.series.count, trend.series.count > 1 {
-                let dated = zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) }
-                chart = PriceChart.svg(
-                    dated, limits: limits, width: 420, height: 180, label: strings.format(.priceByDayOf, pair), months: strings.months,
-                    format: { numbers.money($0) })
-                points = dated.indices.reversed().map { index in
-                    let change = index > 0 ? Trend.percent(from: dated[index - 1].value, to: dated[index].value) : nil
-                    return Detail.Point(
-                        day: dated[index].day, price: numbers.money(dated[index].value), change: numbers.percent(change),
-                        changeClass: changeClass(change))
-                }
-            }
+            let labels = limits(for: market, in: report).map { Text(text: limitLabel($0, numbers: numbers, strings: strings)) }
+            let hasSeries = market.trend.map { $0.days.count == $0.series.count && $0.series.count > 1 } ?? false
             let changeMoney = market.open.map { market.price - $0 }
             return Detail(
-                anchor: anchor(market.symbol), symbol: market.symbol, pair: pair, quote: market.quoteAsset.uppercased(),
-                currency: report.currency, price: numbers.money(market.price), open: numbers.money(market.open), high: numbers.money(market.high),
-                low: numbers.money(market.low), bid: numbers.money(market.bid), ask: numbers.money(market.ask),
-                change: numbers.percent(market.changePercent), changeClass: changeClass(market.changePercent),
-                arrow: arrow(market.changePercent), changeMoney: signed(changeMoney, numbers: numbers),
-                spread: numbers.money(market.spread), spreadPct: numbers.spreadPercent(market.spreadPercent),
-                volume: numbers.quantity(market.volume), volumeValue: numbers.money(market.volumeValue),
-                fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(time.minute) ?? "",
-                hasRate: market.fxRate != 1, others: others, hasOthers: !others.isEmpty, chart: chart, hasChart: !chart.isEmpty,
-                limits: limits.map { Text(text: $0.label) }, hasLimits: !limits.isEmpty && !chart.isEmpty,
-                points: points, hasPoints: !points.isEmpty)
+                anchor: row.anchor, symbol: market.symbol, pair: row.pair, quote: row.quote,
+                currency: report.currency, price: row.price, open: row.open, high: row.high,
+                low: row.low, bid: row.bid, ask: row.ask,
+                change: row.change, changeClass: row.changeClass,
+                arrow: row.arrow, changeMoney: signed(changeMoney, numbers: numbers),
+                spread: row.spread, spreadPct: row.spreadPct,
+                volume: row.volume, volumeValue: row.volumeValue,
+                fxRate: row.fxRate, updatedAt: row.updatedAt,
+                hasRate: market.fxRate != 1, others: others, hasOthers: !others.isEmpty, hasSeries: hasSeries,
+                limits: labels, hasLimits: !labels.isEmpty && hasSeries)
         }
+    }
+
+    /// `above 180 000,00 kr`: a limit as the detail and its chart name it.
+    static func limitLabel(_ limit: PriceChart.Limit, numbers: PeopleNumberFormatter, strings: PageStrings) -> String {
+        strings.format(limit.direction == "up" ? .limitAbove : .limitBelow, numbers.money(limit.value))
     }
 
     /// Money with its sign, as a change is read: `+1 234,50 kr`, `−0,0012 kr`.

@@ -94,6 +94,8 @@ extension ReportViewModel: MustacheParent {
         case "hasBelowVolumeFloor": hasBelowVolumeFloor
         case "details": details
         case "hasDetails": hasDetails
+        case "historyData": historyData
+        case "hasHistoryData": hasHistoryData
         case "views": views
         case "isSwitchable": isSwitchable
         case "viewIndex": viewIndex
@@ -141,12 +143,9 @@ extension ReportViewModel.Detail: MustacheParent {
         case "hasRate": hasRate
         case "others": others
         case "hasOthers": hasOthers
-        case "chart": chart
-        case "hasChart": hasChart
+        case "hasSeries": hasSeries
         case "limits": limits
         case "hasLimits": hasLimits
-        case "points": points
-        case "hasPoints": hasPoints
         case "currency": currency
         case "alt": alt
         default: nil
@@ -164,19 +163,6 @@ extension ReportViewModel.Detail.Other: MustacheParent {
         case "premium": premium
         case "premiumClass": premiumClass
         case "isShown": isShown
-        case "alt": alt
-        default: nil
-        }
-    }
-}
-
-extension ReportViewModel.Detail.Point: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "day": day
-        case "price": price
-        case "change": change
-        case "changeClass": changeClass
         case "alt": alt
         default: nil
         }

@@ -130,6 +130,10 @@ struct ReportViewModel {
     /// One per row of the table, in its order.
     var details: [Detail]
     var hasDetails: Bool
+    /// The details' price history in this model's currency, as JSON for the page's script
+    /// (`ReportViewModel+HistoryData`), already escaped for a `<script type="application/json">`.
+    var historyData = ""
+    var hasHistoryData = false
     /// The parts of the page shown once per currency (the summary, the footer): this model
     /// alone, or the first currency's and the second's (`ReportViewModel+Currencies`).
     var views: [ReportViewModel] = []
@@ -156,9 +160,12 @@ struct ReportViewModel {
     var converterData = ""
     var hasConverter = false
 
-    /// - Parameter strings: the page's language; by default the report locale's (Swedish for
-    ///   `sv_SE`, English otherwise). Markdown is rendered from an English model.
-    init(_ report: Report, strings: PageStrings? = nil) {
+    /// - Parameters:
+    ///   - strings: the page's language; by default the report locale's (Swedish for `sv_SE`,
+    ///     English otherwise). Markdown is rendered from an English model.
+    ///   - withDetails: the HTML page's per-market details and their history data, which
+    ///     Markdown does not show: the largest part of the model at many markets.
+    init(_ report: Report, strings: PageStrings? = nil, details withDetails: Bool = true) {
         let locale = Locale(identifier: report.localeIdentifier)
         let numbers = PeopleNumberFormatter(currency: report.currency, locale: locale)
         let time = PeopleTime(zone: report.timeZone, locale: locale)
@@ -251,8 +258,10 @@ struct ReportViewModel {
         volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
-        details = Self.details(report, numbers: numbers, time: time, strings: t)
+        details = withDetails ? Self.details(report, rows: rows, numbers: numbers, strings: t) : []
         hasDetails = !details.isEmpty
+        historyData = withDetails ? Self.historyData(report, numbers: numbers, strings: t) : ""
+        hasHistoryData = !historyData.isEmpty
         converterData = Self.converterData([report])
         hasConverter = !converterData.isEmpty && hasRows
         word(report, strings: t, numbers: numbers, time: time)

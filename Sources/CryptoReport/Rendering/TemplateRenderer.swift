@@ -52,7 +52,7 @@ package struct TemplateRenderer: Sendable {
     ///   switch to (`--currency SEK,USD`); Markdown shows `report` alone.
     package func render(_ report: Report, format: ReportFormat, alternatives: [Report] = []) -> String {
         render(
-            format == .html ? ReportViewModel(report, alternatives: alternatives) : ReportViewModel(report, strings: .english),
+            format == .html ? ReportViewModel(report, alternatives: alternatives) : ReportViewModel(report, strings: .english, details: false),
             format: format)
     }
 

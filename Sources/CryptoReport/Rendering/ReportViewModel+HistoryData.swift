@@ -1,0 +1,119 @@
+import Foundation
+
+/// The details' price history, once per currency, for the page's script that draws a detail's
+/// chart and lists its earlier points when a reader opens it. Drawn on the server, every market's
+/// chart and 30-row table were two thirds of the page (1.3 of 2.2 MB with two currencies) and
+/// most of its rendering time, for details a reader opens a few of; here each price is written
+/// once, as the page shows it.
+///
+/// `{"locale":"sv-SE","currency":"SEK","months":["jan",…],"days":["2022-10-24",…],"m":{"btcusdt":["171447.35 - 170012.10 …","- - -85 …"]},
+///   "l":{"btcusdt":[{"v":180000.0,"d":"up","t":"above 180 000,00 kr"}]}}`
+/// - `months`: the dated axis's month names in the page's language.
+/// - `days`: every day any market has a price for, oldest first.
+/// - `m`, by the detail's element id, two strings of one token per day (`-` for none): the price
+///   with exactly the fraction digits the page shows it with, and the change from the market's
+///   previous price in hundredths of a percent.
+/// - `l`: the market's alert limits: where the line goes, its direction, its label.
+extension ReportViewModel {
+    static func historyData(_ report: Report, numbers: PeopleNumberFormatter, strings: PageStrings) -> String {
+        let dated = report.rows.compactMap { market -> (anchor: String, trend: Trend, market: MarketRow)? in
+            guard let trend = market.trend, trend.days.count == trend.series.count, trend.series.count > 1 else { return nil }
+            return (anchor(market.symbol), trend, market)
+        }
+        guard !dated.isEmpty else { return "" }
+        let days = Set(dated.flatMap(\.trend.days)).sorted()
+        let position = Dictionary(days.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var json = "{\"locale\":" + jsonString(report.localeIdentifier.replacingOccurrences(of: "_", with: "-"))
+        json += ",\"currency\":" + jsonString(report.currency)
+        json += ",\"months\":[" + strings.months.map(jsonString).joined(separator: ",") + "]"
+        json += ",\"days\":[" + days.map(jsonString).joined(separator: ",") + "]"
+        var markets: [String] = []
+        var limits: [String] = []
+        var seen = Set<String>()
+        for (anchor, trend, market) in dated where seen.insert(anchor).inserted {
+            var prices = [String](repeating: "-", count: days.count)
+            var changes = prices
+            var previous: Double?
+            for (day, price) in zip(trend.days, trend.series) {
+                guard let index = position[day] else { continue }
+                prices[index] = plainPrice(price)
+                let value = double(price)
+                // A change for people, rounded to the hundredth of a percent the page shows: a
+                // Double is exact enough, and a Decimal division per point cost more than the rest
+                // of the data together.
+                if let previous, previous > 0 {
+                    let hundredths = ((value - previous) / previous * 10_000).rounded(.toNearestOrAwayFromZero)
+                    if hundredths.isFinite, abs(hundredths) < 1e15 { changes[index] = String(Int64(hundredths)) }
+                }
+                previous = value
+            }
+            markets.append(jsonString(anchor) + ":[" + jsonString(prices.joined(separator: " ")) + "," + jsonString(changes.joined(separator: " ")) + "]")
+            let marketLimits = Self.limits(for: market, in: report).compactMap { limit -> String? in
+                let value = double(limit.value)
+                guard value.isFinite else { return nil }
+                return "{\"v\":\(value),\"d\":" + jsonString(limit.direction) + ",\"t\":" + jsonString(limitLabel(limit, numbers: numbers, strings: strings)) + "}"
+            }
+            if !marketLimits.isEmpty { limits.append(jsonString(anchor) + ":[" + marketLimits.joined(separator: ",") + "]") }
+        }
+        json += ",\"m\":{" + markets.joined(separator: ",") + "}"
+        json += ",\"l\":{" + limits.joined(separator: ",") + "}}"
+        return json
+    }
+
+    /// A price with exactly the fraction digits `PeopleNumberFormatter.money` shows it with, in
+    /// plain digits (`0.000008600`), so that the script's `Intl.NumberFormat` writes the page's
+    /// text: it formats a decimal string exactly, and the digits say how many to show.
+    static func plainPrice(_ value: Decimal) -> String {
+        let digits = PeopleNumberFormatter.fractionDigits(for: value)
+        var text: String
+        if let parts = DecimalParts(value), let rounded = parts.rounded(scale: digits) {
+            text = rounded.plainText
+        } else {
+            var input = value
+            var rounded = Decimal()
+            NSDecimalRound(&rounded, &input, digits, .plain)
+            text = rounded.description
+        }
+        // Rounding compacts `1.2999` to `1.3`: the zeros the page shows come back.
+        let shown = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 } ?? -1
+        if shown < 0 { text += digits > 0 ? "." : "" }
+        if digits > max(shown, 0) { text += String(repeating: "0", count: digits - max(shown, 0)) }
+        return text
+    }
+
+    /// For the chart and the changes: a `Decimal`'s 128-bit mantissa and exponent as a `Double`,
+    /// without `NSDecimalNumber`'s allocation per value.
+    static func double(_ value: Decimal) -> Double {
+        guard let parts = DecimalParts(value), abs(parts.exponent) <= 300 else { return PriceChart.double(value) }
+        let mantissa = Double(parts.high) * 18_446_744_073_709_551_616 + Double(parts.low)
+        let scaled = parts.exponent < 0 ? mantissa / pow(10, Double(-parts.exponent)) : mantissa * pow(10, Double(parts.exponent))
+        return parts.isNegative ? -scaled : scaled
+    }
+
+    /// A JSON string that is safe inside `<script type="application/json">`: besides JSON's own
+    /// escapes, `<`, `>` and `&` are written as `\u003c`…, so no text can end the element
+    /// (`</script>`) or open a comment there.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
