@@ -141,10 +141,8 @@ package struct TickerDecoder: Sendable {
             {
                 return raw
             }
-            guard let text = Optional(raw)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
-                text.count <= Self.maximumIdentifierLength,
-                !SourceText.containsUnsafe(text)
-            else { return nil }
+            let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty, text.count <= Self.maximumIdentifierLength, !SourceText.containsUnsafe(text) else { return nil }
             return text
         }
         guard let symbol = identifier("symbol") else {
