@@ -45,32 +45,36 @@ package enum DecimalText {
         return magnitude.isZero || (magnitude >= smallest && magnitude < largest)
     }
 
-    private static func isPlainDecimal(_ bytes: String.UTF8View) -> Bool {
-        var index = bytes.startIndex
-        func peek() -> UInt8? { index < bytes.endIndex ? bytes[index] : nil }
-        func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+    private static func isPlainDecimal(_ text: String.UTF8View) -> Bool {
+        // Over the string's own bytes: stepping String.UTF8View indices through closures was a
+        // twentieth of decoding 100,000 tickers.
+        if let plain = text.withContiguousStorageIfAvailable({ isPlainDecimal($0) }) { return plain }
+        return Array(text).withUnsafeBufferPointer { isPlainDecimal($0) }
+    }
+
+    private static func isPlainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        func isDigit(_ at: Int) -> Bool { at < bytes.count && bytes[at] >= 0x30 && bytes[at] <= 0x39 }
+        func isByte(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
         func digits() -> Int {
-            var count = 0
-            while isDigit(peek()) {
-                count += 1
-                index = bytes.index(after: index)
-            }
-            return count
+            let start = index
+            while isDigit(index) { index += 1 }
+            return index - start
         }
-        if peek() == UInt8(ascii: "-") || peek() == UInt8(ascii: "+") { index = bytes.index(after: index) }
+        if isByte(UInt8(ascii: "-")) || isByte(UInt8(ascii: "+")) { index += 1 }
         var mantissaDigits = digits()
-        if peek() == UInt8(ascii: ".") {
-            index = bytes.index(after: index)
+        if isByte(UInt8(ascii: ".")) {
+            index += 1
             mantissaDigits += digits()
         }
         guard mantissaDigits > 0 else { return false }
-        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
-            index = bytes.index(after: index)
-            if peek() == UInt8(ascii: "-") || peek() == UInt8(ascii: "+") { index = bytes.index(after: index) }
+        if isByte(UInt8(ascii: "e")) || isByte(UInt8(ascii: "E")) {
+            index += 1
+            if isByte(UInt8(ascii: "-")) || isByte(UInt8(ascii: "+")) { index += 1 }
             // Decimal's exponent range is about ±128; keep exponents to three digits at most.
             let exponentDigits = digits()
             guard exponentDigits > 0, exponentDigits <= 3 else { return false }
         }
-        return index == bytes.endIndex
+        return index == bytes.count
     }
 }
