@@ -254,6 +254,11 @@ struct NumberReferenceTests {
         // Equal values of different digit counts, zeros, and neighbours.
         values += [0, Fixtures.decimal("1.5"), Fixtures.decimal("1.50") * 1, Decimal(sign: .plus, exponent: -1, significand: 15), -1, 1]
         values += values.prefix(50).map { $0 + Decimal(sign: .plus, exponent: -30, significand: 1) }
+        // 39-digit mantissas, as products that fill 128 bits have: keyed by magnitude alone.
+        let wide = Decimal(UInt64.max) * Decimal(UInt64.max)
+        values += [wide, -wide, wide * Decimal(sign: .plus, exponent: -45, significand: 1), wide / 10, wide * 10]
+        values += values.prefix(60).map { $0 * $0 * Decimal(UInt64.max) }
+        #expect(values.contains { DecimalParts($0)?.digitCount == 39 })
         var mismatches: [String] = []
         for left in values {
             for right in values.prefix(200) {

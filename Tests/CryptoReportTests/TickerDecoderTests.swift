@@ -21,6 +21,25 @@ struct TickerDecoderTests {
         #expect(qkc.open == Fixtures.decimal("0.00000053"))
     }
 
+    @Test("whole milliseconds take the Double path to the same instant as the Decimal one, bit for bit")
+    func integerTimestamps() throws {
+        var generator = SystemRandomNumberGenerator()
+        var values: [UInt64] = [1_230_940_800_000, 253_402_300_799_999, 1_669_078_292_000, 1_669_078_292_123, 1_257_036_092_022]
+        for _ in 0..<20_000 { values.append(UInt64.random(in: 1_230_940_800_000..<253_402_300_800_000, using: &generator)) }
+        for _ in 0..<20_000 { values.append(UInt64.random(in: 1_600_000_000_000..<1_800_000_000_000, using: &generator)) }
+        var mismatches: [UInt64] = []
+        for milliseconds in values {
+            let reference = NSDecimalNumber(decimal: Decimal(milliseconds) / 1000).doubleValue
+            let fast = try #require(TickerDecoder.integerTimestamp(.number(Decimal(milliseconds))))
+            if fast.timeIntervalSince1970.bitPattern != reference.bitPattern, mismatches.count < 10 { mismatches.append(milliseconds) }
+        }
+        #expect(mismatches == [])
+        // Out of range, fractional or negative: left to the Decimal path and its warning.
+        for text in ["1230940799999", "253402300800000", "1669078292000.5", "-1669078292000"] {
+            #expect(TickerDecoder.integerTimestamp(.string(text)) == nil)
+        }
+    }
+
     @Test("at is accepted as a number and as a string")
     func bothTimestampForms() throws {
         let data = Fixtures.tickerJSON([

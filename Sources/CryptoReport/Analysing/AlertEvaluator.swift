@@ -14,6 +14,9 @@ package struct AlertEvaluator: Sendable {
     /// `above`/`below` rule's currency is priced once per currency, however many rules name it.
     package func evaluate(_ rules: [AlertRule], report: Report, tickers: [Ticker], rates: ExchangeRates) -> Result {
         var result = Result()
+        // Nothing to watch, nothing to index: at 100,000 markets the index of a run without
+        // rules was a third of its peak memory.
+        guard !rules.isEmpty else { return result }
         let shown = MarketIndex(report.rows)
         // Per currency a rule names: every market priced in it, or nil when the rates lack it.
         var priced: [String: MarketIndex?] = [:]
@@ -72,23 +75,26 @@ package struct AlertEvaluator: Sendable {
     }
 
     /// Markets found by exact symbol, else by base asset's primary market, in constant time.
+    /// Positions into `all`, not copies of its rows: a market row is some 400 bytes, and two
+    /// dictionaries of them grown one insert at a time held several copies of every market.
     struct MarketIndex {
         var all: [MarketRow]
-        var bySymbol: [String: MarketRow] = [:]
-        var primaryByBase: [String: MarketRow]
+        var bySymbol: [String: Int] = [:]
+        var primaryByBase: [String: Int]
 
         init(_ rows: [MarketRow]) {
             all = rows
-            for row in rows {
+            bySymbol.reserveCapacity(rows.count)
+            for (index, row) in rows.enumerated() {
                 let symbol = row.symbol.lowercased()
-                if bySymbol[symbol] == nil { bySymbol[symbol] = row }
+                if bySymbol[symbol] == nil { bySymbol[symbol] = index }
             }
-            primaryByBase = MarketSelector.primaryByBase(rows)
+            primaryByBase = MarketSelector.primaryIndexByBase(rows)
         }
 
         /// An exact market symbol, else the asset's primary market.
         func market(_ asset: String) -> MarketRow? {
-            bySymbol[asset] ?? primaryByBase[asset]
+            (bySymbol[asset] ?? primaryByBase[asset]).map { all[$0] }
         }
 
         /// Every market for `any`, else the one the asset names.

@@ -32,12 +32,12 @@ package struct MarketAnalyser: Sendable {
     package func row(_ ticker: Ticker, rate: Decimal, currency: String) -> MarketRow {
         let last = ticker.last
         var change: Decimal?
-        if let open = ticker.open, open > 0 {
+        if let open = ticker.open, DecimalParts.isPositive(open) {
             change = (last - open) / open * 100
         }
         var spread: Decimal?
         var spreadPercent: Decimal?
-        if let bid = ticker.bid, let ask = ticker.ask, bid > 0, ask > 0 {
+        if let bid = ticker.bid, let ask = ticker.ask, DecimalParts.isPositive(bid), DecimalParts.isPositive(ask) {
             spread = (ask - bid) * rate
             spreadPercent = (ask - bid) / ((ask + bid) / 2) * 100
         }

@@ -13,13 +13,16 @@ package struct MarketSelector: Sendable {
     package func select(_ rows: [MarketRow]) -> [MarketRow] {
         let wanted = Set(selection.symbols)
         let primary = selection.markets == .primary ? primaryMarkets(rows) : []
-        let kept = rows.filter { row in
+        // Positions, sorted, then the rows copied once: filtering the rows and then sorting
+        // them copied every market twice (some 40 MB each at 100,000 markets).
+        let kept = rows.indices.filter { index in
+            let row = rows[index]
             let symbol = row.symbol.lowercased()
             if wanted.contains(symbol) { return true }
             if !wanted.isEmpty && !wanted.contains(row.baseAsset.lowercased()) { return false }
             return selection.markets == .all || primary.contains(symbol)
         }
-        return sorted(kept)
+        return sortedPositions(kept, of: rows).map { rows[$0] }
     }
 
     /// The `--symbols` entries that name none of the tickers received (neither a symbol nor a
@@ -47,10 +50,10 @@ package struct MarketSelector: Sendable {
     /// else a base asset's primary market; and the names that mean none.
     static func resolve(_ names: [String], in rows: [MarketRow]) -> (found: [String], missing: [String]) {
         let symbols = Dictionary(rows.map { ($0.symbol.lowercased(), $0.symbol) }, uniquingKeysWith: { first, _ in first })
-        let primary = primaryByBase(rows)
+        let primary = primaryIndexByBase(rows)
         var found: [String] = [], missing: [String] = []
         for name in names {
-            guard let market = symbols[name.lowercased()] ?? primary[name.lowercased()]?.symbol else {
+            guard let market = symbols[name.lowercased()] ?? primary[name.lowercased()].map({ rows[$0].symbol }) else {
                 missing.append(name)
                 continue
             }
@@ -61,34 +64,42 @@ package struct MarketSelector: Sendable {
 
     /// Symbols of each base asset's primary market.
     func primaryMarkets(_ rows: [MarketRow]) -> Set<String> {
-        Set(Self.primaryByBase(rows).values.map { $0.symbol.lowercased() })
+        Set(Self.primaryIndexByBase(rows).values.map { rows[$0].symbol.lowercased() })
     }
 
     /// Each base asset's (lower-cased) primary market: quoted in USDT, else INR, else BTC, else
     /// WRX, else the first quote by name; the first such row on a tie.
     static func primaryByBase(_ rows: [MarketRow]) -> [String: MarketRow] {
+        primaryIndexByBase(rows).mapValues { rows[$0] }
+    }
+
+    /// `primaryByBase` as positions in `rows`: a dictionary of whole market rows, grown one
+    /// insert at a time, cost more memory at 100,000 markets than the rows themselves.
+    static func primaryIndexByBase(_ rows: [MarketRow]) -> [String: Int] {
         func rank(_ row: MarketRow) -> (Int, String) {
             let quote = row.quoteAsset.lowercased()
             return (quotePreference.firstIndex(of: quote) ?? quotePreference.count, quote)
         }
-        var best: [String: MarketRow] = [:]
-        for row in rows {
+        var best: [String: Int] = [:]
+        for (index, row) in rows.enumerated() {
             let base = row.baseAsset.lowercased()
-            if let current = best[base], rank(current) <= rank(row) { continue }
-            best[base] = row
+            if let current = best[base], rank(rows[current]) <= rank(row) { continue }
+            best[base] = index
         }
         return best
     }
 
-    func sorted(_ rows: [MarketRow]) -> [MarketRow] {
+    /// `positions` in report order.
+    func sortedPositions(_ positions: [Int], of rows: [MarketRow]) -> [Int] {
         // Keys made once per row: comparing Decimals, and lower-casing symbols, inside the
         // comparator did it n log n times.
-        let names = rows.map { $0.symbol.lowercased() }
+        let names = positions.map { rows[$0].symbol.lowercased() }
         if selection.sort == .name {
-            return rows.indices.sorted { names[$0] < names[$1] }.map { rows[$0] }
+            return positions.indices.sorted { names[$0] < names[$1] }.map { positions[$0] }
         }
-        let keys: [DecimalOrder?] = rows.map { row in
-            switch selection.sort {
+        let keys: [DecimalOrder?] = positions.map { position in
+            let row = rows[position]
+            return switch selection.sort {
             case .name: nil
             case .price: DecimalOrder(row.price)
             case .change: row.changePercent.map(DecimalOrder.init)
@@ -96,9 +107,9 @@ package struct MarketSelector: Sendable {
             case .volume: row.volumeValue.map(DecimalOrder.init)
             }
         }
-        return rows.indices.sorted { left, right in
+        return positions.indices.sorted { left, right in
             Self.descending(keys[left], keys[right], names[left], names[right])
-        }.map { rows[$0] }
+        }.map { positions[$0] }
     }
 
     /// Largest first, empty values last, ties by symbol so that every run orders alike.

@@ -30,7 +30,8 @@ package struct SummaryBuilder: Sendable {
         let floor = volumeFloor(input)
         // Only markets that traded lead a list: a 70 % spread on a market nobody traded is not
         // news, and a zero volume passes no floor, not even a floor of zero.
-        let traded = selected.filter { ($0.volumeValue ?? 0) > 0 && ($0.volumeValue ?? 0) >= floor }
+        // Positions, not rows: each filter of whole market rows was a copy of the selection.
+        let traded = selected.indices.filter { (selected[$0].volumeValue ?? 0) > 0 && (selected[$0].volumeValue ?? 0) >= floor }
         return ReportSummary(
             counts: .init(
                 tickersReceived: input.tickersReceived, skipped: input.skipped, unconvertible: unconvertible,
@@ -39,10 +40,10 @@ package struct SummaryBuilder: Sendable {
             newestTickerAt: input.tickers.compactMap(\.updatedAt).max(),
             ratesUsed: input.quoteRates.rates.values.filter { !Self.isIdentity($0, currency: input.currency) }
                 .sorted(by: Self.ratesOrder),
-            gainers: top(traded.filter { ($0.changePercent ?? 0) > 0 }, by: \.changePercent),
-            losers: top(traded.filter { ($0.changePercent ?? 0) < 0 }, by: \.changePercent, ascending: true),
-            topVolume: top(traded, by: \.volumeValue),
-            widestSpreads: top(traded.filter { $0.spreadPercent != nil }, by: \.spreadPercent),
+            gainers: top(selected, traded.filter { (selected[$0].changePercent ?? 0) > 0 }, by: \.changePercent),
+            losers: top(selected, traded.filter { (selected[$0].changePercent ?? 0) < 0 }, by: \.changePercent, ascending: true),
+            topVolume: top(selected, traded, by: \.volumeValue),
+            widestSpreads: top(selected, traded.filter { selected[$0].spreadPercent != nil }, by: \.spreadPercent),
             advancers: changes.filter { $0 > 0 }.count,
             decliners: changes.filter { $0 < 0 }.count,
             unchanged: changes.filter { $0 == 0 }.count,
@@ -62,16 +63,19 @@ package struct SummaryBuilder: Sendable {
         return rounded
     }
 
-    private func top(_ rows: [MarketRow], by key: KeyPath<MarketRow, Decimal?>, ascending: Bool = false) -> [MarketRow] {
+    /// The first `listLength` of `rows` at `positions`, ordered by `key`.
+    private func top(
+        _ rows: [MarketRow], _ positions: [Int], by key: KeyPath<MarketRow, Decimal?>, ascending: Bool = false
+    ) -> [MarketRow] {
         // Keys made once per row (see `DecimalOrder`).
-        let keys = rows.map { DecimalOrder($0[keyPath: key] ?? 0) }
-        let ordered = rows.indices.sorted { left, right in
+        let keys = positions.map { DecimalOrder(rows[$0][keyPath: key] ?? 0) }
+        let ordered = positions.indices.sorted { left, right in
             let l = keys[left]
             let r = keys[right]
             if l != r { return ascending ? l < r : l > r }
-            return rows[left].symbol < rows[right].symbol
+            return rows[positions[left]].symbol < rows[positions[right]].symbol
         }
-        return ordered.prefix(listLength).map { rows[$0] }
+        return ordered.prefix(listLength).map { rows[positions[$0]] }
     }
 
     private func inrPremium(_ tickers: [Ticker], rates: ExchangeRates) -> ReportSummary.INRPremium? {

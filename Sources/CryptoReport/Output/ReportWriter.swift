@@ -154,15 +154,15 @@ package struct ReportWriter: Sendable {
                 let staged = Self.hiddenName(for: file.name, suffix: "tmp")
                 switch file.contents {
                 case let .text(text):
-                    try check(fileSystem.createSynced(path(staged), Data(text.utf8)), file.name)
+                    try check(create(staged, text), file.name)
                 case let .rendered(make):
-                    let data: Data
+                    let text: String
                     do {
-                        data = Data(try make().utf8)
+                        text = try make()
                     } catch {
                         throw .writeFailed(path: path(file.name), reason: "the report could not be made: \(error.localizedDescription)")
                     }
-                    try check(fileSystem.createSynced(path(staged), data), file.name)
+                    try check(create(staged, text), file.name)
                 case let .copy(of: original):
                     guard let source = stagedNames[original] else {
                         throw .writeFailed(path: path(file.name), reason: "\(original) is not written by this run")
@@ -273,6 +273,13 @@ package struct ReportWriter: Sendable {
     /// (an outdated one on its way out), always in the folder itself.
     private static func hiddenName(for name: String, suffix: String) -> String {
         ".\((name as NSString).lastPathComponent).\(UUID().uuidString.prefix(8)).\(suffix)"
+    }
+
+    /// The text's own UTF-8 bytes written: a `Data` copy of it doubled the memory a large
+    /// report takes while it is staged.
+    private func create(_ name: String, _ text: String) -> Int32 {
+        var text = text
+        return text.withUTF8 { fileSystem.createSynced(path(name), bytes: UnsafeRawBufferPointer($0)) }
     }
 
     private func path(_ name: String) -> String {

@@ -11,9 +11,17 @@ import Foundation
 /// and every odd value keeps its meaning. A test reads every fixture both ways.
 enum TickerScanner {
     static func rows(_ data: Data) -> [RawTickerRow]? {
-        data.withUnsafeBytes { raw -> [RawTickerRow]? in
+        var rows: [RawTickerRow] = []
+        guard forEachRow(data, { rows.append($0) }) != nil else { return nil }
+        return rows
+    }
+
+    /// Hands each row to `body` as it is read, so that a large body is never held as rows all at
+    /// once; the number of rows, or `nil` (after some rows perhaps) when JSONDecoder must read it.
+    static func forEachRow(_ data: Data, _ body: (RawTickerRow) -> Void) -> Int? {
+        data.withUnsafeBytes { raw -> Int? in
             var scanner = Cursor(bytes: raw)
-            return scanner.array()
+            return scanner.array(body)
         }
     }
 
@@ -40,17 +48,17 @@ enum TickerScanner {
             return true
         }
 
-        mutating func array() -> [RawTickerRow]? {
+        mutating func array(_ body: (RawTickerRow) -> Void) -> Int? {
             guard expect(UInt8(ascii: "[")) else { return nil }
-            var rows: [RawTickerRow] = []
-            rows.reserveCapacity(bytes.count / 256)
+            var count = 0
             skipWhitespace()
             if current == UInt8(ascii: "]") {
                 position += 1
             } else {
                 while true {
                     guard let fields = object() else { return nil }
-                    rows.append(RawTickerRow(fields: fields))
+                    body(RawTickerRow(fields: fields))
+                    count += 1
                     skipWhitespace()
                     if current == UInt8(ascii: ",") {
                         position += 1
@@ -62,7 +70,7 @@ enum TickerScanner {
                 }
             }
             skipWhitespace()
-            return position == bytes.count ? rows : nil
+            return position == bytes.count ? count : nil
         }
 
         mutating func object() -> [String: JSONScalar]? {
