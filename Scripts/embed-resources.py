@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the built-in copies of Templates/ and Samples/ into the library as Swift source.
+"""Writes the built-in copies of Templates/ (its templates, stylesheet and script) and Samples/
+into the library as Swift source.
 
 The binary must work from any directory (cron) without files beside it, so it carries these
 bytes itself. Run `make embed` after changing a template or a sample; a test fails while the
@@ -23,12 +24,22 @@ def write(name, body):
 templates = sorted((root / "Templates").glob("*.mustache"))
 entries = "\n".join(
     f'        "{p.name[:-len(".mustache")]}": decode(\n{literal(p)}),' for p in templates)
+# The HTML page's stylesheet and script, which the templates insert with {{{pageStyle}}} and
+# {{{pageScript}}}: kept out of the templates because swift-mustache's parser costs more than
+# linearly in a template's length, and it parses the HTML template on every run.
+page_files = sorted((root / "Templates").glob("*.css")) + sorted((root / "Templates").glob("*.js"))
+page_entries = "\n".join(f'        "{p.name}": decode(\n{literal(p)}),' for p in page_files)
 write("EmbeddedTemplates.swift", f"""import Foundation
 
 /// Built-in copies of `Templates/*.mustache`, by name without the extension.
 enum EmbeddedTemplates {{
     static let files: [String: String] = [
 {entries}
+    ]
+
+    /// Built-in copies of the page's `Templates/*.css` and `Templates/*.js`, by file name.
+    static let pageFiles: [String: String] = [
+{page_entries}
     ]
 
     private static func decode(_ base64: String) -> String {{
@@ -57,4 +68,4 @@ public enum EmbeddedSample {{
     private static let ratesBase64 = {literal(root / "Samples" / "eurofxref-daily-2022-11-21.xml")}
 }}
 """)
-print("embedded", len(templates), "templates and the sample into", out.relative_to(root))
+print("embedded", len(templates), "templates,", len(page_files), "page files and the sample into", out.relative_to(root))

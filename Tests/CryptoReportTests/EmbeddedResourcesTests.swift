@@ -13,6 +13,19 @@ struct EmbeddedResourcesTests {
         #expect(EmbeddedTemplates.files[name] == file, "run make embed")
     }
 
+    @Test("the page's stylesheet and script", arguments: ["report.css", "report.js"])
+    func pageFiles(name: String) throws {
+        let file = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Templates/\(name)"), encoding: .utf8)
+        #expect(!file.isEmpty)
+        #expect(EmbeddedTemplates.pageFiles[name] == file, "run make embed")
+    }
+
+    /// They are inserted as they are: a Mustache tag in them would reach the page unrendered.
+    @Test("the page files hold no Mustache tags", arguments: ["report.css", "report.js"])
+    func pageFilesAreNotTemplates(name: String) {
+        #expect(EmbeddedTemplates.pageFiles[name]?.contains("{{") == false)
+    }
+
     @Test("the sample, byte for byte")
     func sample() throws {
         #expect(EmbeddedSample.tickers == (try Fixtures.tickers), "run make embed")

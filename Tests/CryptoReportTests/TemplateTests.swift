@@ -24,6 +24,23 @@ struct TemplateTests {
         #expect(templates.render(report, format: .html).hasPrefix("<!DOCTYPE html>"))
     }
 
+    /// The stylesheet and script are values of the view model, not parts of the template, so a
+    /// user's copy of the built-in template (in a folder without them) still gets them.
+    @Test("a copy of the built-in HTML template renders the built-in page, stylesheet and script included")
+    func copiedTemplate() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(
+            at: Fixtures.repositoryRoot.appendingPathComponent("Templates/report.html.mustache"),
+            to: folder.url.appendingPathComponent("report.html.mustache"))
+        let report = try Self.report()
+        let own = try TemplateRenderer(directory: folder.url).render(report, format: .html)
+        #expect(own == (try TemplateRenderer()).render(report, format: .html))
+        let style = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Templates/report.css"), encoding: .utf8)
+        let script = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Templates/report.js"), encoding: .utf8)
+        #expect(own.contains("<style>\n" + style + "</style>"))
+        #expect(own.contains("<script>\n" + script + "</script>"))
+    }
+
     @Test("a broken template is a usage error naming the file")
     func brokenTemplate() throws {
         let folder = try TemporaryFolder()

@@ -20,7 +20,9 @@ package struct IndexRenderer: Sendable {
     }
 
     struct ViewModel {
-        var title, generatedAt, reportCount, locale, style: String
+        var title, generatedAt, reportCount, locale: String
+        /// The report's stylesheet (`Templates/report.css`), so that the index keeps its look as it changes.
+        var pageStyle: String
         /// The page's texts and language, as the report's (`PageStrings`).
         var t: PageStrings
         var lang: String
@@ -81,7 +83,7 @@ package struct IndexRenderer: Sendable {
         let model = ViewModel(
             title: t[.indexTitle], generatedAt: generatedAt,
             reportCount: t.format(count == 1 ? .reportOne : .reportOther, count.formatted(.number.locale(Locale(identifier: report.localeIdentifier)))),
-            locale: report.localeIdentifier, style: Self.style, t: t, lang: t.code, generatedLine: t.format(.generated, generatedAt),
+            locale: report.localeIdentifier, pageStyle: EmbeddedTemplates.pageFiles["report.css"] ?? "", t: t, lang: t.code, generatedLine: t.format(.generated, generatedAt),
             latestAlertsLine: t.format(.latestAlerts, report.dataDate, report.currency), breadthLine: t.format(.breadthOf, report.dataDate),
             topGainersLine: t.format(.topGainersIn, report.currency), topLosersLine: t.format(.topLosersIn, report.currency),
             footer: t.format(.indexFooter, report.localeIdentifier),
@@ -95,14 +97,6 @@ package struct IndexRenderer: Sendable {
         }
         return library.render(model, withTemplate: "index.html") ?? ""
     }
-
-    /// The built-in HTML report's stylesheet, so that the index keeps its look as it changes.
-    static let style: String = {
-        let template = EmbeddedTemplates.files["report.html"] ?? ""
-        guard let start = template.range(of: "<style>"), let end = template.range(of: "</style>", range: start.upperBound..<template.endIndex)
-        else { return "" }
-        return String(template[start.lowerBound..<end.upperBound])
-    }()
 
     static func label(_ format: ReportFormat) -> String {
         switch format {

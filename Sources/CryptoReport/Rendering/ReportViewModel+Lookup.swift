@@ -111,6 +111,8 @@ extension ReportViewModel: MustacheParent {
         case "lang": lang
         case "scriptStrings": scriptStrings
         case "said": said
+        case "pageStyle": pageStyle
+        case "pageScript": pageScript
         default: nil
         }
     }

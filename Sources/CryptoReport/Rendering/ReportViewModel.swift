@@ -71,6 +71,12 @@ struct ReportViewModel {
     var scriptStrings = ""
     /// Sentences of the page with figures in them, worded in its language.
     var said = Said()
+    /// The page's stylesheet and script (`Templates/report.css`, `Templates/report.js`), inserted
+    /// with `{{{pageStyle}}}` and `{{{pageScript}}}`. They stay out of the template because
+    /// swift-mustache's parser costs more than linearly in a template's length (it measures
+    /// String distances on every read), and the HTML template is parsed on every run.
+    var pageStyle = EmbeddedTemplates.pageFiles["report.css"] ?? ""
+    var pageScript = EmbeddedTemplates.pageFiles["report.js"] ?? ""
     struct Said {
         /// `Generated 2022-11-22 06:00 UTC`, `Newest ticker … (built-in sample)`, `ECB rates of … (…)`.
         var generated = "", newestTicker = "", ecbRates = ""

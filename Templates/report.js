@@ -1,0 +1,402 @@
+/* Search, sort and column choice over the table the page already shows: without this script
+   the page reads the same, only fixed. The view lives in the address's fragment
+   (#q=btc&sort=c&dir=asc), so a link reopens it; the hidden columns live in localStorage. */
+(function () {
+  "use strict";
+  // The words the script writes, from the page's string table in the page's language:
+  // say("scriptShownOf", 3, 267) -> "3 of 267 markets" / "3 av 267 marknader".
+  var words = {};
+  try { words = JSON.parse(document.getElementById("page").getAttribute("data-strings")) || {}; } catch (e) { words = {}; }
+  function say(key) {
+    var values = Array.prototype.slice.call(arguments, 1);
+    return String(words[key] || "").replace(/\{(\d)\}/g, function (all, i) { return i < values.length ? String(values[i]) : all; });
+  }
+  // Two currencies (--currency SEK,USD): the page is written in the first; each figure holds
+  // the second's in data-alt (a row's tooltip in data-alt-title), and what differs in length
+  // between them (the summary, the charts, the footer) is there twice, as .cur-0 and .cur-1.
+  // The reader's choice is remembered on this computer.
+  var switcher = document.getElementById("currency-switch");
+  if (switcher) {
+    var figures = Array.prototype.slice.call(document.querySelectorAll("[data-alt], [data-alt-title]"));
+    var lastText = function (element) {
+      for (var node = element.lastChild; node; node = node.previousSibling) if (node.nodeType === 3) return node;
+      return null;
+    };
+    var firstTexts = figures.map(function (element) { var node = lastText(element); return node ? node.nodeValue : ""; });
+    var firstTitles = figures.map(function (element) { return element.getAttribute("title"); });
+    var choices = Array.prototype.slice.call(switcher.querySelectorAll("button"));
+    var currencyKey = "cryptoreport.currency", shownCurrency = 0;
+    var showCurrency = function (index) {
+      if (index === shownCurrency) return;
+      shownCurrency = index;
+      figures.forEach(function (element, i) {
+        if (element.hasAttribute("data-alt")) {
+          var text = index === 1 ? element.getAttribute("data-alt") : firstTexts[i], node = lastText(element);
+          if (node) node.nodeValue = text; else if (text) element.appendChild(document.createTextNode(text));
+        }
+        if (element.hasAttribute("data-alt-title")) element.setAttribute("title", index === 1 ? element.getAttribute("data-alt-title") : firstTitles[i]);
+      });
+      document.documentElement.setAttribute("data-cur", String(index));
+      document.dispatchEvent(new CustomEvent("cryptoreport:currency", { detail: index }));
+      choices.forEach(function (button, i) { button.setAttribute("aria-pressed", String(i === index)); });
+    };
+    choices.forEach(function (button, i) {
+      button.setAttribute("aria-pressed", String(i === 0));
+      button.addEventListener("click", function () {
+        showCurrency(i);
+        try { localStorage.setItem(currencyKey, button.textContent); } catch (e) { /* private mode: this page only */ }
+      });
+    });
+    var remembered = null;
+    try { remembered = localStorage.getItem(currencyKey); } catch (e) { remembered = null; }
+    choices.forEach(function (button, i) { if (button.textContent === remembered) showCurrency(i); });
+    switcher.hidden = false;
+  }
+  // The converter: an amount times a unit's value in a report currency, both exact decimal
+  // strings (the CSV's figures), multiplied as integers, and formatted by the browser in the
+  // currency's locale with as many decimals as the page shows such a figure with.
+  var converter = document.getElementById("converter");
+  if (converter) (function () {
+    var data;
+    try { data = JSON.parse(converter.getAttribute("data-rates")); } catch (e) { return; }
+    var amount = document.getElementById("conv-amount"), from = document.getElementById("conv-from");
+    var into = document.getElementById("conv-to"), result = document.getElementById("conv-result");
+    var via = document.getElementById("conv-via");
+    function decimal(text) {
+      var match = /^(\d*)(?:\.(\d*))?$/.exec(text);
+      if (!match || !(match[1] || match[2])) return null;
+      var fraction = match[2] || "";
+      return { digits: BigInt((match[1] || "0") + fraction), scale: fraction.length };
+    }
+    function plain(value) {
+      var text = value.digits.toString();
+      if (value.scale === 0) return text;
+      while (text.length <= value.scale) text = "0" + text;
+      return text.slice(0, text.length - value.scale) + "." + text.slice(text.length - value.scale);
+    }
+    // What a reader types: 0.5, 0,5, 1 000, 1,000.50.
+    function readAmount(text) {
+      var t = text.replace(/[\s\u00a0\u202f_']/g, "");
+      if (t.indexOf(",") >= 0 && t.indexOf(".") >= 0) t = t.replace(/,/g, "");
+      else if (/^\d{1,3}(,\d{3})+$/.test(t) && data.currencies[0].locale.slice(0, 2) === "en") t = t.replace(/,/g, "");
+      else t = t.replace(",", ".");
+      return decimal(t);
+    }
+    // The page's rule for money: four significant digits, never fewer than two decimals.
+    function fractionDigits(text) {
+      var parts = text.split("."), integer = parts[0].replace(/^0+/, "");
+      if (integer) return 2;
+      var zeros = (parts[1] || "").match(/^0*/)[0].length;
+      return Math.min(20, Math.max(2, zeros + 4));
+    }
+    data.units.forEach(function (unit, i) {
+      var option = document.createElement("option");
+      option.value = String(i);
+      option.textContent = unit.name;
+      if (unit.name === "BTC") option.selected = true;
+      from.appendChild(option);
+    });
+    data.currencies.forEach(function (currency, i) {
+      var option = document.createElement("option");
+      option.value = String(i);
+      option.textContent = currency.code;
+      into.appendChild(option);
+    });
+    function convert() {
+      var unit = data.units[Number(from.value)], target = Number(into.value), currency = data.currencies[target];
+      var value = unit && decimal(unit.values[target] || ""), typed = readAmount(amount.value);
+      amount.setAttribute("aria-invalid", typed ? "false" : "true");
+      if (!value || !typed) { result.textContent = "–"; via.textContent = typed ? "" : via.getAttribute("data-bad"); return; }
+      var product = plain({ digits: value.digits * typed.digits, scale: value.scale + typed.scale });
+      var digits = fractionDigits(product);
+      result.textContent = new Intl.NumberFormat(currency.locale, {
+        style: "currency", currency: currency.code, minimumFractionDigits: digits, maximumFractionDigits: digits
+      }).format(product);
+      via.textContent = (unit.market ? via.getAttribute("data-via") + " " + unit.market + ", " : "") +
+        via.getAttribute("data-ecb") + " " + data.ecbDate;
+    }
+    amount.addEventListener("input", convert);
+    from.addEventListener("change", convert);
+    into.addEventListener("change", convert);
+    document.addEventListener("cryptoreport:currency", function (event) { into.value = String(event.detail); convert(); });
+    into.value = document.documentElement.getAttribute("data-cur") || "0";
+    convert();
+    converter.hidden = false;
+  })();
+
+  // A detail's chart and earlier points, drawn from the page's history data (one JSON block per
+  // currency) when the detail opens: the page holds each price once instead of a chart and a
+  // table for each of hundreds of markets. The picture is the one the server drew before: a
+  // dated axis, the low and high labelled in a right margin the line never crosses, the
+  // reader's alert limits as dashed lines. Prices come as the page shows them (their fraction
+  // digits are the page's), so Intl.NumberFormat in the report's locale writes the page's text.
+  var histories = {};
+  Array.prototype.forEach.call(document.querySelectorAll("script.history-data"), function (block) {
+    try { histories[block.getAttribute("data-cur")] = JSON.parse(block.textContent); } catch (e) { /* the facts stay */ }
+  });
+  var formats = {};
+  function numberFormat(data, key, options) {
+    key = data.locale + data.currency + key;
+    return formats[key] || (formats[key] = new Intl.NumberFormat(data.locale, options));
+  }
+  function money(data, text) {
+    var point = text.indexOf("."), digits = point < 0 ? 0 : text.length - point - 1;
+    return numberFormat(data, "m" + digits, {
+      style: "currency", currency: data.currency, minimumFractionDigits: digits, maximumFractionDigits: digits
+    }).format(text);
+  }
+  function percent(data, hundredths) {
+    return numberFormat(data, "%", {
+      style: "percent", signDisplay: "exceptZero", minimumFractionDigits: 2, maximumFractionDigits: 2
+    }).format(hundredths / 10000);
+  }
+  function shortDay(day, months) {
+    var parts = day.split("-");
+    return parts.length === 3 && months[Number(parts[1]) - 1] ? Number(parts[2]) + " " + months[Number(parts[1]) - 1] : day;
+  }
+  function svgNode(parent, name, attributes, text) {
+    var node = document.createElementNS("http://www.w3.org/2000/svg", name);
+    Object.keys(attributes).forEach(function (key) { node.setAttribute(key, attributes[key]); });
+    if (text !== undefined) node.textContent = text;
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+  function chart(data, points, limits, label) {
+    var width = 420, height = 180, em = 11;
+    var values = points.map(function (p) { return p.value; });
+    var all = values.concat(limits.map(function (l) { return l.v; }));
+    var low = Math.min.apply(null, all), high = Math.max.apply(null, all);
+    var lowPoint = points[values.indexOf(Math.min.apply(null, values))], highPoint = points[values.indexOf(Math.max.apply(null, values))];
+    var highText = money(data, highPoint.price), lowText = money(data, lowPoint.price);
+    // A right margin as wide as the longer label (about 0.6 em a character), a bottom one for the dates.
+    var labelWidth = Math.max(highText.length, lowText.length) * em * 0.6 + 6;
+    var left = 2, top = em * 0.6, right = width - labelWidth, bottom = height - em * 1.7, span = high - low;
+    function x(i) { return Math.round(left + i / (points.length - 1) * (right - left)); }
+    function y(v) { return bottom - (span > 0 ? (v - low) / span : 0.5) * (bottom - top); }
+    var first = points[0].value, last = points[points.length - 1].value;
+    var svg = svgNode(null, "svg", {
+      "class": "chart-svg " + (last > first ? "up" : last < first ? "down" : "flat"), viewBox: "0 0 " + width + " " + height,
+      "font-size": em, role: "img", "aria-label": label
+    });
+    // Gridlines at the low and the high, their labels kept a line apart however close they are.
+    var highY = y(highPoint.value), lowY = Math.max(y(lowPoint.value), highY + em);
+    var grid = highPoint.value === lowPoint.value ? [[highPoint, highText, highY]] : [[highPoint, highText, highY], [lowPoint, lowText, lowY]];
+    grid.forEach(function (g) {
+      var lineY = Math.round(y(g[0].value));
+      svgNode(svg, "line", { "class": "grid", x1: left, x2: Math.round(right), y1: lineY, y2: lineY });
+      svgNode(svg, "text", { x: Math.round(right + 4), y: Math.round(g[2] + em * 0.35) }, g[1]);
+    });
+    limits.forEach(function (limit) {
+      var lineY = Math.round(y(limit.v));
+      svgNode(svg, "line", { "class": "limit " + limit.d, x1: left, x2: Math.round(right), y1: lineY, y2: lineY });
+      svgNode(svg, "text", { "class": "limit " + limit.d, x: left + 4, y: Math.round(y(limit.v) - 3) }, limit.t);
+    });
+    svgNode(svg, "polyline", {
+      fill: "none", stroke: "currentColor", "stroke-width": "1.6", "stroke-linejoin": "round",
+      points: points.map(function (p, i) { return x(i) + "," + Math.round(y(p.value)); }).join(" ")
+    });
+    // The first, middle and last days under the plot.
+    var ticks = points.length > 4 ? [[0, "start"], [points.length >> 1, "middle"], [points.length - 1, "end"]] : [[0, "start"], [points.length - 1, "end"]];
+    ticks.forEach(function (t) {
+      svgNode(svg, "text", { "class": "day", x: x(t[0]), y: height - 3, "text-anchor": t[1] }, shortDay(points[t[0]].day, data.months || []));
+    });
+    return svg;
+  }
+  function drawDetail(detail) {
+    var box = detail && detail.classList.contains("detail") && detail.querySelector(".history");
+    var index = document.documentElement.getAttribute("data-cur") || "0", data = histories[index];
+    var series = data && data.m[detail.id], template = document.getElementById("points-table");
+    if (!box || !series || !template || box.getAttribute("data-drawn") === index) return;
+    var prices = series[0].split(" "), changes = series[1].split(" "), points = [];
+    data.days.forEach(function (day, i) {
+      if (prices[i] !== "-") points.push({ day: day, price: prices[i], value: Number(prices[i]), change: changes[i] });
+    });
+    if (points.length < 2) return;
+    var heading = detail.querySelector(".history").previousElementSibling;
+    box.textContent = "";
+    box.appendChild(chart(data, points, data.l[detail.id] || [], detail.getAttribute("aria-label") + ", " + (heading ? heading.textContent.toLowerCase() : "")));
+    var earlier = detail.querySelector(".earlier") || box;
+    earlier.textContent = "";
+    earlier.appendChild(template.content.cloneNode(true));
+    var body = earlier.querySelector("tbody");
+    for (var i = points.length - 1; i >= 0; i--) {
+      var row = body.insertRow(), change = points[i].change === "-" ? null : Number(points[i].change);
+      row.insertCell().textContent = points[i].day;
+      row.insertCell().textContent = money(data, points[i].price);
+      var cell = row.insertCell();
+      cell.className = change === null ? "flat" : change > 0 ? "up" : change < 0 ? "down" : "flat";
+      if (change !== null) cell.textContent = percent(data, change);
+    }
+    box.setAttribute("data-drawn", index);
+  }
+  function drawTarget() {
+    var id = location.hash.slice(1);
+    if (id && id.indexOf("=") < 0) drawDetail(document.getElementById(id));
+  }
+  window.addEventListener("hashchange", drawTarget);
+  document.addEventListener("cryptoreport:currency", drawTarget);
+  drawTarget();
+
+  var table = document.querySelector("table.markets");
+  if (!table) return;
+  var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+  var keys = ["p", "c", "s", "w", "m", "t", "h", "l", "b", "a", "q", "r", "v", "x"];
+  rows.forEach(function (row, index) {
+    var values = (row.getAttribute("data-v") || "").split(" "), figures = {};
+    keys.forEach(function (key, i) { var n = parseFloat(values[i]); figures[key] = isFinite(n) ? n : null; });
+    row.figures = figures;
+    row.order = index;
+    row.words = (row.getAttribute("data-q") || "").toLowerCase().split(" ");
+  });
+  var search = document.getElementById("search"), shown = document.getElementById("shown");
+  var noMatch = document.getElementById("no-match");
+  var view = { q: "", sort: "", dir: "" };
+
+  function readFragment() {
+    var hash = location.hash.slice(1);
+    if (hash.indexOf("=") < 0) return false;
+    view = { q: "", sort: "", dir: "" };
+    hash.split("&").forEach(function (part) {
+      var pair = part.split("="), name = pair[0], value = "";
+      try { value = decodeURIComponent((pair[1] || "").replace(/\+/g, " ")); } catch (e) { return; }
+      if (name === "q" || name === "sort" || name === "dir") view[name] = value;
+    });
+    return true;
+  }
+  function writeFragment() {
+    var parts = [];
+    if (view.q) parts.push("q=" + encodeURIComponent(view.q));
+    if (view.sort) parts.push("sort=" + encodeURIComponent(view.sort), "dir=" + view.dir);
+    var address = location.href.split("#")[0] + (parts.length ? "#" + parts.join("&") : "");
+    try { history.replaceState(null, "", address); } catch (e) { if (parts.length) location.replace(address); }
+  }
+
+  function filter() {
+    var terms = view.q.toLowerCase().split(/\s+/).filter(Boolean), count = 0;
+    rows.forEach(function (row) {
+      var match = terms.every(function (term) {
+        return row.words.some(function (word) { return word.indexOf(term) >= 0; });
+      });
+      row.hidden = !match;
+      if (match) count++;
+    });
+    shown.textContent = terms.length ? say("scriptShownOf", count, rows.length) : say("scriptShown", rows.length);
+    noMatch.hidden = count > 0;
+  }
+
+  var buttons = [];
+  function sort() {
+    var key = view.sort, up = view.dir === "asc";
+    var ordered = rows.slice();
+    if (key === "n") {
+      ordered.sort(function (x, y) {
+        var a = x.getAttribute("data-n"), b = y.getAttribute("data-n");
+        return (up ? a.localeCompare(b) : b.localeCompare(a)) || x.order - y.order;
+      });
+    } else if (keys.indexOf(key) >= 0) {
+      ordered.sort(function (x, y) {
+        var a = x.figures[key], b = y.figures[key];
+        if (a === null || b === null) return (a === null) - (b === null) || x.order - y.order;
+        return (up ? a - b : b - a) || x.order - y.order;
+      });
+    }
+    var fragment = document.createDocumentFragment();
+    ordered.forEach(function (row) { fragment.appendChild(row); });
+    body.appendChild(fragment);
+    buttons.forEach(function (button) {
+      var active = button.getAttribute("data-k") === key;
+      button.className = "sort" + (active ? (up ? " asc" : " desc") : "");
+      var cell = button.closest("th");
+      if (active) cell.setAttribute("aria-sort", up ? "ascending" : "descending");
+      else if (!cell.querySelector(".sort.asc, .sort.desc")) cell.removeAttribute("aria-sort");
+    });
+  }
+
+  // Every header becomes a button: a first click orders names A–Z and figures largest first,
+  // a second reverses; empty figures stay last either way.
+  Array.prototype.forEach.call(table.tHead.querySelectorAll("[data-k]"), function (label) {
+    // A span acting as a button: Chromium leaves real buttons out of a printed header.
+    var button = document.createElement("span");
+    button.setAttribute("role", "button");
+    button.tabIndex = 0;
+    button.setAttribute("data-k", label.getAttribute("data-k"));
+    button.textContent = label.textContent;
+    button.title = say("scriptSortBy", label.textContent.toLowerCase());
+    label.textContent = "";
+    label.appendChild(button);
+    buttons.push(button);
+    function choose() {
+      var key = button.getAttribute("data-k");
+      if (view.sort === key) view.dir = view.dir === "asc" ? "desc" : "asc";
+      else { view.sort = key; view.dir = key === "n" ? "asc" : "desc"; }
+      sort();
+      writeFragment();
+    }
+    // A header holding one figure sorts wherever it is clicked, not only on its words.
+    (label.tagName === "TH" ? label : button).addEventListener("click", choose);
+    if (label.tagName === "TH") label.style.cursor = "pointer";
+    button.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); choose(); }
+    });
+  });
+
+  search.addEventListener("input", function () { view.q = search.value; filter(); writeFragment(); });
+
+  // Columns to hide, by their header's text, remembered on this computer.
+  var storageKey = "cryptoreport.hiddenColumns", hidden = [];
+  try { hidden = JSON.parse(localStorage.getItem(storageKey) || "[]") || []; } catch (e) { hidden = []; }
+  var headers = Array.prototype.slice.call(table.tHead.rows[0].cells, 1);
+  var style = document.createElement("style"), choice = document.getElementById("column-choice");
+  document.head.appendChild(style);
+  function applyColumns() {
+    style.textContent = headers.map(function (cell, i) {
+      return hidden.indexOf(cell.textContent.trim()) >= 0 ? "table.markets tr > :nth-child(" + (i + 2) + ") { display: none; }" : "";
+    }).join("\n");
+  }
+  headers.forEach(function (cell) {
+    var name = cell.textContent.trim(), box = document.createElement("input"), label = document.createElement("label");
+    box.type = "checkbox";
+    box.checked = hidden.indexOf(name) < 0;
+    box.addEventListener("change", function () {
+      hidden = hidden.filter(function (h) { return h !== name; });
+      if (!box.checked) hidden.push(name);
+      try { localStorage.setItem(storageKey, JSON.stringify(hidden)); } catch (e) { /* private mode: this page only */ }
+      applyColumns();
+    });
+    label.appendChild(box);
+    label.appendChild(document.createTextNode(" " + name));
+    choice.appendChild(label);
+  });
+
+  // A detail closes with Escape too; closing it puts the view's fragment back and the reader at
+  // the market's row.
+  function closeDetail(detail) {
+    var row = document.getElementById("m-" + detail.id);
+    var state = view.q || view.sort;
+    if (!state) { location.replace("#m-" + detail.id); return; }
+    writeFragment();
+    var parts = [];
+    if (view.q) parts.push("q=" + encodeURIComponent(view.q));
+    if (view.sort) parts.push("sort=" + encodeURIComponent(view.sort), "dir=" + view.dir);
+    location.replace("#" + parts.join("&"));
+    if (row) row.scrollIntoView({ block: "center" });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll(".detail .close"), function (link) {
+    link.addEventListener("click", function (event) { event.preventDefault(); closeDetail(link.closest(".detail")); });
+  });
+  document.addEventListener("keydown", function (event) {
+    var open = document.querySelector(".detail:target");
+    if (event.key === "Escape" && open) closeDetail(open);
+  });
+
+  function restore() {
+    readFragment();
+    search.value = view.q;
+    filter();
+    sort();
+  }
+  window.addEventListener("hashchange", function () { if (location.hash.indexOf("=") >= 0) restore(); });
+  applyColumns();
+  restore();
+  document.getElementById("tools").hidden = false;
+})();
