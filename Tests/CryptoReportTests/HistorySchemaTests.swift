@@ -131,7 +131,7 @@ struct HistorySchemaTests {
 
     @Test("the integer forms read back as the plain text did, over many figures")
     func storedNumbers() throws {
-        var generator = SplitMix(seed: 20221122)
+        var generator = NumberReferenceTests.SeededGenerator(state: 20221122)
         var checked = 0
         for _ in 0..<20000 {
             let digits = Int(generator.next() % 38) + 1
@@ -298,20 +298,5 @@ struct HistorySchemaTests {
         }
         try queue.close()
         try Self.expectV3Values(try HistoryStore(path: path), v3)
-    }
-}
-
-/// A seeded generator, so that a failure names figures that come back on the next run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

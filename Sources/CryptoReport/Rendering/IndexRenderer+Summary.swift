@@ -27,10 +27,7 @@ extension IndexRenderer {
             alerts = AlertText.messages(report, strings: t).map { ReportViewModel.Text(text: $0) }
             hasAlerts = !alerts.isEmpty
             func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
-            breadth = ReportViewModel.Breadth(
-                advancers: count(summary.advancers), decliners: count(summary.decliners),
-                unchanged: count(summary.unchanged), advancersWeight: String(summary.advancers),
-                declinersWeight: String(summary.decliners), unchangedWeight: String(summary.unchanged))
+            breadth = ReportViewModel.Breadth(summary, count: count)
             hasInrPremium = summary.inrPremium != nil
             inrPremium = numbers.percent(summary.inrPremium?.percent)
             inrPremiumClass = ReportViewModel.changeClass(summary.inrPremium?.percent)

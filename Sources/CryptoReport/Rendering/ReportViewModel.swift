@@ -15,6 +15,14 @@ struct ReportViewModel {
         var advancers, decliners, unchanged: String
         /// Plain integers, for proportions (CSS flex-grow) where grouped digits would not parse.
         var advancersWeight, declinersWeight, unchangedWeight: String
+
+        /// `count` writes a number for people in the page's locale.
+        init(_ summary: ReportSummary, count: (Int) -> String) {
+            (advancers, decliners, unchanged) = (count(summary.advancers), count(summary.decliners), count(summary.unchanged))
+            advancersWeight = String(summary.advancers)
+            declinersWeight = String(summary.decliners)
+            unchangedWeight = String(summary.unchanged)
+        }
     }
 
     struct Source {
@@ -190,10 +198,7 @@ struct ReportViewModel {
             tickers: count(c.tickersReceived), converted: count(c.converted), selected: count(c.selected),
             shown: count(c.shown), assets: count(c.assets), skipped: count(c.skipped),
             unconvertible: count(c.unconvertible), assetsPhrase: "")
-        breadth = Breadth(
-            advancers: count(summary.advancers), decliners: count(summary.decliners),
-            unchanged: count(summary.unchanged), advancersWeight: String(summary.advancers),
-            declinersWeight: String(summary.decliners), unchangedWeight: String(summary.unchanged))
+        breadth = Breadth(summary, count: count)
         hasInrPremium = summary.inrPremium != nil
         inrPremium = numbers.percent(summary.inrPremium?.percent)
         inrPremiumClass = Self.changeClass(summary.inrPremium?.percent)
