@@ -84,7 +84,10 @@ struct CryptoReportCommand: AsyncParsableCommand {
             let help = arguments.first.flatMap { first in
                 first == "report" ? nil : configuration.subcommands.first { $0._commandName == first }.map { "cryptoreport help \($0._commandName)" }
             } ?? "cryptoreport --help"
-            FileHandle.standardError.write(Data("cryptoreport: \(message(for: error)) (see \(help))\n".utf8))
+            // The pointer to the help ends the sentence: "…; give one of them (see …)", not ". (see".
+            var text = message(for: error)
+            if text.hasSuffix(".") { text.removeLast() }
+            FileHandle.standardError.write(Data("cryptoreport: \(text) (see \(help))\n".utf8))
             Foundation.exit(ExitStatus.usage.rawValue)
         }
         do {

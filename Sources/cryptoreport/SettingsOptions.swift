@@ -15,6 +15,12 @@ struct SettingsOptions: ParsableArguments {
     @Flag(name: .customLong("no-config"), help: "Ignore the configuration file (the CRYPTOREPORT_* environment still applies).")
     var noConfig = false
 
+    func validate() throws {
+        if noConfig && config != nil {
+            throw ValidationError("--config names a file and --no-config ignores it; give one of them.")
+        }
+    }
+
     /// The settings with `flags` on top. Each layer is parsed where it is read, and a bad value
     /// is an error naming its file line, variable or flag.
     func settings(flags: SettingsLayer, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingsError) -> Settings {

@@ -203,6 +203,10 @@ struct ExecutableTests {
         // A usage error points at the help that explains it.
         let historyError = try Self.run(["history", "--days", "10000"], in: folder.url)
         #expect(historyError.status == 64 && historyError.stderr.hasSuffix("(see cryptoreport help history)\n"), "\(historyError.stderr)")
+        // Both ways of choosing the file at once: refused, the sentence ending at the help pointer.
+        let configs = try Self.run(["--config", "/no/such.toml", "--no-config", "--sample"], in: folder.url)
+        #expect(configs.status == 64 && configs.stderr.contains("--no-config ignores it"), "\(configs.stderr)")
+        #expect(configs.stderr.hasSuffix("give one of them (see cryptoreport --help)\n"), "\(configs.stderr)")
         let reportError = try Self.run(["--top", "x"], in: folder.url)
         #expect(reportError.status == 64 && reportError.stderr.hasSuffix("(see cryptoreport --help)\n"), "\(reportError.stderr)")
         let version = try Self.run(["--version"], in: folder.url)

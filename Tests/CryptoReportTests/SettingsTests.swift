@@ -116,6 +116,7 @@ struct SettingsTests {
         arguments: [
             ("currency = SEK", "Config: c.toml, line 1: not valid TOML (value): could not determine value type; text needs quotes, as in currency = \"SEK\"."),
             ("\n\ncolour = \"red\"", "Config: c.toml, line 3: unknown key \"colour\"; known: \(SettingKeys.all.map(\.name).joined(separator: ", "))."),
+            ("format = \"html\"", "Config: c.toml, line 1: unknown key \"format\" (did you mean \"formats\"?)."),
             ("top = 0", "Config: c.toml, line 1: top: \"0\" is not valid; expected a positive whole number."),
             ("\n[report]\ncurrency = \"SEK\"", "Config: c.toml, line 2: [report]: sections are not used; put every key at the top level."),
             ("alerts = [\"btc sideways\"]", "Config: c.toml, line 1: alerts: alert \"btc sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),

@@ -46,6 +46,9 @@ package struct ConfigFileReader: Sendable {
             if table[name]?.table != nil {
                 throw .file(path: path, line: line, message: "[\(name)]: sections are not used; put every key at the top level")
             }
+            if let near = EnvironmentReader.nearest(name, among: SettingKeys.all.map(\.name)) {
+                throw .file(path: path, line: line, message: "unknown key \"\(name)\" (did you mean \"\(near)\"?)")
+            }
             throw .file(path: path, line: line, message: "unknown key \"\(name)\"; known: \(known)")
         }
         for key in SettingKeys.all where written.contains(key.name) {

@@ -28,8 +28,13 @@ package struct EnvironmentReader: Sendable {
     /// The known variable an unknown one most likely meant — `CRYPTOREPORT_FORMAT` for
     /// `CRYPTOREPORT_FORMATS` — when it is at most two letters away.
     package func suggestion(for variable: String) -> String? {
-        let candidates = SettingKeys.all.map(\.environmentVariable).map { ($0, Self.distance(variable, $0)) }
-        return candidates.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+        Self.nearest(variable, among: SettingKeys.all.map(\.environmentVariable))
+    }
+
+    /// The name in `names` at most two letters away from `name`, the nearest first: the file's
+    /// `format` for `formats`, as the environment's `CRYPTOREPORT_FORMAT`.
+    static func nearest(_ name: String, among names: [String]) -> String? {
+        names.map { ($0, distance(name, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
     }
 
     /// Edit distance (insertions, deletions, substitutions) between two short names.
