@@ -44,7 +44,9 @@ struct AlertAndConfigTests {
         var (report, tickers, rates) = try await Self.report()
         let rule = try AlertRule(parsing: "btc move 5 % since last report")
         #expect(AlertEvaluator().evaluate([rule], report: report, tickers: tickers, rates: rates).notes.count == 1)
+        // A database with no earlier run (the first run into a folder): no history either.
         report.hasHistory = true
+        #expect(AlertEvaluator().evaluate([rule], report: report, tickers: tickers, rates: rates).notes.map(\.reason) == [.noHistory])
         let index = try #require(report.rows.firstIndex { $0.symbol == "btcusdt" })
         report.rows[index].trend = Trend(sincePrevious: Fixtures.decimal("-6"))
         let result = AlertEvaluator().evaluate([rule], report: report, tickers: tickers, rates: rates)

@@ -46,11 +46,14 @@ package struct AlertEvaluator: Sendable {
                         Self.fired(rule, row, .change(change, period: .day, price: row.price, currency: report.currency)))
                 }
             case let .moveSinceLastReport(limit):
-                guard report.hasHistory else {
+                // A database with no earlier run of these markets (the first run into a folder)
+                // is no history either: said, not silently never firing.
+                let rows = shown.rows(for: rule.asset)
+                guard report.hasHistory, rows.contains(where: { $0.trend?.sincePrevious != nil }) else {
                     result.notes.append(AlertNote(rule: rule, reason: .noHistory))
                     continue
                 }
-                for row in shown.rows(for: rule.asset) {
+                for row in rows {
                     guard let change = row.trend?.sincePrevious, abs(change) >= limit else { continue }
                     result.fired.append(
                         Self.fired(rule, row, .change(change, period: .sinceLastReport, price: row.price, currency: report.currency)))
