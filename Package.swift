@@ -64,7 +64,9 @@ let package = Package(
         .testTarget(
             name: "CryptoReportTests",
             dependencies: [
-                "CryptoReport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+                // The command too: its flags are read the way the file and the environment are.
+                "CryptoReport", "cryptoreport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures", "Golden"],
             swiftSettings: swiftSettings
