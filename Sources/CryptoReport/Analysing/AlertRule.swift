@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One alert rule from the configuration file:
 /// `btc above 60000 SEK`, `eth below 1500 USD`, `any move 10 %`, `sol move 5 % since last report`.

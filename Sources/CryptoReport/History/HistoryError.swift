@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The history database could not be used, or holds nothing for what was asked.
 public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {

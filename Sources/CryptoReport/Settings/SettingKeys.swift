@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Every setting the configuration file and the environment know, with the flag that sets it
 /// in the README's table. Adding an option: a field in its part of `Settings` (with its

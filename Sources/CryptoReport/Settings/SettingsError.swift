@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A setting that cannot be used, named where it was read: the file's line and key, the
 /// environment variable, or the flag.
