@@ -41,7 +41,7 @@ struct ReportOptions: ParsableArguments {
     @Option(help: "Order by change, volume, spread, name or price. (default: volume)", completion: .list(Selection.SortKey.allCases.map(\.rawValue)), transform: SettingKeys.sort.flag)
     var sort: Selection.SortKey?
 
-    @Option(parsing: .unconditional, help: "Show only the first N markets.", transform: SettingKeys.top.flag)
+    @Option(parsing: .unconditional, help: "Show only the first N markets (move alerts watch these rows; above/below alerts every market).", transform: SettingKeys.top.flag)
     var top: Int?
 
     @Option(

@@ -133,6 +133,7 @@ struct SettingsTests {
             ("format = \"html\"", "Config: c.toml, line 1: unknown key \"format\" (did you mean \"formats\"?)."),
             ("top = 0", "Config: c.toml, line 1: top: \"0\" is not valid; expected a positive whole number."),
             ("\n[report]\ncurrency = \"SEK\"", "Config: c.toml, line 2: [report]: sections are not used; put every key at the top level."),
+            ("alerts = [\"btc above 60,000 SEK\"]", "Config: c.toml, line 1: alerts: alert \"btc above 60,000 SEK\": write 60,000 with a point for the fraction and no grouping, as in 60000 or 0.5."),
             ("alerts = [\"btc sideways\"]", "Config: c.toml, line 1: alerts: alert \"btc sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
             ("currency = \"SEK\"\ncurrency = \"USD\"", "Config: c.toml, line 2: not valid TOML (key-value pair): cannot redefine existing string 'currency'."),
             ("output = \"x", "Config: c.toml, line 1: not valid TOML (string): encountered end-of-file."),
