@@ -38,8 +38,8 @@ extension PageStrings {
         case widestSpreads
         case volumeFloor
         case volumeFloorLeftOut
-        case charts30
-        case days30
+        case priceCharts
+        case daysSpan
         case priceByDayOf
         case trendDays
         case comparison
@@ -66,7 +66,7 @@ extension PageStrings {
         case sinceLast
         case change7d
         case change30d
-        case trend30
+        case trendSpan
         case high
         case low
         case bid

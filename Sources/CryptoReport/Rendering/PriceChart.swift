@@ -72,6 +72,28 @@ enum PriceChart {
         return svg + "</svg>"
     }
 
+    /// How many calendar days a dated series covers, its first and last included: `2022-11-17` …
+    /// `2022-11-22` is 6. `nil` when the days are not known or not dates.
+    static func daysCovered(_ days: [String]) -> Int? {
+        guard let first = days.first.flatMap(dayNumber), let last = days.last.flatMap(dayNumber), last >= first else { return nil }
+        return last - first + 1
+    }
+
+    /// Days since 1970-01-01 of `2022-11-22` (proleptic Gregorian, as ISO 8601 dates are).
+    static func dayNumber(_ day: String) -> Int? {
+        let parts = day.split(separator: "-")
+        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let date = Int(parts[2]),
+            (1...12).contains(month), (1...31).contains(date)
+        else { return nil }
+        // Howard Hinnant's days_from_civil: years start in March, so the leap day is last.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + date - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     /// Charts are pictures: a `Double` is exact enough for a pixel.
     static func double(_ value: Decimal) -> Double { NSDecimalNumber(decimal: value).doubleValue }
 

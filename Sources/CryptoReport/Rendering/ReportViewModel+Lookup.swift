@@ -89,6 +89,8 @@ extension ReportViewModel: MustacheParent {
         case "hasChange30d": hasChange30d
         case "hasSparklines": hasSparklines
         case "hasTrends": hasTrends
+        case "trendDays": trendDays
+        case "trendHeading": trendHeading
         case "volumeFloor": volumeFloor
         case "belowVolumeFloor": belowVolumeFloor
         case "hasBelowVolumeFloor": hasBelowVolumeFloor

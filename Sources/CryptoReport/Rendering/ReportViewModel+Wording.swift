@@ -67,6 +67,7 @@ extension ReportViewModel {
         ratesStatus = status(.rates)
         alerts = AlertText.messages(report, strings: t).map { Text(text: $0) }
         comparisonTitle = t[summary.comparedByChoice ? .comparisonChosenHeading : .comparisonHeading]
+        trendHeading = t.format(.trendSpan, count(trendDays))
         said = Said(
             generated: t.format(.generated, generatedAt), newestTicker: t.format(.newestTicker, newestTickerAt, tickersStatus),
             ecbRates: t.format(.ecbRatesStatus, ecbDate, ratesStatus),

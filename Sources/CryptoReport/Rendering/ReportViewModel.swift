@@ -63,6 +63,10 @@ struct ReportViewModel {
         /// The market's detail: `#{{anchor}}`.
         var anchor: String
         var price: String
+        /// `6 days`: the span the chart covers, first and last day included.
+        var span: String
+        /// The change over that span: the 30-day change when the chart covers 30 days, else
+        /// the change from its first day to today (`–` never stands beside a drawn line).
         var change30d: String
         var changeClass: String
         /// Inline SVG markup: insert with `{{{svg}}}`.
@@ -136,6 +140,10 @@ struct ReportViewModel {
     var hasSincePrevious, hasChange7d, hasChange30d, hasSparklines: Bool
     /// Any of the four.
     var hasTrends: Bool
+    /// The days the longest trend covers (30 with a full history, fewer on a young one), and the
+    /// trend column's heading that says so: `30-day trend`, `Trend 6 d`.
+    var trendDays = 0
+    var trendHeading = ""
     /// `10 724,00 kr`: the least volume value that let a market into the top lists.
     var volumeFloor: String
     /// `52`: selected markets the floor (or no trade at all) kept out of the top lists.
@@ -234,9 +242,12 @@ struct ReportViewModel {
                 : Sparkline.svg(
                     trend.series, width: 320, height: 110, labels: (numbers.money(low), numbers.money(high)),
                     label: t.format(.trendDays, String(trend.series.count)))
+            let days = Self.daysCovered(trend)
+            let change = days >= 30 ? trend.change30d ?? Trend.percent(from: trend.series.first, to: market.price)
+                : Trend.percent(from: trend.series.first, to: market.price)
             return Chart(
                 pair: pair, anchor: Self.anchor(market.symbol), price: numbers.money(market.price),
-                change30d: numbers.percent(trend.change30d), changeClass: Self.changeClass(trend.change30d),
+                span: t.format(.daysSpan, count(days)), change30d: numbers.percent(change), changeClass: Self.changeClass(change),
                 svg: svg)
         }
         hasCharts = !charts.isEmpty
@@ -266,6 +277,7 @@ struct ReportViewModel {
         hasChange30d = trends.contains { $0.change30d != nil }
         hasSparklines = trends.contains { $0.series.count > 1 }
         hasTrends = hasSincePrevious || hasChange7d || hasChange30d || hasSparklines
+        trendDays = trends.filter { $0.series.count > 1 }.map(Self.daysCovered).max() ?? 0
         volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
@@ -311,6 +323,11 @@ struct ReportViewModel {
         ]
         // Eight significant digits order any two figures a reader could tell apart.
         return values.map { $0.map { PlainNumber.format($0, significantDigits: 8) } ?? "-" }.joined(separator: " ")
+    }
+
+    /// The calendar days a trend's line covers; its count of points when its days are not known.
+    static func daysCovered(_ trend: Trend) -> Int {
+        (trend.days.count == trend.series.count ? PriceChart.daysCovered(trend.days) : nil) ?? trend.series.count
     }
 
     static func changeClass(_ change: Decimal?) -> String {
