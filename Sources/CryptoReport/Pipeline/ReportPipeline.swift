@@ -79,6 +79,10 @@ public struct ReportPipeline: Sendable {
                 if !reports[index].summary.notCompared.isEmpty {
                     logger.warning("\(NoticeText.notCompared(reports[index].summary.notCompared))")
                 }
+                // Only the HTML page draws the comparison.
+                if output.formats.contains(.html), let gap = ReportViewModel.comparisonGap(reports[index]) {
+                    logger.warning("\(NoticeText.comparisonNotDrawn(gap))")
+                }
             }
         }
         let report = reports[0]

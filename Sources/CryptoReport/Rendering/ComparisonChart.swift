@@ -11,10 +11,34 @@ enum ComparisonChart {
         var points: [PriceChart.Point]
     }
 
+    /// Why a comparison the reader asked for (`--compare`) cannot be drawn: said on standard
+    /// error and on the page, where the chart would be.
+    enum Gap: Equatable {
+        /// Fewer than two of the chosen markets are in the table.
+        case tooFewMarkets
+        /// The run keeps no history (`--no-history`, `--output -`).
+        case noHistory
+        /// The history holds fewer than two days of prices for the chosen markets.
+        case tooFewDays
+    }
+
+    /// The series a chart can draw: two days of prices or more, from a positive first price.
+    static func usable(_ series: [Series]) -> [Series] {
+        series.filter { $0.points.count > 1 && ($0.points.first?.value ?? 0) > 0 }
+    }
+
+    /// `nil` when `series` make a chart; else why not, knowing how many markets were chosen and
+    /// whether the run has a history at all.
+    static func gap(_ series: [Series], chosen: Int, hasHistory: Bool) -> Gap? {
+        if usable(series).count > 1 && Set(series.flatMap { $0.points.map(\.day) }).count > 1 { return nil }
+        if chosen < 2 { return .tooFewMarkets }
+        return hasHistory ? .tooFewDays : .noHistory
+    }
+
     /// - Returns: empty unless two series have two days or more in common with the window.
     static func svg(_ series: [Series], width: Int = 640, height: Int = 220, fontSize: Int = 12, label: String, months: [String] = PriceChart.englishMonths) -> String {
         let days = Array(Set(series.flatMap { $0.points.map(\.day) })).sorted()
-        let usable = series.filter { $0.points.count > 1 && ($0.points.first?.value ?? 0) > 0 }
+        let usable = usable(series)
         guard days.count > 1, usable.count > 1 else { return "" }
         let index = Dictionary(uniqueKeysWithValues: days.enumerated().map { ($0.element, $0.offset) })
         let rebased = usable.map { one -> [(Int, Double)] in

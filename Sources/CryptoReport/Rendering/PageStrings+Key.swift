@@ -47,6 +47,9 @@ extension PageStrings {
         case comparisonLabel
         case comparisonChosenHeading
         case comparisonChosenLabel
+        case comparisonNeedsMarkets
+        case comparisonNeedsHistory
+        case comparisonNeedsDays
         case converter
         case amount
         case convertFrom

@@ -107,6 +107,8 @@ extension ReportViewModel: MustacheParent {
         case "comparison": comparison
         case "hasComparison": hasComparison
         case "comparisonTitle": comparisonTitle
+        case "comparisonNote": comparisonNote
+        case "hasComparisonNote": hasComparisonNote
         case "compared": compared
         case "hasConverter": hasConverter
         case "t": t

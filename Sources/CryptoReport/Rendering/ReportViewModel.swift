@@ -171,6 +171,11 @@ struct ReportViewModel {
     var hasComparison = false
     /// The comparison's heading: the markets `--compare` chose, or the top ones by volume.
     var comparisonTitle = ""
+    /// Why the comparison `--compare` asked for is not drawn, and the page's sentence saying so
+    /// where it would be: `{{#hasComparisonNote}}{{comparisonNote}}{{/hasComparisonNote}}`.
+    var comparisonGap: ComparisonChart.Gap?
+    var comparisonNote = ""
+    var hasComparisonNote = false
     /// Its legend, in the chart's colour order: `{{#compared}}{{name}} {{change}}{{/compared}}`.
     var compared: [Compared] = []
     struct Compared {
@@ -251,20 +256,14 @@ struct ReportViewModel {
                 svg: svg)
         }
         hasCharts = !charts.isEmpty
-        // The comparison: the markets `--compare` names, else the same five (the most volume
-        // value), each from its first day.
-        let comparedMarkets = summary.compared.compactMap { symbol -> (MarketRow, [PriceChart.Point])? in
-            guard let market = report.rows.first(where: { $0.symbol == symbol }), let trend = market.trend,
-                trend.days.count == trend.series.count, trend.series.count > 1
-            else { return nil }
-            return (market, zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) })
-        }
+        let comparedMarkets = Self.comparedMarkets(report)
         comparison = ComparisonChart.svg(
             comparedMarkets.map { ComparisonChart.Series(name: "\($0.0.baseAsset.uppercased())/\($0.0.quoteAsset.uppercased())", points: $0.1) },
             label: t[summary.comparedByChoice ? .comparisonChosenLabel : .comparisonLabel], months: t.months)
         hasComparison = !comparison.isEmpty
+        comparisonGap = Self.comparisonGap(report)
         compared = hasComparison
-            ? comparedMarkets.filter { ($0.1.first?.value ?? 0) > 0 }.enumerated().map { index, entry in
+            ? comparedMarkets.filter { $0.1.count > 1 && ($0.1.first?.value ?? 0) > 0 }.enumerated().map { index, entry in
                 let change = entry.1.first.flatMap { first in entry.1.last.map { Trend.percent(from: first.value, to: $0.value) } } ?? nil
                 return Compared(
                     name: "\(entry.0.baseAsset.uppercased())/\(entry.0.quoteAsset.uppercased())", change: numbers.percent(change),
@@ -323,6 +322,24 @@ struct ReportViewModel {
         ]
         // Eight significant digits order any two figures a reader could tell apart.
         return values.map { $0.map { PlainNumber.format($0, significantDigits: 8) } ?? "-" }.joined(separator: " ")
+    }
+
+    /// The comparison's markets: those `--compare` names, else the five with the most volume
+    /// value; each with its dated prices, from its first day.
+    static func comparedMarkets(_ report: Report) -> [(MarketRow, [PriceChart.Point])] {
+        report.summary.compared.compactMap { symbol -> (MarketRow, [PriceChart.Point])? in
+            guard let market = report.rows.first(where: { $0.symbol == symbol }) else { return nil }
+            guard let trend = market.trend, trend.days.count == trend.series.count, trend.series.count > 1 else { return (market, []) }
+            return (market, zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) })
+        }
+    }
+
+    /// Why the comparison the reader chose (`--compare`) is not drawn; `nil` when it is, or when
+    /// nobody chose it (the top five without history is a first run's normal page).
+    static func comparisonGap(_ report: Report) -> ComparisonChart.Gap? {
+        guard report.summary.comparedByChoice else { return nil }
+        let series = comparedMarkets(report).map { ComparisonChart.Series(name: $0.0.symbol, points: $0.1) }
+        return ComparisonChart.gap(series, chosen: report.summary.compared.count, hasHistory: report.hasHistory)
     }
 
     /// The calendar days a trend's line covers; its count of points when its days are not known.
