@@ -1,6 +1,6 @@
 /* Search, sort and column choice over the table the page already shows: without this script
    the page reads the same, only fixed. The view lives in the address's fragment
-   (#q=btc&sort=c&dir=asc), so a link reopens it; the hidden columns live in localStorage. */
+   (#q=btc&sort=c&dir=asc&cur=USD), so a link reopens it; the hidden columns live in localStorage. */
 (function () {
   "use strict";
   // The words the script writes, from the page's string table in the page's language:
@@ -11,10 +11,38 @@
     var values = Array.prototype.slice.call(arguments, 1);
     return String(words[key] || "").replace(/\{(\d)\}/g, function (all, i) { return i < values.length ? String(values[i]) : all; });
   }
+  // The view in the address's fragment: the search, the sorted column and its direction, and
+  // the currency shown. A fragment without "=" names a market's detail (#btcusdt) instead.
+  var view = { q: "", sort: "", dir: "", cur: "" };
+  function readFragment() {
+    var hash = location.hash.slice(1);
+    if (hash.indexOf("=") < 0) return false;
+    view = { q: "", sort: "", dir: "", cur: "" };
+    hash.split("&").forEach(function (part) {
+      var pair = part.split("="), name = pair[0], value = "";
+      try { value = decodeURIComponent((pair[1] || "").replace(/\+/g, " ")); } catch (e) { return; }
+      if (name === "q" || name === "sort" || name === "dir" || name === "cur") view[name] = value;
+    });
+    return true;
+  }
+  function fragment() {
+    var parts = [];
+    if (view.q) parts.push("q=" + encodeURIComponent(view.q));
+    if (view.sort) parts.push("sort=" + encodeURIComponent(view.sort), "dir=" + view.dir);
+    if (view.cur) parts.push("cur=" + encodeURIComponent(view.cur));
+    return parts.join("&");
+  }
+  function writeFragment() {
+    var text = fragment(), address = location.href.split("#")[0] + (text ? "#" + text : "");
+    try { history.replaceState(null, "", address); } catch (e) { if (text) location.replace(address); }
+  }
+  readFragment();
+
   // Two currencies (--currency SEK,USD): the page is written in the first; each figure holds
   // the second's in data-alt (a row's tooltip in data-alt-title), and what differs in length
   // between them (the summary, the charts, the footer) is there twice, as .cur-0 and .cur-1.
-  // The reader's choice is remembered on this computer.
+  // The reader's choice is remembered on this computer; a link may name one (#cur=USD, as
+  // index.html links the second currency), which wins.
   var switcher = document.getElementById("currency-switch");
   if (switcher) {
     var figures = Array.prototype.slice.call(document.querySelectorAll("[data-alt], [data-alt-title]"));
@@ -45,11 +73,19 @@
       button.addEventListener("click", function () {
         showCurrency(i);
         try { localStorage.setItem(currencyKey, button.textContent); } catch (e) { /* private mode: this page only */ }
+        // Kept in the address too, so that a link sent from here opens in this currency (an
+        // open detail keeps its own address until it closes).
+        view.cur = button.textContent;
+        if (!document.querySelector(".detail:target")) writeFragment();
       });
     });
+    var showNamed = function (code) {
+      choices.forEach(function (button, i) { if (button.textContent === code) showCurrency(i); });
+    };
     var remembered = null;
     try { remembered = localStorage.getItem(currencyKey); } catch (e) { remembered = null; }
-    choices.forEach(function (button, i) { if (button.textContent === remembered) showCurrency(i); });
+    showNamed(view.cur || remembered);
+    window.addEventListener("hashchange", function () { if (readFragment() && view.cur) showNamed(view.cur); });
     switcher.hidden = false;
   }
   // The converter: an amount times a unit's value in a report currency, both exact decimal
@@ -250,26 +286,6 @@
   });
   var search = document.getElementById("search"), shown = document.getElementById("shown");
   var noMatch = document.getElementById("no-match");
-  var view = { q: "", sort: "", dir: "" };
-
-  function readFragment() {
-    var hash = location.hash.slice(1);
-    if (hash.indexOf("=") < 0) return false;
-    view = { q: "", sort: "", dir: "" };
-    hash.split("&").forEach(function (part) {
-      var pair = part.split("="), name = pair[0], value = "";
-      try { value = decodeURIComponent((pair[1] || "").replace(/\+/g, " ")); } catch (e) { return; }
-      if (name === "q" || name === "sort" || name === "dir") view[name] = value;
-    });
-    return true;
-  }
-  function writeFragment() {
-    var parts = [];
-    if (view.q) parts.push("q=" + encodeURIComponent(view.q));
-    if (view.sort) parts.push("sort=" + encodeURIComponent(view.sort), "dir=" + view.dir);
-    var address = location.href.split("#")[0] + (parts.length ? "#" + parts.join("&") : "");
-    try { history.replaceState(null, "", address); } catch (e) { if (parts.length) location.replace(address); }
-  }
 
   function filter() {
     var terms = view.q.toLowerCase().split(/\s+/).filter(Boolean), count = 0;
@@ -372,13 +388,8 @@
   // the market's row.
   function closeDetail(detail) {
     var row = document.getElementById("m-" + detail.id);
-    var state = view.q || view.sort;
-    if (!state) { location.replace("#m-" + detail.id); return; }
-    writeFragment();
-    var parts = [];
-    if (view.q) parts.push("q=" + encodeURIComponent(view.q));
-    if (view.sort) parts.push("sort=" + encodeURIComponent(view.sort), "dir=" + view.dir);
-    location.replace("#" + parts.join("&"));
+    if (!(view.q || view.sort || view.cur)) { location.replace("#m-" + detail.id); return; }
+    location.replace("#" + fragment());
     if (row) row.scrollIntoView({ block: "center" });
   }
   Array.prototype.forEach.call(document.querySelectorAll(".detail .close"), function (link) {

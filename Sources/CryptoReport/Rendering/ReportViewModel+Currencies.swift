@@ -30,6 +30,7 @@ extension ReportViewModel {
             CurrencyChoice(code: currency, index: "0", isFirst: true),
             CurrencyChoice(code: other.currency, index: "1", isFirst: false),
         ]
+        currencyCodes = "\(currency) \(other.currency)"
         let otherRows = Dictionary(other.rows.map { ($0.symbol, $0) }, uniquingKeysWith: { first, _ in first })
         for index in rows.indices {
             rows[index].alt = otherRows[rows[index].symbol].map { [$0] } ?? []

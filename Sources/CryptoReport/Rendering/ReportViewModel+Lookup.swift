@@ -102,6 +102,7 @@ extension ReportViewModel: MustacheParent {
         case "isSwitchable": isSwitchable
         case "viewIndex": viewIndex
         case "currencyChoices": currencyChoices
+        case "currencyCodes": currencyCodes
         case "alternative": alternative
         case "converterData": converterData
         case "comparison": comparison

@@ -164,6 +164,8 @@ struct ReportViewModel {
     /// `0` or `1`: which currency a view is in, for the page's `cur-0`/`cur-1` classes.
     var viewIndex = "0"
     var currencyChoices: [CurrencyChoice] = []
+    /// `SEK USD`: the page's currencies, in its head, for `index.html` to find the second's page.
+    var currencyCodes = ""
     /// The second currency's model, for the figures outside the views: `{{#alternative}}`.
     var alternative: [ReportViewModel] = []
     /// The comparison chart: the top markets by volume value rebased to 100 over the window.
