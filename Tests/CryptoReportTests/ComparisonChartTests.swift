@@ -30,10 +30,15 @@ struct ComparisonChartTests {
         let svg = model.comparison
         #expect(svg.components(separatedBy: "<polyline class=\"s").count - 1 == 5)
         // Every line starts on the 100 line: the same first point.
-        let baseline = try #require(svg.range(of: "<line class=\"grid\" x1=\"2\" x2=\"")).upperBound
-        let y = svg[baseline...].split(separator: "\"")[2]
+        let baseline = try #require(svg.range(of: "<line class=\"grid\" x1=\"0\" x2=\"100%\" y1=\"")).upperBound
+        let y = svg[baseline...].split(separator: "\"")[0]
         let starts = svg.components(separatedBy: "points=\"").dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
-        #expect(starts.allSatisfy { $0 == "2,\(y)" }, "\(starts) vs y \(y)")
+        #expect(starts.allSatisfy { $0 == "0,\(y)" }, "\(starts) vs y \(y)")
+        // As wide as its card at any width: its lines stretch, its text does not.
+        #expect(svg.hasPrefix("<svg class=\"chart-svg compare\" width=\"100%\" height=\"240\""))
+        #expect(svg.contains("preserveAspectRatio=\"none\"") && svg.contains("vector-effect=\"non-scaling-stroke\""))
+        // Three days: the first and the last are dated, no middle on top of either.
+        #expect(svg.matches(of: /class="day" x="([\d.]+)%"/).map { String($0.1) } == ["0", "100"])
         let html = try TemplateRenderer().render(report, format: .html)
         #expect(html.contains("<h2>Största marknaderna efter volym, indexerade till 100</h2>"), "a SEK page is Swedish")
     }

@@ -244,7 +244,9 @@ struct ReportViewModel {
             let svg = trend.days.count == trend.series.count
                 ? PriceChart.svg(
                     zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) },
-                    limits: Self.limits(for: market, in: report), width: 250, height: 130, fontSize: 12,
+                    // A card's limits are labelled with their value alone: the margin is narrow.
+                    limits: Self.limits(for: market, in: report).map { PriceChart.Limit(label: numbers.money($0.value), value: $0.value, direction: $0.direction) },
+                    width: 250, height: 130, fontSize: 12,
                     label: t.format(.priceByDayOf, pair), months: t.months, format: { numbers.money($0) })
                 : Sparkline.svg(
                     trend.series, width: 320, height: 110, labels: (numbers.money(low), numbers.money(high)),
