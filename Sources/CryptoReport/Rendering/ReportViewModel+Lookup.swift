@@ -108,6 +108,7 @@ extension ReportViewModel: MustacheParent {
         case "comparison": comparison
         case "hasComparison": hasComparison
         case "comparisonTitle": comparisonTitle
+        case "comparisonGap": comparisonGap as Any
         case "comparisonNote": comparisonNote
         case "hasComparisonNote": hasComparisonNote
         case "compared": compared
