@@ -149,6 +149,14 @@ struct HTMLReportAppTests {
         #expect(english.contains("6-day trend"))
         let markdown = try Self.render(try Self.withHistory(days: 6, currency: "USD"), .markdown)
         #expect(markdown.contains("| 6-day trend |") && !markdown.contains("30-day"))
+        // A history with a gap: two points 13 days apart cover 13 days, in the row's picture too.
+        var gap = try Self.sample("USD")
+        gap.hasHistory = true
+        var trend = Trend(series: [gap.rows[0].price / 2, gap.rows[0].price])
+        trend.days = ["2022-11-10", "2022-11-22"]
+        gap.rows[0].trend = trend
+        #expect(ReportViewModel(gap).rows[0].sparklineSVG.contains("aria-label=\"13-day price trend\""))
+        #expect(ReportViewModel(gap).trendHeading == "13-day trend")
         // A full window still says 30 days.
         let full = try Self.render(try Self.withHistory(days: 30, currency: "USD"), .html)
         #expect(full.contains("</a> · 30 days</h2>") && full.contains("30-day trend"))

@@ -310,7 +310,7 @@ struct ReportViewModel {
             change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),
             sparkline: Sparkline.unicode(market.trend?.series ?? []),
             sparklineSVG: Sparkline.svg(
-                market.trend?.series ?? [], label: strings.format(.trendDays, String(market.trend?.series.count ?? 0))),
+                market.trend?.series ?? [], label: strings.format(.trendDays, String(market.trend.map(daysCovered) ?? 0))),
             sortValues: sortValues(market), anchor: anchor(market.symbol))
     }
 
