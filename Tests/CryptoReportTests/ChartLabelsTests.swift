@@ -121,6 +121,15 @@ struct ChartLabelsTests {
         #expect(Self.texts(wide).filter { $0.className == "day" }.map(\.text) == ["1 Nov", "16 Nov", "30 Nov"])
     }
 
+    @Test("an undated trend's picture labels its low and high right of the line too")
+    func labelledSparkline() {
+        let svg = Sparkline.svg([100, 250, 90, 240], width: 320, height: 110, labels: ("90,00 kr", "250,00 kr"), label: "X")
+        let line = Self.polyline(svg), texts = Self.texts(svg)
+        #expect(texts.map(\.text) == ["250,00 kr", "90,00 kr"])
+        #expect(texts.allSatisfy { text in line.allSatisfy { $0.x < text.x } }, "\(texts.map(\.x)) vs \(line.map(\.x))")
+        #expect(texts.allSatisfy { Double($0.text.count) * 10 * ChartLabels.characterWidth + $0.x <= 320 })
+    }
+
     @Test("stacking keeps labels a gap apart, inside their bounds, each at its height when there is room")
     func stack() {
         #expect(ChartLabels.stack([10, 50, 90], gap: 12, top: 5, bottom: 100) == [10, 50, 90])
