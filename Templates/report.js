@@ -309,7 +309,15 @@
     var id = location.hash.slice(1);
     if (id && id.indexOf("=") < 0) drawDetail(document.getElementById(id));
   }
+  // An opened detail takes keyboard focus (its close button), so that Tab and a screen reader
+  // are in the dialog, not on the page behind it.
+  function focusTarget() {
+    var detail = document.querySelector(".detail:target"), close = detail && detail.querySelector(".close");
+    if (close && !detail.contains(document.activeElement)) close.focus({ preventScroll: true });
+  }
   window.addEventListener("hashchange", drawTarget);
+  window.addEventListener("hashchange", focusTarget);
+  focusTarget();
   document.addEventListener("cryptoreport:currency", drawTarget);
   drawTarget();
 
@@ -328,7 +336,8 @@
   var noMatch = document.getElementById("no-match");
 
   function filter() {
-    var terms = view.q.toLowerCase().split(/\s+/).filter(Boolean), count = 0;
+    // A name as the page writes it ("BTC/USDT") is its words: a slash parts them as a space does.
+    var terms = view.q.toLowerCase().split(/[\s\/]+/).filter(Boolean), count = 0;
     rows.forEach(function (row) {
       var match = terms.every(function (term) {
         return row.words.some(function (word) { return word.indexOf(term) >= 0; });
@@ -377,7 +386,9 @@
     button.tabIndex = 0;
     button.setAttribute("data-k", label.getAttribute("data-k"));
     button.textContent = label.textContent;
-    button.title = say("scriptSortBy", label.textContent.toLowerCase());
+    // A header that explains itself (the trend columns: since when, over how long) keeps saying so.
+    var explained = label.getAttribute("title");
+    button.title = (explained ? explained + ". " : "") + say("scriptSortBy", label.textContent.toLowerCase());
     label.textContent = "";
     label.appendChild(button);
     buttons.push(button);
@@ -411,6 +422,8 @@
   }
   headers.forEach(function (cell) {
     var name = cell.textContent.trim(), box = document.createElement("input"), label = document.createElement("label");
+    // A header of two figures reads as two names ("Spread % / Spread"), not one run together.
+    var parts = Array.prototype.map.call(cell.querySelectorAll(":scope > span"), function (part) { return part.textContent.trim(); });
     box.type = "checkbox";
     box.checked = hidden.indexOf(name) < 0;
     box.addEventListener("change", function () {
@@ -420,20 +433,43 @@
       applyColumns();
     });
     label.appendChild(box);
-    label.appendChild(document.createTextNode(" " + name));
+    label.appendChild(document.createTextNode(" " + (parts.length > 1 ? parts.join(" / ") : name)));
     choice.appendChild(label);
   });
 
-  // A detail closes with Escape too; closing it puts the view's fragment back and the reader at
-  // the market's row.
-  function closeDetail(detail) {
-    var row = document.getElementById("m-" + detail.id);
-    if (!(view.q || view.sort || view.cur)) { location.replace("#m-" + detail.id); return; }
-    location.replace("#" + fragment());
-    if (row) row.scrollIntoView({ block: "center" });
+  // A detail closes with Escape, its close button or a click on the dimmed page around it.
+  // Closing puts the view's fragment back and the reader where they were when it opened (the
+  // row's own fragment would scroll the row under the sticky header), keyboard focus back on the
+  // row's link.
+  var opened = null;
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[href^='#']");
+    var detail = link && document.getElementById(link.getAttribute("href").slice(1));
+    if (!detail || !detail.classList.contains("detail") || document.querySelector(".detail:target")) return;
+    var wrap = table.closest(".table-wrap");
+    opened = { x: window.scrollX, y: window.scrollY, wrapTop: wrap ? wrap.scrollTop : 0 };
+  }, true);
+  function rowInView(row) {
+    var head = table.tHead.getBoundingClientRect(), box = row.getBoundingClientRect();
+    if (box.top < Math.max(head.bottom, 0) || box.bottom > window.innerHeight) row.scrollIntoView({ block: "center" });
   }
-  Array.prototype.forEach.call(document.querySelectorAll(".detail .close"), function (link) {
-    link.addEventListener("click", function (event) { event.preventDefault(); closeDetail(link.closest(".detail")); });
+  function closeDetail(detail) {
+    var row = document.getElementById("m-" + detail.id), link = row && row.querySelector(".pair a");
+    var wrap = table.closest(".table-wrap"), back = opened;
+    opened = null;
+    location.replace("#" + fragment());
+    if (!fragment()) try { history.replaceState(null, "", location.href.split("#")[0]); } catch (e) { /* "#" stays */ }
+    if (back) {
+      window.scrollTo(back.x, back.y);
+      if (wrap) wrap.scrollTop = back.wrapTop;
+    }
+    if (row && !row.hidden) rowInView(row);
+    if (link) link.focus({ preventScroll: true });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll(".detail"), function (detail) {
+    detail.addEventListener("click", function (event) {
+      if (event.target === detail || event.target.closest(".close")) { event.preventDefault(); closeDetail(detail); }
+    });
   });
   document.addEventListener("keydown", function (event) {
     var open = document.querySelector(".detail:target");

@@ -134,8 +134,9 @@ def history_drawn(page, currency, price):
     """The open #btcusdt detail's chart and earlier points, drawn by the script from the page's
     history data, against what the history holds (RECORDED[currency]) and the server's price text."""
     where = "in %s, " % currency
-    # The detail's window is the last 30 days: the export reaches one day further back.
-    recorded = RECORDED[currency][-30:]
+    # The detail's window is the last 30 days and the day they are measured from (as the 30 d
+    # change counts them: 23 October to 22 November).
+    recorded = RECORDED[currency][-31:]
     check(page.locator("#btcusdt .history svg.chart-svg").count() == 1 and page.is_visible("#btcusdt .history svg.chart-svg"),
           where + "with history the open detail has a chart drawn by the script")
     limits = page.eval_on_selector_all("#btcusdt .history svg text.limit", "t => t.map(e => e.textContent)")
@@ -254,6 +255,10 @@ def main():
                           return [(hundred.right - svg.getBoundingClientRect().left) / inner, hundred.right <= right + 1];
                         }""")
                         check(fill is not None and fill[0] > 0.95 and fill[1], "the comparison with its 100 spans its card, inside it: %s %s" % (where, fill))
+                                # The five cards' charts line up, a card whose price and change wrap included.
+                    if width >= 1366 and name != "USD":
+                        bottoms = page.eval_on_selector_all(".charts .chart svg", "s => s.filter(e => e.getBoundingClientRect().width > 0).map(e => Math.round(e.getBoundingClientRect().bottom))")
+                        check(len(set(bottoms)) == 1, "the cards' charts line up: %s %s" % (where, bottoms))
                     check(not problems["requests"], "no network request: %s %s" % (where, problems["requests"][:3]))
                     check(not problems["errors"], "no console error: %s %s" % (where, problems["errors"][:3]))
                     context.close()
@@ -272,6 +277,11 @@ def main():
         page.fill("#search", "inr")
         shown = visible_symbols(page)
         check(shown and all(s.endswith("inr") or "inr" in s for s in shown), "typing 'inr' finds the INR markets (%d)" % len(shown))
+        # The name as the page writes it: a slash or a space between its words.
+        for typed, symbol in (("BTC/USDT", "btcusdt"), ("btc/usdt", "btcusdt"), ("BTC USDT", "btcusdt"), ("USDT/INR", "usdtinr"), ("usdt / inr", "usdtinr")):
+            page.fill("#search", typed)
+            shown = visible_symbols(page)
+            check(symbol in shown and all(symbol[:3] in s for s in shown), "typing %r finds %s: %s" % (typed, symbol, shown[:5]))
         page.fill("#search", "zzzz-none")
         check(page.is_visible("#no-match") and not visible_symbols(page), "a search finding nothing says so")
         page.fill("#search", "")
@@ -310,6 +320,9 @@ def main():
 
         # Show/hide columns, remembered in localStorage.
         page.click(".columns summary")
+        menu = page.eval_on_selector_all("#column-choice label", "l => l.map(e => e.textContent.trim())")
+        check("Spread % / Spread" in menu and "Högst / Lägst" in menu and "Volymvärde / Volym" in menu,
+              "the column menu names a two-figure column's figures apart: %s" % menu)
         page.uncheck("#column-choice label:first-child input")
         check(not page.is_visible("table.markets thead th:nth-child(2)"), "unticking Price hides its column")
         page.reload()
@@ -329,11 +342,33 @@ def main():
         check(equal_to_csv(price, row["price"]), "the detail's price %r is the CSV's %s" % (price, row["price"]))
         history_drawn(page, "SEK", price)
         check(page.locator("#btcusdt .mini th:has-text('BTC/INR')").count() == 1, "the detail lists BTC/INR beside BTC/USDT")
+        check(page.evaluate("document.activeElement.closest('#btcusdt') !== null"), "the opened detail has the keyboard focus")
+        # Every earlier point is in the dialog's own scroll, none hidden in a short inner box.
+        check(page.evaluate("(() => { const p = document.querySelector('#btcusdt .points'); return p.scrollHeight <= p.clientHeight + 1 })()"),
+              "the earlier points are not a scroll box inside the dialog")
         page.keyboard.press("Escape")
         check(not page.is_visible("#btcusdt"), "Escape closes the detail")
+        check(page.evaluate("document.activeElement === document.querySelector('#m-btcusdt .pair a')"), "closing gives the focus back to the row's link")
+
+        def row_below_header(symbol):
+            return page.evaluate("""s => { const head = document.querySelector('table.markets thead').getBoundingClientRect(),
+              row = document.getElementById('m-' + s).getBoundingClientRect();
+              return row.top >= head.bottom - 1 && row.bottom <= innerHeight; }""", symbol)
+
+        # Closing leaves the reader where they were, the row in sight below the sticky header.
+        page.evaluate("document.getElementById('m-ethusdt').scrollIntoView({ block: 'center' })")
+        before = page.evaluate("scrollY")
         page.click("#m-ethusdt .pair a")
         page.click("#ethusdt .close")
         check(not page.is_visible("#ethusdt"), "the close button closes the detail")
+        check(row_below_header("ethusdt") and abs(page.evaluate("scrollY") - before) <= 1,
+              "after closing, the page is where it was, the row below the sticky header (%s, was %s)" % (page.evaluate("scrollY"), before))
+        page.click("#m-ethusdt .pair a")
+        page.keyboard.press("Escape")
+        check(row_below_header("ethusdt"), "after Escape the row is below the sticky header")
+        page.click("#m-ethusdt .pair a")
+        page.mouse.click(5, 450)
+        check(not page.is_visible("#ethusdt"), "a click on the dimmed page around the detail closes it")
         check(not problems["requests"] and not problems["errors"], "no request or error while using the page: %s" % problems)
         context.close()
 
@@ -424,6 +459,9 @@ def main():
         usd_links = linked.eval_on_selector_all("a[href*='#cur=USD']", "a => a.map(e => e.getAttribute('href'))")
         check("cryptoreport-2022-11-22-SEK.html#cur=USD" in usd_links and "cryptoreport-latest-SEK.html#cur=USD" in usd_links,
               "index.html links USD to the SEK page, opening in USD: %s" % usd_links)
+        gaps = linked.evaluate("""() => { const cards = [...document.querySelectorAll('main > section.card')].map(e => e.getBoundingClientRect());
+          return cards.slice(1).map((r, i) => Math.round(r.top - cards[i].bottom)); }""")
+        check(gaps and all(g >= 12 for g in gaps), "index.html's cards keep a gap between them: %s" % gaps)
         linked.click("a[href='cryptoreport-2022-11-22-SEK.html#cur=USD']")
         linked.wait_for_load_state("load")
         linked.wait_for_timeout(100)
@@ -474,6 +512,12 @@ def main():
         check(page.get_attribute("#search", "placeholder").startswith("Sök"), "the search box says Sök")
         check(page.text_content("#shown") == "%d marknader" % total, "the script counts in Swedish: %r" % page.text_content("#shown"))
         check(page.get_attribute("thead [role=button][data-k=p]", "title") == "Sortera efter pris", "the sort button's title is Swedish")
+        # The trend columns say what they measure, and "since last" is coloured as 7 d and 30 d are.
+        titles = [page.get_attribute("thead th[data-k=%s]" % k, "title") or "" for k in "swm"]
+        check("förra" in titles[0] and "7 dagarna" in titles[1] and "30 dagarna" in titles[2], "the trend headers explain themselves: %s" % titles)
+        since = page.eval_on_selector_all("table.markets tbody tr td:nth-child(4)", "c => c.map(e => [e.className, e.textContent])")
+        check(all(("down" in c) == t.startswith("−") and ("up" in c) == t.startswith("+") for c, t in since if t)
+              and any("up" in c or "down" in c for c, t in since), "the since-last column is coloured up and down: %s" % since[:3])
         page.fill("#search", "eth")
         shown = visible_symbols(page)
         check(0 < len(shown) < total and all("eth" in s for s in shown)

@@ -68,13 +68,14 @@ struct PageLanguageTests {
             "<h2>Största vinnare</h2>", "<h2>Största förlorare</h2>", "aria-label=\"Stäng\"", "<dt>Öppningspris (24 h)",
             "<h2>Källor</h2>", "Endast referensvärden, inte investeringsråd.", "Skapad 2022-11-22",
             "&quot;scriptShownOf&quot;:&quot;{0} av {1} marknader&quot;", "<h2>Omvandlare</h2>", "Ingen marknad matchar sökningen.",
+            "450 av 450 noteringar omräknade",
         ] {
             #expect(html.contains(text), "missing: \(text)")
         }
         // No English heading or label left for a Swedish reader.
         for text in [
             "All markets", "Top gainers", "Top losers", "Widest spreads", "Rates used", "Search:", ">Price<", ">High<", ">Bid<",
-            "aria-label=\"Close\"", "Reference figures only", "Generated ", "Newest ticker", "\" markets\"", "Sort by",
+            "aria-label=\"Close\"", "Reference figures only", "Generated ", "Newest ticker", "\" markets\"", "Sort by", "tickers omräknade",
         ] {
             #expect(!html.contains(text), "English left: \(text)")
         }

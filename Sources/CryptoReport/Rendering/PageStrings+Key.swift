@@ -69,6 +69,9 @@ extension PageStrings {
         case sinceLast
         case change7d
         case change30d
+        case sinceLastTitle
+        case change7dTitle
+        case change30dTitle
         case trendSpan
         case high
         case low

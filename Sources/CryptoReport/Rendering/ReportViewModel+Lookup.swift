@@ -29,6 +29,7 @@ extension ReportViewModel.Row: MustacheParent {
         case "sincePrevious": sincePrevious
         case "change7d": change7d
         case "change30d": change30d
+        case "sincePreviousClass": sincePreviousClass
         case "change7dClass": change7dClass
         case "change30dClass": change30dClass
         case "sparkline": sparkline

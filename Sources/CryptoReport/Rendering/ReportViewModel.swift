@@ -40,7 +40,7 @@ struct ReportViewModel {
         var spread, spreadPct, volume, volumeValue, fxRate, updatedAt: String
         var stale: Bool
         var sincePrevious, change7d, change30d: String
-        var change7dClass, change30dClass: String
+        var sincePreviousClass, change7dClass, change30dClass: String
         /// `▁▂▄█`, for Markdown.
         var sparkline: String
         /// Inline SVG markup, numbers only: insert with `{{{sparklineSVG}}}`.
@@ -308,7 +308,7 @@ struct ReportViewModel {
             fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(time.minute) ?? "",
             stale: market.isStale, sincePrevious: numbers.percent(market.trend?.sincePrevious),
             change7d: numbers.percent(market.trend?.change7d), change30d: numbers.percent(market.trend?.change30d),
-            change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),
+            sincePreviousClass: changeClass(market.trend?.sincePrevious), change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),
             sparkline: Sparkline.unicode(market.trend?.series ?? []),
             sparklineSVG: Sparkline.svg(
                 market.trend?.series ?? [], label: strings.format(.trendDays, String(market.trend.map(daysCovered) ?? 0))),
