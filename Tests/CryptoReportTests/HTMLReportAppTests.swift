@@ -198,6 +198,15 @@ struct HTMLReportAppTests {
         #expect(html.contains("<tr id=\"m-btcusdt\""))
     }
 
+    @Test("a detail's change in money has its locale's minus sign, as the percentage beside it: en_US '-', sv_SE '−'")
+    func detailMinusOfLocale() throws {
+        let usd = try #require(ReportViewModel(try Self.sample("USD")).details.first { $0.symbol == "btcusdt" })
+        #expect(usd.change.hasPrefix("-") && usd.changeMoney.hasPrefix("-$"), "\(usd.change) \(usd.changeMoney)")
+        #expect(!usd.changeMoney.contains("\u{2212}"))
+        let sek = try #require(ReportViewModel(try Self.sample("SEK")).details.first { $0.symbol == "btcusdt" })
+        #expect(sek.change.hasPrefix("\u{2212}") && sek.changeMoney.hasPrefix("\u{2212}"), "\(sek.change) \(sek.changeMoney)")
+    }
+
     @Test("with history, a detail's chart and earlier points come from the page's history data: each day's price as the page shows it, the change, the limits")
     func detailWithHistory() throws {
         var report = try Self.sample()

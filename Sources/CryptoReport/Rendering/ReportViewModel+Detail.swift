@@ -105,10 +105,12 @@ extension ReportViewModel {
         strings.format(limit.direction == "up" ? .limitAbove : .limitBelow, numbers.money(limit.value))
     }
 
-    /// Money with its sign, as a change is read: `+1 234,50 kr`, `−0,0012 kr`.
+    /// Money with its sign, as a change is read: `+1 234,50 kr`, `−0,0012 kr`, `-$212.00`. A
+    /// negative is the locale's own (sv_SE's U+2212, en_US's hyphen-minus), as the percentages
+    /// beside it are: one page, one minus sign.
     static func signed(_ value: Decimal?, numbers: PeopleNumberFormatter) -> String {
         guard let value else { return "" }
-        let text = numbers.money(value < 0 ? -value : value)
-        return value > 0 ? "+" + text : value < 0 ? "\u{2212}" + text : text
+        let text = numbers.money(value)
+        return value > 0 ? "+" + text : text
     }
 }
