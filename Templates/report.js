@@ -200,7 +200,24 @@
   // The layout of Sources/CryptoReport/Rendering/ChartLabels.swift, which draws the cards'
   // charts: every label in a right margin the line never enters, stacked a line apart, a limit
   // far beyond the prices marked at the edge instead of squeezing the line, dates thinned to fit.
-  var characterWidth = 0.62;
+  // A label's width in ems, character by character (ChartLabels.width): DejaVu Sans's widths, rounded up.
+  function textWidth(text, em) {
+    var sum = 0;
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charAt(i), ems = 0.84;
+      if (c >= "0" && c <= "9") ems = 0.64;
+      else if (" \u00a0\u202f,.':".indexOf(c) >= 0) ems = 0.32;
+      else if ("ijlrtfI|".indexOf(c) >= 0) ems = 0.45;
+      else if ("mwMW%".indexOf(c) >= 0) ems = 1.0;
+      else if (c >= "A" && c <= "Z") ems = 0.75;
+      else if ((c >= "a" && c <= "z") || "åäöé".indexOf(c) >= 0) ems = 0.64;
+      sum += ems * em;
+    }
+    return sum;
+  }
+  // Stacked labels a visible gap apart; the lowest clear of the date row (ChartLabels.labelGap, labelBottom).
+  var labelGap = 1.35;
+  function labelBottom(height, em) { return height - 3 - em * 1.6 - 2; }
   function scale(low, high, limits) {
     var span = high - low, reach = span > 0 ? span : Math.max(Math.abs(high) * 0.05, 1e-9);
     var onScale = limits.map(function (v) { return v >= low - reach && v <= high + reach; });
@@ -235,10 +252,10 @@
       labels.push(range.onScale[i] ? { text: limit.t, wanted: y(limit.v), cls: "limit " + limit.d }
         : { text: (above ? "\u2191 " : "\u2193 ") + limit.t, wanted: above ? top : bottom, cls: "limit " + limit.d });
     });
-    var placed = stack(labels.map(function (l) { return l.wanted; }), em * 1.2, em * 0.5, height - em * 0.5);
+    var placed = stack(labels.map(function (l) { return l.wanted; }), em * labelGap, em * 0.5, labelBottom(height, em));
     var shown = labels.filter(function (l, i) { l.y = placed[i]; return placed[i] !== null; });
     // A right margin as wide as the longest label, a bottom one for the dates.
-    var labelWidth = Math.max.apply(null, shown.map(function (l) { return l.text.length; })) * em * characterWidth + 6;
+    var labelWidth = Math.max.apply(null, shown.map(function (l) { return textWidth(l.text, em); })) + 6;
     var left = 2, right = width - labelWidth;
     function x(i) { return Math.round(left + i / (points.length - 1) * (right - left)); }
     var first = points[0].value, last = points[points.length - 1].value;
@@ -268,10 +285,10 @@
     var months = data.months || [], middle = points.length >> 1, end = points.length - 1;
     var firstDay = shortDay(points[0].day, months), lastDay = shortDay(points[end].day, months);
     var middleDay = points.length > 4 ? shortDay(points[middle].day, months) : null;
-    function textWidth(text) { return text.length * em * characterWidth; }
-    var gap = em * 0.75, showFirst = left + textWidth(firstDay) + gap <= right - textWidth(lastDay);
-    var showMiddle = showFirst && middleDay !== null && x(middle) - textWidth(middleDay) / 2 >= left + textWidth(firstDay) + gap
-      && x(middle) + textWidth(middleDay) / 2 <= right - textWidth(lastDay) - gap;
+    function dayWidth(text) { return textWidth(text, em); }
+    var gap = em * 0.5, showFirst = left + dayWidth(firstDay) + gap <= right - dayWidth(lastDay);
+    var showMiddle = showFirst && middleDay !== null && x(middle) - dayWidth(middleDay) / 2 >= left + dayWidth(firstDay) + gap
+      && x(middle) + dayWidth(middleDay) / 2 <= right - dayWidth(lastDay) - gap;
     var ticks = (showFirst ? [[0, "start", firstDay]] : []).concat(showMiddle ? [[middle, "middle", middleDay]] : [], [[end, "end", lastDay]]);
     ticks.forEach(function (t) {
       svgNode(svg, "text", { "class": "day", x: x(t[0]), y: height - 3, "text-anchor": t[1] }, t[2]);

@@ -112,14 +112,16 @@ def equal_to_csv(shown, csv_value):
     return abs(value - Decimal(csv_value)) <= Decimal(1).scaleb(-fraction) / 2
 
 
-# Every chart's labels, measured by the browser: none overlaps another, the low/high/limit
-# labels stay right of the line and inside the picture. Returns what is wrong, per chart.
+# Every chart's labels, measured by the browser: none overlaps another or comes within 0.75 px of
+# it (two labels touching read as one), the low/high/limit labels stay right of the line and
+# inside the picture. Returns what is wrong, per chart.
 LABELS_CLEAR = """svgs => svgs.filter(svg => svg.getBoundingClientRect().width > 0).flatMap(svg => {
   const box = svg.viewBox.baseVal, texts = Array.from(svg.querySelectorAll('text')).map(t => [t, t.getBBox()]);
   const line = svg.querySelector('polyline').getBBox(), bad = [];
   texts.forEach(([t, b], i) => {
     texts.slice(i + 1).forEach(([u, c]) => {
-      if (b.x < c.x + c.width && c.x < b.x + b.width && b.y < c.y + c.height && c.y < b.y + b.height)
+      const m = 0.75;
+      if (b.x - m < c.x + c.width && c.x - m < b.x + b.width && b.y - m < c.y + c.height && c.y - m < b.y + b.height)
         bad.push(t.textContent + ' overlaps ' + u.textContent);
     });
     if (!t.classList.contains('day') && b.x < line.x + line.width) bad.push(t.textContent + ' is on the line');
@@ -241,6 +243,14 @@ def main():
                       return bad;
                     }""")
                     check(not outside, "no text runs out of its card: %s %s" % (where, outside[:5]))
+                    if name != "USD":
+                        # The BTC card: its limits named with their direction (a word, or ▲/▼ where the
+                        # margin is narrow), its axis dated at the start, the middle and the end.
+                        card = page.evaluate("""() => { const svg = [...document.querySelectorAll('.charts .chart svg')]
+                            .find(s => s.getBoundingClientRect().width > 0 && s.closest('.chart').querySelector('a[href="#btcusdt"]'));
+                          return svg ? [[...svg.querySelectorAll('text.limit')].map(t => t.textContent), [...svg.querySelectorAll('text.day')].map(t => t.textContent)] : null; }""")
+                        check(card is not None and len(card[0]) == 2 and all(re.match("(▲|▼|över|under|above|below) ", t) for t in card[0]) and len(card[1]) == 3,
+                              "the BTC card's limits say their direction and its axis keeps three dates: %s %s" % (where, card))
                     clash = page.eval_on_selector_all(".charts .chart svg", LABELS_CLEAR)
                     check(not clash, "the cards' chart labels touch nothing: %s %s" % (where, clash[:3]))
                     if name != "USD":

@@ -30,7 +30,7 @@ struct ChartLabelsTests {
     /// A label's box, at the layout's width a character and one em high (the browser test
     /// measures the real ones).
     static func box(_ text: Text, em: Double) -> (left: Double, right: Double, top: Double, bottom: Double) {
-        let width = Double(text.text.count) * em * ChartLabels.characterWidth
+        let width = ChartLabels.width(text.text, em: em)
         let left = text.anchor == "end" ? text.x - width : text.anchor == "middle" ? text.x - width / 2 : text.x
         return (left, left + width, text.y - em * 0.8, text.y + em * 0.2)
     }
@@ -73,6 +73,41 @@ struct ChartLabelsTests {
         #expect(margin.allSatisfy { $0.x > lineRight }, "every label right of the line")
         #expect(margin.allSatisfy { Self.box($0, em: em).right <= Double(width) + 1 && Self.box($0, em: em).top >= -1 }, "inside the picture")
         #expect(svg.components(separatedBy: "<line class=\"limit ").count - 1 == 2, "both limits are near enough to draw")
+    }
+
+    /// The reviewer's BTC card: SEK over 31 days, a limit above inside the prices' range and one
+    /// below just under the low.
+    static func btcCard(width: Int = 250, height: Int = 130, fontSize: Int = 12) -> String {
+        // 24 October to 23 November, falling from the high to the last price.
+        let days = (24...31).map { "2022-10-\($0)" } + (1...23).map { String(format: "2022-11-%02d", $0) }
+        let prices = (0..<31).map { $0 == 30 ? Decimal(string: "171447.35") ?? 0 : (Decimal(string: "209843.87") ?? 0) - Decimal($0 * 1_600) }
+        let money = { (value: Decimal) in PeopleNumberFormatter(currency: "SEK", locale: Locale(identifier: "sv_SE")).money(value) }
+        let limits = [(Decimal(180_000), "up", "över "), (Decimal(160_852.53), "down", "under ")].map {
+            PriceChart.Limit(label: $0.2 + money($0.0), glyphLabel: ($0.1 == "up" ? "▲ " : "▼ ") + money($0.0), value: $0.0, direction: $0.1)
+        }
+        let points = zip(days, prices).map { PriceChart.Point(day: $0, value: $1) }
+        return PriceChart.svg(points, limits: limits, width: width, height: height, fontSize: fontSize, label: "BTC", months: ["jan", "feb", "mars", "apr", "maj", "juni", "juli", "aug", "sep", "okt", "nov", "dec"], format: money)
+    }
+
+    @Test("the low label and the last date never share a line; stacked labels keep a gap; the card keeps its middle date")
+    func marginClearOfDates() {
+        for (width, height, fontSize) in [(250, 130, 12), (420, 180, 11)] {
+            let svg = Self.btcCard(width: width, height: height, fontSize: fontSize), em = Double(fontSize)
+            let texts = Self.texts(svg), days = texts.filter { $0.className == "day" }, margin = texts.filter { $0.className != "day" }
+            #expect(days.map(\.text) == ["24 okt", "8 nov", "23 nov"], "\(width): \(days.map(\.text))")
+            let dateTop = (days.map(\.y).min() ?? 0) - em * 0.93
+            #expect(margin.allSatisfy { $0.y + em * 0.24 + 1.5 <= dateTop }, "\(width): a margin label sits on the date row: \(margin.map(\.y)) vs \(dateTop)")
+            let ys = margin.map(\.y).sorted()
+            #expect(zip(ys, ys.dropFirst()).allSatisfy { $1 - $0 >= em * 1.16 + 1.5 }, "\(width): stacked labels touch: \(ys)")
+        }
+    }
+
+    @Test("a limit says above or below where the margin has room, ▲ or ▼ where it has not")
+    func limitWords() {
+        let card = Self.texts(Self.btcCard()).filter { $0.className.hasPrefix("limit") }.map(\.text)
+        #expect(card == ["▲ 180\u{00A0}000,00\u{00A0}kr", "▼ 160\u{00A0}852,53\u{00A0}kr"], "\(card)")
+        let wide = Self.texts(Self.btcCard(width: 420, height: 180, fontSize: 11)).filter { $0.className.hasPrefix("limit") }.map(\.text)
+        #expect(wide == ["över 180\u{00A0}000,00\u{00A0}kr", "under 160\u{00A0}852,53\u{00A0}kr"], "\(wide)")
     }
 
     @Test("a limit far outside the prices is an edge marker with its value; the line keeps the whole height")

@@ -10,6 +10,35 @@ enum ChartLabels {
     /// (digits are 0.55–0.64 em): a label measured by it never runs into its neighbour.
     static let characterWidth = 0.62
 
+    /// A label's width in ems, character by character, at DejaVu Sans's widths (the widest
+    /// sans-serif a reader is likely to have) rounded up: digits are as wide as most letters,
+    /// spaces and separators half that. A margin sized by `characterWidth` alone was a third too
+    /// wide for a price, and took the date in the middle of a card's axis with it.
+    static func width(_ text: String, em: Double) -> Double {
+        text.unicodeScalars.reduce(0) { sum, scalar in
+            let ems: Double
+            switch scalar {
+            case "0"..."9": ems = 0.64
+            case " ", "\u{00A0}", "\u{202F}", ",", ".", "'", ":": ems = 0.32
+            case "i", "j", "l", "r", "t", "f", "I", "|": ems = 0.45
+            case "m", "w", "M", "W", "%": ems = 1.0
+            case "A"..."Z": ems = 0.75
+            case "a"..."z", "å", "ä", "ö", "é": ems = 0.64
+            default: ems = 0.84
+            }
+            return sum + ems * em
+        }
+    }
+
+    /// Stacked labels' centres keep this far apart, in ems: a text's box is some 1.15 em high,
+    /// so two labels keep a visible gap between them.
+    static let labelGap = 1.35
+
+    /// The lowest a margin label's centre may sit in a picture `height` high: clear of the date
+    /// row (its baseline 3 below the foot), so that the last date and the low label never read
+    /// as one line ("22 nov 159 854,34 kr").
+    static func labelBottom(height: Double, em: Double) -> Double { height - 3 - em * 1.6 - 2 }
+
     /// The value range a chart is drawn over: the data's own, stretched to take in the limits
     /// within one data span of it. A limit further out would squeeze the line into a strip; it
     /// is marked at the edge it lies beyond instead (`edge`), with its value.
@@ -43,8 +72,8 @@ enum ChartLabels {
     /// Which of the first, middle and last date ticks fit under a plot from `left` to `right`
     /// without touching: the middle goes first, then the first.
     static func ticks(_ texts: (first: String, middle: String?, last: String), at middleX: Double, left: Double, right: Double, em: Double) -> (first: Bool, middle: Bool) {
-        func width(_ text: String) -> Double { Double(text.count) * em * characterWidth }
-        let gap = em * 0.75
+        func width(_ text: String) -> Double { Self.width(text, em: em) }
+        let gap = em * 0.5
         let first = left + width(texts.first) + gap <= right - width(texts.last)
         guard first, let middle = texts.middle else { return (first, false) }
         let half = width(middle) / 2

@@ -14,6 +14,8 @@ enum PriceChart {
     struct Limit {
         /// `above 180 000 kr`.
         var label: String
+        /// `▲ 180 000 kr`: the label where the words would leave the line too little room.
+        var glyphLabel: String? = nil
         var value: Decimal
         /// `up` for an upper limit, `down` for a lower one: the colour of what crossing it means.
         var direction: String
@@ -35,6 +37,10 @@ enum PriceChart {
         let values = points.map { double($0.value) }
         let scale = ChartLabels.scale(low: double(dataLow), high: double(dataHigh), limits: limits.map { double($0.value) })
         let em = Double(fontSize)
+        // A limit is named with its direction's word when the margin that takes still leaves the
+        // line most of the width, with a glyph otherwise (a card's narrow picture).
+        let worded = limits.map(\.label).map { ChartLabels.width($0, em: em) + 6 }.max() ?? 0
+        let useWords = worded <= Double(width) * 0.45
         let plotTop = em * 0.6, plotBottom = Double(height) - em * 1.7
         let span = scale.high - scale.low
         func y(_ value: Double) -> Double {
@@ -47,17 +53,19 @@ enum PriceChart {
         if dataLow != dataHigh { labels.append((format(dataLow), y(double(dataLow)), nil)) }
         for (limit, onScale) in zip(limits, scale.onScale) where !limit.label.isEmpty {
             let className = "limit \(limit.direction)"
+            let text = useWords ? limit.label : limit.glyphLabel ?? limit.label
             if onScale {
-                labels.append((limit.label, y(double(limit.value)), className))
+                labels.append((text, y(double(limit.value)), className))
             } else {
                 let above = double(limit.value) > scale.high
-                labels.append(((above ? "↑ " : "↓ ") + limit.label, above ? plotTop : plotBottom, className))
+                labels.append(((above ? "↑ " : "↓ ") + text, above ? plotTop : plotBottom, className))
             }
         }
-        let placed = ChartLabels.stack(labels.map(\.wanted), gap: em * 1.2, top: em * 0.5, bottom: Double(height) - em * 0.5)
+        let placed = ChartLabels.stack(
+            labels.map(\.wanted), gap: em * ChartLabels.labelGap, top: em * 0.5, bottom: ChartLabels.labelBottom(height: Double(height), em: em))
         let shown = zip(labels, placed).compactMap { label, centre in centre.map { (label, $0) } }
         // The plot leaves a right margin as wide as the longest label, and a bottom one for the dates.
-        let labelWidth = Double(shown.map(\.0.text.count).max() ?? 0) * em * ChartLabels.characterWidth + 6
+        let labelWidth = (shown.map { ChartLabels.width($0.0.text, em: em) }.max() ?? 0) + 6
         let plot = (left: 2.0, right: Double(width) - labelWidth)
         func x(_ index: Int) -> Double { plot.left + Double(index) / Double(points.count - 1) * (plot.right - plot.left) }
         // Whole units of a viewBox some hundreds wide: finer is invisible and costs bytes.

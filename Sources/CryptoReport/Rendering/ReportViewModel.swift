@@ -244,8 +244,12 @@ struct ReportViewModel {
             let svg = trend.days.count == trend.series.count
                 ? PriceChart.svg(
                     zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) },
-                    // A card's limits are labelled with their value alone: the margin is narrow.
-                    limits: Self.limits(for: market, in: report).map { PriceChart.Limit(label: numbers.money($0.value), value: $0.value, direction: $0.direction) },
+                    // A card's limits say "above"/"below" where the margin has room, ▲/▼ where not.
+                    limits: Self.limits(for: market, in: report).map {
+                        PriceChart.Limit(
+                            label: Self.limitLabel($0, numbers: numbers, strings: t),
+                            glyphLabel: ($0.direction == "up" ? "▲ " : "▼ ") + numbers.money($0.value), value: $0.value, direction: $0.direction)
+                    },
                     width: 250, height: 130, fontSize: 12,
                     label: t.format(.priceByDayOf, pair), months: t.months, format: { numbers.money($0) })
                 : Sparkline.svg(
