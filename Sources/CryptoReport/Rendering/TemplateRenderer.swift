@@ -9,6 +9,8 @@ package struct TemplateRenderer: Sendable {
     private let library: MustacheLibrary
     /// The Markdown report is the built-in one, which `MarkdownWriter` writes without Mustache.
     private let builtInMarkdown: Bool
+    /// The HTML page is the built-in one, which `HTMLWriter` writes without Mustache.
+    private let builtInHTML: Bool
 
     /// The built-in Markdown report is written from the model by `MarkdownWriter`, which reads
     /// only its summary texts, not a user's template, which may read anything.
@@ -25,10 +27,11 @@ package struct TemplateRenderer: Sendable {
         }
         var library = MustacheLibrary()
         var texts: [String: String] = [:]
-        var ownMarkdown = false
+        var ownMarkdown = false, ownHTML = false
         for name in Self.fileNames.values.sorted() {
             let own = try Self.text(of: name, in: directory)
             if own != nil && name == Self.fileNames[.markdown] { ownMarkdown = true }
+            if own != nil && name == Self.fileNames[.html] { ownHTML = true }
             texts[name] = own ?? EmbeddedTemplates.files[name] ?? ""
         }
         // Every partial resolved, and none including itself, before any fetch: a template that
@@ -46,6 +49,7 @@ package struct TemplateRenderer: Sendable {
         }
         self.library = library
         builtInMarkdown = !ownMarkdown
+        builtInHTML = !ownHTML
     }
 
     /// - Parameter alternatives: the same report in other currencies, which the HTML page can
@@ -59,10 +63,11 @@ package struct TemplateRenderer: Sendable {
     /// With a view model made once for every template of a run (Markdown, HTML and the index).
     func render(_ model: ReportViewModel, format: ReportFormat) -> String {
         if format == .markdown && builtInMarkdown { return MarkdownWriter.render(model) }
+        if format == .html && builtInHTML { return HTMLWriter.render(model) }
         return renderWithMustache(model, format: format)
     }
 
-    /// Through the template, whichever it is: what `MarkdownWriter` must equal.
+    /// Through the template, whichever it is: what `MarkdownWriter` and `HTMLWriter` must equal.
     func renderWithMustache(_ model: ReportViewModel, format: ReportFormat) -> String {
         guard let name = Self.fileNames[format] else { return "" }
         return library.render(model, withTemplate: name) ?? ""
