@@ -2,10 +2,12 @@
 import PackageDescription
 
 /// Upcoming language features every target of ours builds with: explicit `any` for existentials,
-/// and members visible only from modules a file imports itself.
+/// members visible only from modules a file imports itself, and imports internal unless a file
+/// says `public import` (the library's API shows which modules it exposes: Foundation, Logging).
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let package = Package(
@@ -64,7 +66,9 @@ let package = Package(
         .testTarget(
             name: "CryptoReportTests",
             dependencies: [
-                "CryptoReport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+                // The command too: its flags are read the way the file and the environment are.
+                "CryptoReport", "cryptoreport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures", "Golden"],
             swiftSettings: swiftSettings

@@ -61,7 +61,7 @@ struct HistoryCommand: ParsableCommand {
             if output.history == .disabled { output.history = .automatic }
             let path = output.sharedHistoryPath ?? "Output/history.sqlite"
             guard FileManager.default.fileExists(atPath: path) else {
-                throw SettingsError.flag(name: "--history", message: "no history database at \(path); run a report first, or backfill")
+                throw HistoryError.noDatabase(path: path, named: output.history != .automatic)
             }
             let currency = settings.report.currency.code
             let locale = settings.report.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)

@@ -1,7 +1,9 @@
+import ArgumentParser
 import Foundation
 import Testing
 
 @testable import CryptoReport
+@testable import cryptoreport
 
 @Suite("Settings: file, environment and flags over the defaults")
 struct SettingsTests {
@@ -9,14 +11,17 @@ struct SettingsTests {
         try ConfigFileReader().parse(text, path: "c.toml")
     }
 
-    /// A flag's text through its key, as the command's `transform:` reads it.
+    /// The command line's layer: each key's flag, parsed by the command itself.
     static func flags(_ pairs: [(String, String)]) throws -> SettingsLayer {
-        var layer = SettingsLayer()
-        for (name, text) in pairs {
-            let key = try #require(SettingKeys.named(name))
-            layer.append(try key.read(text: text))
-        }
-        return layer
+        try ReportOptions.parse(pairs.flatMap { try arguments(key: $0.0, text: $0.1) }).layer()
+    }
+
+    /// `--timeout 5`; a switch alone, or its `--no-` form for false (`--strict`, `--no-strict`).
+    static func arguments(key name: String, text: String) throws -> [String] {
+        let key = try #require(SettingKeys.named(name))
+        let flag = ExecutableTests.flag(name)
+        guard key.expected == "true or false" else { return [flag, text] }
+        return ["true", "yes", "1"].contains(text) ? [flag] : ["--no-" + flag.dropFirst(2)]
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -80,6 +85,15 @@ struct SettingsTests {
         #expect(row.read(Settings(layers: [file, SettingsLayer(), SettingsLayer()])) == row.expected.file)
     }
 
+    @Test("every flag of the report is named after the key it sets (else the command would drop it)")
+    func everyFlagHasItsKey() throws {
+        let flags = Mirror(reflecting: try ReportOptions.parse([])).children.filter { $0.value is any GivenFlag }
+        let names = flags.compactMap { $0.label.map(ReportOptions.keyName) }
+        #expect(names.count == SettingKeys.all.count)
+        #expect(Set(names).subtracting(SettingKeys.all.map(\.name)) == ["latest"])
+        #expect(ReportOptions.keyName("_tickersURL") == "tickers_url" && ReportOptions.keyName("_lockTimeout") == "lock_timeout")
+    }
+
     @Test("the table covers every key, and the README documents each with its variable")
     func everyKeyCovered() throws {
         #expect(Set(Self.cases.map(\.key)) == Set(SettingKeys.all.map(\.name)))
@@ -119,6 +133,7 @@ struct SettingsTests {
             ("format = \"html\"", "Config: c.toml, line 1: unknown key \"format\" (did you mean \"formats\"?)."),
             ("top = 0", "Config: c.toml, line 1: top: \"0\" is not valid; expected a positive whole number."),
             ("\n[report]\ncurrency = \"SEK\"", "Config: c.toml, line 2: [report]: sections are not used; put every key at the top level."),
+            ("alerts = [\"btc above 60,000 SEK\"]", "Config: c.toml, line 1: alerts: alert \"btc above 60,000 SEK\": write 60,000 with a point for the fraction and no grouping, as in 60000 or 0.5."),
             ("alerts = [\"btc sideways\"]", "Config: c.toml, line 1: alerts: alert \"btc sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
             ("currency = \"SEK\"\ncurrency = \"USD\"", "Config: c.toml, line 2: not valid TOML (key-value pair): cannot redefine existing string 'currency'."),
             ("output = \"x", "Config: c.toml, line 1: not valid TOML (string): encountered end-of-file."),

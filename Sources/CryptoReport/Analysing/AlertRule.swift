@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One alert rule from the configuration file:
 /// `btc above 60000 SEK`, `eth below 1500 USD`, `any move 10 %`, `sol move 5 % since last report`.
@@ -29,7 +29,13 @@ public struct AlertRule: Sendable, Equatable, CustomStringConvertible {
         let usage = "alert \"\(description)\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\""
         guard words.count >= 3 else { throw ParseError(message: usage) }
         asset = words[0] == "any" ? nil : words[0]
-        guard let number = DecimalText.parse(words[2]), number > 0 else { throw ParseError(message: usage) }
+        guard let number = DecimalText.parse(words[2]), number > 0 else {
+            // `60,000` or `0,5`: the rule is read the same in every locale, so say how to write it.
+            if words[2].contains(",") {
+                throw ParseError(message: "alert \"\(description)\": write \(words[2]) with a point for the fraction and no grouping, as in 60000 or 0.5")
+            }
+            throw ParseError(message: usage)
+        }
         switch (words[1], Array(words.dropFirst(3))) {
         case ("above", let rest) where rest.count == 1 && asset != nil:
             condition = .above(number, currency: rest[0].uppercased())

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Turns tickers into report rows: converts every price and computes change and spread.
 package struct MarketAnalyser: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a report shows: the analysis and rendering stages' part of the settings.
 public struct ReportSpec: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A selection that names nothing the feed lists: a typo must not pass for a quiet market.
 public enum SelectionError: LocalizedError, ExitStatusProviding, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Computes the summary of a selection of markets.
 package struct SummaryBuilder: Sendable {

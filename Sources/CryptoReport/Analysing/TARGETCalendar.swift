@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The days the ECB publishes its reference rates: TARGET working days, around 16:00 CET.
 ///

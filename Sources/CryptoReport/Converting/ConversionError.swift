@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The ECB rates cannot convert into the requested currency.
 public enum ConversionError: LocalizedError, ExitStatusProviding, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How one quote asset turns into the report currency.
 public struct QuoteRate: Sendable, Equatable {

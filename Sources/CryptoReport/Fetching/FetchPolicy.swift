@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the two feeds come from and how hard to try: the fetch stage's part of the settings.
 public struct FetchPolicy: Sendable, Equatable {

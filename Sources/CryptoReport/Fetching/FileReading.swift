@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reads local input files; a protocol so tests can stand in for the disk.
 public protocol FileReading: Sendable {

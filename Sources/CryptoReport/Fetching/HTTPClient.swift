@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A response, status, headers and body; whatever the status.
 public struct HTTPResponse: Sendable {

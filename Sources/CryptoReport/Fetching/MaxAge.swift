@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How old each source's data may be: a cached copy used in place of a failed fetch, and the
 /// ECB rates relative to the tickers.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The last good payload of each source, kept so that a run can fall back to it when a live
 /// fetch fails, or run with `--offline`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The time of day, behind a protocol so that tests and golden files get a fixed one.
 public protocol ReportClock: Sendable {

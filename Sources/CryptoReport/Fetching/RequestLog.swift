@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// When each source was last asked, shared by every run on this machine through a small file per
 /// source in the cache folder. WazirX allows one request per second; within a run the loader keeps

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+package import Foundation
+package import Logging
 
 /// A feed's raw bytes, where they came from and when they were fetched.
 package struct FetchedPayload: Sendable {

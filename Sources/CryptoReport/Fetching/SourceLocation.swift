@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a feed is read from: `--tickers-url` and `--ecb-url` take http(s) URLs, `file://` URLs
 /// and plain paths; `--sample` reads the built-in snapshot.

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+package import Foundation
+package import Logging
 
 /// `cryptoreport backfill`: fills the history with daily klines of the primary markets and the
 /// ECB 90-day rates, one request per second, resuming where an interrupted backfill stopped.

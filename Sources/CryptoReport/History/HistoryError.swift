@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The history database could not be used, or holds nothing for what was asked.
 public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
@@ -13,6 +13,9 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
     case currencyNotRecorded(currency: String, available: [String])
     /// Runs were recorded in the window, but none holds the market.
     case noSeries(symbol: String, days: Int, runs: Int)
+    /// `history` or `backfill` was pointed at no database; `named`: a setting gave the path,
+    /// else it is where the reports keep theirs.
+    case noDatabase(path: String, named: Bool)
 
     public var errorDescription: String? {
         switch self {
@@ -25,10 +28,12 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
             "History: no recorded ECB rates have \(currency); choose one of \(available.joined(separator: ", "))."
         case let .noSeries(symbol, days, runs):
             "History: no market matches \"\(symbol)\" in the \(runs) recorded run\(runs == 1 ? "" : "s") of the last \(days) days."
+        case let .noDatabase(path, true): "History: no database at \(path); run a report first, or backfill."
+        case let .noDatabase(path, false):
+            "History: no database at \(path), where the reports keep it; run a report first, backfill, or name one with --history."
         }
     }
 
-    /// The same failure, met while reading the database for an export.
     /// The same failure, met after the reports were written.
     public var asNotRecorded: HistoryError {
         switch self {
@@ -38,6 +43,7 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
         }
     }
 
+    /// The same failure, met while reading the database for an export.
     public var asInput: HistoryError {
         switch self {
         case let .cannotOpen(path, reason), let .failed(path, reason): .unreadable(path: path, reason: reason)
@@ -50,7 +56,7 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
         case .cannotOpen, .failed: .cannotCreateOutput
         case .unreadable: .noInput
         case .notRecorded: .ioError
-        case .currencyNotRecorded, .noSeries: .usage
+        case .currencyNotRecorded, .noSeries, .noDatabase: .usage
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// One asset's stored series, converted at each day's own rates: `cryptoreport history`.
 /// Values only; `HistoryRenderer` writes them as CSV, Markdown or JSON.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import GRDB
 
 /// The snapshots of past runs, in an SQLite database (GRDB).

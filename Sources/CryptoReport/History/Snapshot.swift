@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// One recorded run: every market's raw values in its quote asset, and the ECB rates it used.
 /// Raw, not converted, so that any currency can be shown later.

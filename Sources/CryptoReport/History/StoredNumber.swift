@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+package import Foundation
+package import GRDB
 
 /// How the history database (schema v4) stores a market's decimals and its ticker time: exact,
 /// and in as few bytes as SQLite's variable-length integers allow.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Computes each market's trend from the history store, converting every past day with that
 /// day's own ECB rates, so a SEK trend is in the SEK of each day.

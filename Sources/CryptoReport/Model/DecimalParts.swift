@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A `Decimal`'s sign, 128-bit mantissa and decimal exponent, read straight from its storage.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A recoverable problem: the run goes on, the report says what was left out and why.
 /// Values: Rendering's `DiagnosticText` words them for the reports and the log.

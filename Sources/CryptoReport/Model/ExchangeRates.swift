@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// ECB euro reference rates of one day: units of each currency per 1 EUR.
 public struct ExchangeRates: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An alert rule that fired in this run, with the figure that crossed its line. Values only:
 /// Rendering's `AlertText` words it for the reports, the alerts file and standard error.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How old the report's data is, and what a reader must be told about it.
 public struct Freshness: Sendable, Equatable {

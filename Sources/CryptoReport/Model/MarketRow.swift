@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One market's figures in the report currency, at full `Decimal` precision.
 public struct MarketRow: Sendable, Equatable {

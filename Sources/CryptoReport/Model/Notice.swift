@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Something a reader of the report must see before the figures. Values only: Rendering's
 /// `NoticeText` words them for every format and for the log.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Everything a renderer needs: rows, summary and where the data came from.
 public struct Report: Sendable, Equatable {

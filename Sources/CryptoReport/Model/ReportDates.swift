@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The few date forms reports use, always in UTC so that every machine writes the same text.
 public enum ReportDates {

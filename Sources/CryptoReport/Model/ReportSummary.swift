@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The figures above the table.
 public struct ReportSummary: Sendable, Equatable {

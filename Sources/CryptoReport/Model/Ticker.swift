@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One WazirX 24 h ticker after validation: identifiers present, last price positive.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a market's price was going, from the history store, in the report currency of each day.
 public struct Trend: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The report could not be written.
 public enum OutputError: LocalizedError, ExitStatusProviding, Equatable {

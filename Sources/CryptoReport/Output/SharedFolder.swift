@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// What a run adds to a folder people share, in the same all-or-nothing commit as its reports:
 /// the `cryptoreport-latest-<CURRENCY>.<ext>` copies of the newest reports, and `index.html`

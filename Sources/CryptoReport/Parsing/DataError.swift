@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A source answered, but not with data a report can be made from.
 public enum DataError: LocalizedError, ExitStatusProviding, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Strict decimal parsing for numbers that arrive as text.
 ///

@@ -1,5 +1,5 @@
 import CLibXML2
-import Foundation
+package import Foundation
 
 /// Reads an ECB history file (`eurofxref-hist-90d.xml`: one `Cube time=…` per day) with
 /// libxml2's streaming reader, so a long history never becomes a tree in memory: one day's

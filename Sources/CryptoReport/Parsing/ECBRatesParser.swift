@@ -1,5 +1,5 @@
 import CLibXML2
-import Foundation
+package import Foundation
 
 /// Reads the ECB euro reference rates (`eurofxref-daily.xml`, or a history file with one
 /// `Cube time=…` per day) with libxml2.

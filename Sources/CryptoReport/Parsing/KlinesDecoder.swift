@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// One day of a market from WazirX klines: `[time_in_seconds, open, high, low, close, volume]`.
 package struct Kline: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Decodes the WazirX `/sapi/v1/tickers/24hr` body into validated tickers.
 ///

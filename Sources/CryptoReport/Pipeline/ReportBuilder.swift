@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The pure middle of the pipeline: parsed payloads in, a report out.
 package struct ReportBuilder: Sendable {

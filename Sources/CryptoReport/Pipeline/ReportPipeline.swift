@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// One report run: fetch → parse → convert → analyse → render → write.
 ///

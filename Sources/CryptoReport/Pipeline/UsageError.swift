@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A request that cannot be carried out as asked.
 public enum UsageError: LocalizedError, ExitStatusProviding, Equatable {

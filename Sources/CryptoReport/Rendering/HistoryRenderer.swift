@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// `cryptoreport history` output: one asset's series as CSV, Markdown or JSON, in the same
 /// styles as the reports (RFC 4180 CSV with plain numbers; JSON with full-precision decimal

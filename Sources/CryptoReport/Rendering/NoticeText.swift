@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The one wording of every notice: the reports (HTML, Markdown, JSON) and the log lines.
 package enum NoticeText {

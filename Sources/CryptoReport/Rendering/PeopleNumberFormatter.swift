@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Numbers for people, in a locale: money, percentages, volumes and rates.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Machine-readable numbers: `.` as decimal separator, no grouping, never an exponent.
 package enum PlainNumber {

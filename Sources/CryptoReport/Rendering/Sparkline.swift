@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Small price charts drawn by the project: Unicode blocks for Markdown, inline SVG for HTML.
 package enum Sparkline {

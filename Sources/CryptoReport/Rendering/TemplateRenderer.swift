@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Mustache
 
 /// Renders the Markdown and HTML reports from Mustache templates: the built-in copies, or a

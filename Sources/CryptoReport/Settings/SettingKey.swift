@@ -19,6 +19,9 @@ package struct SettingKey<Value: Sendable>: AnySettingKey {
         return SettingsLayer.Assignment(key: name) { put(&$0, value) }
     }
 
+    /// A flag's value, as the command line parsed it; `nil` when it is not this key's type.
+    package func assignment(any value: Any) -> SettingsLayer.Assignment? { (value as? Value).map(assignment) }
+
     package func read(text: String) throws(InvalidSettingValue) -> SettingsLayer.Assignment { assignment(try parser.text(text)) }
 
     package func read(file value: FileValue) throws(InvalidSettingValue) -> SettingsLayer.Assignment { assignment(try parser.file(value)) }
@@ -47,6 +50,7 @@ package struct FlagValueError: Error, CustomStringConvertible {
 package protocol AnySettingKey: Sendable {
     var name: String { get }
     var expected: String { get }
+    func assignment(any value: Any) -> SettingsLayer.Assignment?
     func read(text: String) throws(InvalidSettingValue) -> SettingsLayer.Assignment
     func read(file value: FileValue) throws(InvalidSettingValue) -> SettingsLayer.Assignment
 }
@@ -76,5 +80,16 @@ package struct SettingsLayer: Sendable {
 
     func apply(to settings: inout Settings) {
         for assignment in assignments { assignment.apply(&settings) }
+    }
+}
+
+extension SettingKey where Value == [AlertRule] {
+    /// One `--alert`, whole: a rule's text may hold a comma, which the list's reading would split.
+    package func rule(_ text: String) throws -> AlertRule {
+        do {
+            return try AlertRule(parsing: text)
+        } catch {
+            throw FlagValueError(description: error.message)
+        }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Every setting the configuration file and the environment know, with the flag that sets it
 /// in the README's table. Adding an option: a field in its part of `Settings` (with its
@@ -36,7 +36,8 @@ package enum SettingKeys {
     package static let allowStale = SettingKey("allow_stale", .boolean) { $0.fetch.allowStale = $1 }
 
     // What is written, and where.
-    package static let formats = SettingKey("formats", .formats) { $0.output.formats = $1 }
+    /// Distinct and in report order, however often a flag repeats them.
+    package static let formats = SettingKey("formats", .formats) { $0.output.formats = Array(Set($1)).sorted() }
     package static let output = SettingKey("output", .destination) { $0.output.destination = $1 }
     package static let templates = SettingKey("templates", .path) { $0.output.templates = $1 }
     package static let history = SettingKey("history", .path) { $0.output.history = .path($1) }

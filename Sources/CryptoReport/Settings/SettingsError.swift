@@ -1,13 +1,12 @@
-import Foundation
+public import Foundation
 
-/// A setting that cannot be used, named where it was read: the file's line and key, the
-/// environment variable, or the flag.
+/// A setting that cannot be used, named where it was read: the file's line and key, or the
+/// environment variable (a flag's own errors are swift-argument-parser's, naming the flag).
 public enum SettingsError: LocalizedError, ExitStatusProviding, Equatable {
     case unreadableFile(path: String, reason: String)
     /// `line` is `nil` when the file as a whole is wrong (not UTF-8).
     case file(path: String, line: Int?, message: String)
     case environment(variable: String, message: String)
-    case flag(name: String, message: String)
     /// Two settings that cannot go together.
     case conflict(String)
 
@@ -17,7 +16,6 @@ public enum SettingsError: LocalizedError, ExitStatusProviding, Equatable {
         case let .file(path, line?, message): "Config: \(path), line \(line): \(message)."
         case let .file(path, nil, message): "Config: \(path): \(message)."
         case let .environment(variable, message): "Environment: \(variable): \(message)."
-        case let .flag(name, message): "\(name): \(message)."
         case let .conflict(message): "\(message)."
         }
     }

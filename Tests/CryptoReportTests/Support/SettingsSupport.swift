@@ -1,4 +1,4 @@
-import CryptoReport
+public import CryptoReport
 import Foundation
 
 /// Tests build whole `Settings` and hand the pipeline its parts, as the command does.
