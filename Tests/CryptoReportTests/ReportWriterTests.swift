@@ -50,6 +50,22 @@ struct ReportWriterTests {
         #expect(Self.everything(in: folder) == ["a.csv", "b.md", "latest.csv"])
     }
 
+    @Test("a synced copy of a file larger than its buffer holds the same bytes; it never replaces a file or makes one from nothing")
+    func copySynced() throws {
+        let folder = try TemporaryFolder()
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        let bytes = Data((0..<(5 << 19) + 7).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) })
+        try bytes.write(to: URL(fileURLWithPath: path("a")))
+        let files = POSIXCommitFileSystem()
+        #expect(files.copySynced(path("a"), path("b")) == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path("b"))) == bytes)
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: path("c")))
+        #expect(files.copySynced(path("a"), path("c")) == EEXIST)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path("c"))) == Data("kept".utf8))
+        #expect(files.copySynced(path("missing"), path("d")) == ENOENT)
+        #expect(!FileManager.default.fileExists(atPath: path("d")))
+    }
+
     @Test("a folder in the way of one report fails the run before any report is replaced")
     func folderInTheWay() throws {
         let folder = try TemporaryFolder()

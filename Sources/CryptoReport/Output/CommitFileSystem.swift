@@ -68,9 +68,40 @@ package struct POSIXCommitFileSystem: CommitFileSystem {
         link(existing, new) == 0 ? 0 : errno
     }
 
+    /// A mebibyte at a time: reading the whole file first held a second copy of the largest
+    /// report (the 221 MB page of 100,000 markets) in memory while the `latest` copy was made.
     package func copySynced(_ existing: String, _ new: String) -> Int32 {
-        guard let data = FileManager.default.contents(atPath: existing) else { return EIO }
-        return createSynced(new, data)
+        let source = open(existing, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { return errno }
+        defer { close(source) }
+        let descriptor = open(new, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return errno }
+        var failure: Int32 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        copying: while let base = buffer.baseAddress {
+            let read = posixRead(source, base, buffer.count)
+            if read < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                break
+            }
+            if read == 0 { break }
+            var offset = 0
+            while offset < read {
+                let written = posixWrite(descriptor, base + offset, read - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break copying
+                }
+                offset += written
+            }
+        }
+        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure != 0 { _ = posixUnlink(new) }
+        return failure
     }
 
     package func rename(_ from: String, _ to: String) -> Int32 {
@@ -92,10 +123,12 @@ package struct POSIXCommitFileSystem: CommitFileSystem {
 
 #if canImport(Glibc)
     private let posixWrite = Glibc.write
+    private let posixRead = Glibc.read
     private let posixRename = Glibc.rename
     private let posixUnlink = Glibc.unlink
 #elseif canImport(Darwin)
     private let posixWrite = Darwin.write
+    private let posixRead = Darwin.read
     private let posixRename = Darwin.rename
     private let posixUnlink = Darwin.unlink
 #endif
