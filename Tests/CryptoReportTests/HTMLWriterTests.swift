@@ -148,6 +148,33 @@ struct HTMLWriterTests {
         try Self.expectSame(partial, "SEK and USD of fewer markets")
     }
 
+    @Test("the page streamed in pieces is the page written whole")
+    func streamed() throws {
+        let sek = try Self.withHistory("SEK", days: [1, 7, 30]), usd = try Self.withHistory("USD", days: [1, 7, 30])
+        for model in [ReportViewModel(sek), ReportViewModel(sek, alternatives: [usd])] {
+            var pieces: [String] = []
+            HTMLWriter.write(model, pieceSize: 16_384) { pieces.append($0) }
+            #expect(pieces.count > 20 && pieces.dropLast().allSatisfy { $0.utf8.count >= 16_384 })
+            #expect(pieces.joined() == HTMLWriter.render(model))
+        }
+    }
+
+    @Test("the pipeline's page, streamed to its file, is the page written whole")
+    func pipelineStreams() async throws {
+        let folder = try TemporaryFolder()
+        var settings = Settings()
+        settings.report.currency = "SEK"
+        settings.fetch.sample = true
+        settings.output.destination = .directory(folder.url.path)
+        settings.output.history = .disabled
+        settings.output.formats = [.html]
+        let clock = FixedClock(Fixtures.reportTime)
+        let outcome = try await ReportPipeline(clock: clock).run(settings)
+        let written = try String(contentsOf: try #require(outcome.written.first { $0.pathExtension == "html" }), encoding: .utf8)
+        let report = try await ReportPipeline(clock: clock).makeReport(settings)
+        #expect(written == HTMLWriter.render(ReportViewModel(report)))
+    }
+
     @Test("HTML escaping: Mustache's five characters, and a quote a combining mark follows, which Mustache lets through")
     func escaping() throws {
         var writer = HTMLWriter()

@@ -19,6 +19,9 @@ package protocol CommitFileSystem: Sendable {
     /// into a `Data` first (at 100,000 markets the JSON report is 88 MB). The bytes are valid
     /// only during the call.
     func createSynced(_ path: String, bytes: UnsafeRawBufferPointer) -> Int32
+    /// `createSynced` of bytes that `produce` hands to `write` a piece at a time (each valid only
+    /// during that call), so that a large report is never whole in memory.
+    func createSynced(_ path: String, producing produce: (_ write: (UnsafeRawBufferPointer) -> Void) -> Void) -> Int32
     /// `link(2)`: keeps a previous report aside at no cost.
     func hardLink(_ existing: String, _ new: String) -> Int32
     /// A synced copy, where the file system has no hard links (FAT, some network file systems).
@@ -34,6 +37,13 @@ extension CommitFileSystem {
     package func createSynced(_ path: String, bytes: UnsafeRawBufferPointer) -> Int32 {
         createSynced(path, Data(bytes))
     }
+
+    /// A test's file system gets the pieces joined, in one `createSynced`.
+    package func createSynced(_ path: String, producing produce: (_ write: (UnsafeRawBufferPointer) -> Void) -> Void) -> Int32 {
+        var data = Data()
+        produce { data.append(contentsOf: $0) }
+        return createSynced(path, data)
+    }
 }
 
 /// The real file system.
@@ -45,18 +55,25 @@ package struct POSIXCommitFileSystem: CommitFileSystem {
     }
 
     package func createSynced(_ path: String, bytes raw: UnsafeRawBufferPointer) -> Int32 {
+        createSynced(path) { write in write(raw) }
+    }
+
+    package func createSynced(_ path: String, producing produce: (_ write: (UnsafeRawBufferPointer) -> Void) -> Void) -> Int32 {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return errno }
         var failure: Int32 = 0
-        var offset = 0
-        while offset < raw.count, let base = raw.baseAddress {
-            let written = posixWrite(descriptor, base + offset, raw.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = errno
-                break
+        // After a failed write the rest is not written: the file is removed below.
+        produce { raw in
+            var offset = 0
+            while failure == 0, offset < raw.count, let base = raw.baseAddress {
+                let written = posixWrite(descriptor, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                offset += written
             }
-            offset += written
         }
         if failure == 0 && fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == 0 { failure = errno }

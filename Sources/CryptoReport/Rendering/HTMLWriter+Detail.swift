@@ -4,7 +4,10 @@ extension HTMLWriter {
     mutating func details(_ model: ReportViewModel) {
         let t = model.t
         out += "<div class=\"details\">\n"
-        for detail in model.details { self.detail(detail, t) }
+        for detail in model.details {
+            self.detail(detail, t)
+            flushIfFull()
+        }
         out += "</div>\n"
         for view in model.views where view.hasHistoryData {
             out += "<script type=\"application/json\" class=\"history-data\" data-cur=\""; put(view.viewIndex); out += "\">"

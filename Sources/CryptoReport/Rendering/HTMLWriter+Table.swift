@@ -17,7 +17,10 @@ extension HTMLWriter {
             out += "</summary><div id=\"column-choice\"></div></details>\n  </div>\n  <div class=\"table-wrap\">\n    <table class=\"markets\">\n      <thead>\n"
             header(model)
             out += "      </thead>\n      <tbody>\n"
-            for row in model.rows { self.row(row, model) }
+            for row in model.rows {
+                self.row(row, model)
+                flushIfFull()
+            }
             out += "      </tbody>\n    </table>\n    <p class=\"empty\" id=\"no-match\" hidden>"; put(t[.noMatch]); out += "</p>\n  </div>\n"
         } else {
             out += "  <p class=\"empty\">"; put(t[.noMarkets]); out += "</p>\n"

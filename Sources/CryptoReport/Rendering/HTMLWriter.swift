@@ -11,6 +11,10 @@
 /// stand alone in the template (`{{#hasAlerts}}` on a line of its own) leave nothing, as in Mustache.
 struct HTMLWriter {
     var out = ""
+    /// Where a streamed page's text goes, a piece at a time (`write(_:to:)`); nil while it is
+    /// written into `out` whole.
+    private var sink: ((String) -> Void)?
+    private var pieceSize = 0
 
     static func render(_ model: ReportViewModel) -> String {
         var writer = HTMLWriter()
@@ -21,6 +25,24 @@ struct HTMLWriter {
                 + model.views.reduce(0) { $0 + $1.historyData.utf8.count })
         writer.page(model)
         return writer.out
+    }
+
+    /// The same page handed to `sink` in pieces of about `pieceSize` bytes, so that the whole
+    /// page (221 MB at 100,000 markets) is never in memory beside its view model.
+    static func write(_ model: ReportViewModel, pieceSize: Int = 1 << 20, to sink: @escaping (String) -> Void) {
+        var writer = HTMLWriter()
+        writer.sink = sink
+        writer.pieceSize = pieceSize
+        writer.out.reserveCapacity(pieceSize + 65_536)
+        writer.page(model)
+        if !writer.out.isEmpty { sink(writer.out) }
+    }
+
+    /// Called between markets: hands a full piece on when the page is streamed.
+    mutating func flushIfFull() {
+        guard let sink, out.utf8.count >= pieceSize else { return }
+        sink(out)
+        out.removeAll(keepingCapacity: true)
     }
 
     private mutating func page(_ model: ReportViewModel) {
@@ -46,6 +68,7 @@ struct HTMLWriter {
         table(model)
         out += "\n\n"
         if model.hasDetails { details(model) }
+        flushIfFull()
         if model.hasWarnings {
             out += "<details class=\"card\">\n  <summary>"; put(t[.warnings]); out += " <span class=\"pill\">"; put(model.warningCount)
             out += "</span></summary>\n  <ul>\n"

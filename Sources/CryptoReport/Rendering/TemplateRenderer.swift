@@ -15,6 +15,8 @@ package struct TemplateRenderer: Sendable {
     /// The built-in Markdown report is written from the model by `MarkdownWriter`, which reads
     /// only its summary texts, not a user's template, which may read anything.
     var rendersMarkdownItself: Bool { builtInMarkdown }
+    /// The built-in HTML page is written from the model by `HTMLWriter`.
+    var rendersHTMLItself: Bool { builtInHTML }
 
     /// - Parameter directory: a folder holding `report.md.mustache` and/or `report.html.mustache`;
     ///   a file it lacks falls back to the built-in template.
