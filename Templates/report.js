@@ -1,6 +1,6 @@
 /* Search, sort and column choice over the table the page already shows: without this script
    the page reads the same, only fixed. The view lives in the address's fragment
-   (#q=btc&sort=c&dir=asc), so a link reopens it; the hidden columns live in localStorage. */
+   (#q=btc&sort=c&dir=asc&cur=USD), so a link reopens it; the hidden columns live in localStorage. */
 (function () {
   "use strict";
   // The words the script writes, from the page's string table in the page's language:
@@ -11,10 +11,38 @@
     var values = Array.prototype.slice.call(arguments, 1);
     return String(words[key] || "").replace(/\{(\d)\}/g, function (all, i) { return i < values.length ? String(values[i]) : all; });
   }
+  // The view in the address's fragment: the search, the sorted column and its direction, and
+  // the currency shown. A fragment without "=" names a market's detail (#btcusdt) instead.
+  var view = { q: "", sort: "", dir: "", cur: "" };
+  function readFragment() {
+    var hash = location.hash.slice(1);
+    if (hash.indexOf("=") < 0) return false;
+    view = { q: "", sort: "", dir: "", cur: "" };
+    hash.split("&").forEach(function (part) {
+      var pair = part.split("="), name = pair[0], value = "";
+      try { value = decodeURIComponent((pair[1] || "").replace(/\+/g, " ")); } catch (e) { return; }
+      if (name === "q" || name === "sort" || name === "dir" || name === "cur") view[name] = value;
+    });
+    return true;
+  }
+  function fragment() {
+    var parts = [];
+    if (view.q) parts.push("q=" + encodeURIComponent(view.q));
+    if (view.sort) parts.push("sort=" + encodeURIComponent(view.sort), "dir=" + view.dir);
+    if (view.cur) parts.push("cur=" + encodeURIComponent(view.cur));
+    return parts.join("&");
+  }
+  function writeFragment() {
+    var text = fragment(), address = location.href.split("#")[0] + (text ? "#" + text : "");
+    try { history.replaceState(null, "", address); } catch (e) { if (text) location.replace(address); }
+  }
+  readFragment();
+
   // Two currencies (--currency SEK,USD): the page is written in the first; each figure holds
   // the second's in data-alt (a row's tooltip in data-alt-title), and what differs in length
   // between them (the summary, the charts, the footer) is there twice, as .cur-0 and .cur-1.
-  // The reader's choice is remembered on this computer.
+  // The reader's choice is remembered on this computer; a link may name one (#cur=USD, as
+  // index.html links the second currency), which wins.
   var switcher = document.getElementById("currency-switch");
   if (switcher) {
     var figures = Array.prototype.slice.call(document.querySelectorAll("[data-alt], [data-alt-title]"));
@@ -45,11 +73,19 @@
       button.addEventListener("click", function () {
         showCurrency(i);
         try { localStorage.setItem(currencyKey, button.textContent); } catch (e) { /* private mode: this page only */ }
+        // Kept in the address too, so that a link sent from here opens in this currency (an
+        // open detail keeps its own address until it closes).
+        view.cur = button.textContent;
+        if (!document.querySelector(".detail:target")) writeFragment();
       });
     });
+    var showNamed = function (code) {
+      choices.forEach(function (button, i) { if (button.textContent === code) showCurrency(i); });
+    };
     var remembered = null;
     try { remembered = localStorage.getItem(currencyKey); } catch (e) { remembered = null; }
-    choices.forEach(function (button, i) { if (button.textContent === remembered) showCurrency(i); });
+    showNamed(view.cur || remembered);
+    window.addEventListener("hashchange", function () { if (readFragment() && view.cur) showNamed(view.cur); });
     switcher.hidden = false;
   }
   // The converter: an amount times a unit's value in a report currency, both exact decimal
@@ -126,9 +162,9 @@
 
   // A detail's chart and earlier points, drawn from the page's history data (one JSON block per
   // currency) when the detail opens: the page holds each price once instead of a chart and a
-  // table for each of hundreds of markets. The picture is the one the server drew before: a
-  // dated axis, the low and high labelled in a right margin the line never crosses, the
-  // reader's alert limits as dashed lines. Prices come as the page shows them (their fraction
+  // table for each of hundreds of markets. The picture is the one the server draws for a card:
+  // a dated axis, the low, the high and the reader's alert limits (dashed lines) labelled in a
+  // right margin the line never crosses. Prices come as the page shows them (their fraction
   // digits are the page's), so Intl.NumberFormat in the report's locale writes the page's text.
   var histories = {};
   Array.prototype.forEach.call(document.querySelectorAll("script.history-data"), function (block) {
@@ -161,44 +197,84 @@
     if (parent) parent.appendChild(node);
     return node;
   }
+  // The layout of Sources/CryptoReport/Rendering/ChartLabels.swift, which draws the cards'
+  // charts: every label in a right margin the line never enters, stacked a line apart, a limit
+  // far beyond the prices marked at the edge instead of squeezing the line, dates thinned to fit.
+  var characterWidth = 0.62;
+  function scale(low, high, limits) {
+    var span = high - low, reach = span > 0 ? span : Math.max(Math.abs(high) * 0.05, 1e-9);
+    var onScale = limits.map(function (v) { return v >= low - reach && v <= high + reach; });
+    limits.forEach(function (v, i) { if (onScale[i]) { low = Math.min(low, v); high = Math.max(high, v); } });
+    return { low: low, high: high, onScale: onScale };
+  }
+  function stack(wanted, gap, top, bottom) {
+    var fitting = Math.min(wanted.length, Math.floor(Math.max(0, bottom - top) / gap) + 1), order = [];
+    for (var i = 0; i < fitting; i++) order.push(i);
+    order.sort(function (a, b) { return wanted[a] !== wanted[b] ? wanted[a] - wanted[b] : a - b; });
+    var placed = order.map(function (i) { return Math.min(Math.max(wanted[i], top), bottom); });
+    for (i = 1; i < placed.length; i++) placed[i] = Math.max(placed[i], placed[i - 1] + gap);
+    if (placed.length) placed[placed.length - 1] = Math.min(placed[placed.length - 1], bottom);
+    for (i = placed.length - 2; i >= 0; i--) placed[i] = Math.min(placed[i], placed[i + 1] - gap);
+    var result = wanted.map(function () { return null; });
+    order.forEach(function (index, position) { result[index] = placed[position]; });
+    return result;
+  }
   function chart(data, points, limits, label) {
     var width = 420, height = 180, em = 11;
     var values = points.map(function (p) { return p.value; });
-    var all = values.concat(limits.map(function (l) { return l.v; }));
-    var low = Math.min.apply(null, all), high = Math.max.apply(null, all);
-    var lowPoint = points[values.indexOf(Math.min.apply(null, values))], highPoint = points[values.indexOf(Math.max.apply(null, values))];
-    var highText = money(data, highPoint.price), lowText = money(data, lowPoint.price);
-    // A right margin as wide as the longer label (about 0.6 em a character), a bottom one for the dates.
-    var labelWidth = Math.max(highText.length, lowText.length) * em * 0.6 + 6;
-    var left = 2, top = em * 0.6, right = width - labelWidth, bottom = height - em * 1.7, span = high - low;
+    var dataLow = Math.min.apply(null, values), dataHigh = Math.max.apply(null, values);
+    var lowPoint = points[values.indexOf(dataLow)], highPoint = points[values.indexOf(dataHigh)];
+    var range = scale(dataLow, dataHigh, limits.map(function (l) { return l.v; }));
+    var top = em * 0.6, bottom = height - em * 1.7, span = range.high - range.low;
+    function y(v) { return bottom - (span > 0 ? (v - range.low) / span : 0.5) * (bottom - top); }
+    // The margin's labels, in the order they are kept when not all fit: high, low, limits.
+    var labels = [{ text: money(data, highPoint.price), wanted: y(dataHigh) }];
+    if (dataLow !== dataHigh) labels.push({ text: money(data, lowPoint.price), wanted: y(dataLow) });
+    limits.forEach(function (limit, i) {
+      var above = limit.v > range.high;
+      labels.push(range.onScale[i] ? { text: limit.t, wanted: y(limit.v), cls: "limit " + limit.d }
+        : { text: (above ? "\u2191 " : "\u2193 ") + limit.t, wanted: above ? top : bottom, cls: "limit " + limit.d });
+    });
+    var placed = stack(labels.map(function (l) { return l.wanted; }), em * 1.2, em * 0.5, height - em * 0.5);
+    var shown = labels.filter(function (l, i) { l.y = placed[i]; return placed[i] !== null; });
+    // A right margin as wide as the longest label, a bottom one for the dates.
+    var labelWidth = Math.max.apply(null, shown.map(function (l) { return l.text.length; })) * em * characterWidth + 6;
+    var left = 2, right = width - labelWidth;
     function x(i) { return Math.round(left + i / (points.length - 1) * (right - left)); }
-    function y(v) { return bottom - (span > 0 ? (v - low) / span : 0.5) * (bottom - top); }
     var first = points[0].value, last = points[points.length - 1].value;
     var svg = svgNode(null, "svg", {
       "class": "chart-svg " + (last > first ? "up" : last < first ? "down" : "flat"), viewBox: "0 0 " + width + " " + height,
       "font-size": em, role: "img", "aria-label": label
     });
-    // Gridlines at the low and the high, their labels kept a line apart however close they are.
-    var highY = y(highPoint.value), lowY = Math.max(y(lowPoint.value), highY + em);
-    var grid = highPoint.value === lowPoint.value ? [[highPoint, highText, highY]] : [[highPoint, highText, highY], [lowPoint, lowText, lowY]];
-    grid.forEach(function (g) {
-      var lineY = Math.round(y(g[0].value));
+    (dataLow === dataHigh ? [dataHigh] : [dataHigh, dataLow]).forEach(function (v) {
+      var lineY = Math.round(y(v));
       svgNode(svg, "line", { "class": "grid", x1: left, x2: Math.round(right), y1: lineY, y2: lineY });
-      svgNode(svg, "text", { x: Math.round(right + 4), y: Math.round(g[2] + em * 0.35) }, g[1]);
     });
-    limits.forEach(function (limit) {
+    limits.forEach(function (limit, i) {
+      if (!range.onScale[i]) return;
       var lineY = Math.round(y(limit.v));
       svgNode(svg, "line", { "class": "limit " + limit.d, x1: left, x2: Math.round(right), y1: lineY, y2: lineY });
-      svgNode(svg, "text", { "class": "limit " + limit.d, x: left + 4, y: Math.round(y(limit.v) - 3) }, limit.t);
+    });
+    shown.forEach(function (l) {
+      var attributes = { x: Math.round(right + 4), y: Math.round(l.y + em * 0.35) };
+      if (l.cls) attributes["class"] = l.cls;
+      svgNode(svg, "text", attributes, l.text);
     });
     svgNode(svg, "polyline", {
       fill: "none", stroke: "currentColor", "stroke-width": "1.6", "stroke-linejoin": "round",
       points: points.map(function (p, i) { return x(i) + "," + Math.round(y(p.value)); }).join(" ")
     });
-    // The first, middle and last days under the plot.
-    var ticks = points.length > 4 ? [[0, "start"], [points.length >> 1, "middle"], [points.length - 1, "end"]] : [[0, "start"], [points.length - 1, "end"]];
+    // The first, middle and last days under the plot, as many as fit: the middle goes first.
+    var months = data.months || [], middle = points.length >> 1, end = points.length - 1;
+    var firstDay = shortDay(points[0].day, months), lastDay = shortDay(points[end].day, months);
+    var middleDay = points.length > 4 ? shortDay(points[middle].day, months) : null;
+    function textWidth(text) { return text.length * em * characterWidth; }
+    var gap = em * 0.75, showFirst = left + textWidth(firstDay) + gap <= right - textWidth(lastDay);
+    var showMiddle = showFirst && middleDay !== null && x(middle) - textWidth(middleDay) / 2 >= left + textWidth(firstDay) + gap
+      && x(middle) + textWidth(middleDay) / 2 <= right - textWidth(lastDay) - gap;
+    var ticks = (showFirst ? [[0, "start", firstDay]] : []).concat(showMiddle ? [[middle, "middle", middleDay]] : [], [[end, "end", lastDay]]);
     ticks.forEach(function (t) {
-      svgNode(svg, "text", { "class": "day", x: x(t[0]), y: height - 3, "text-anchor": t[1] }, shortDay(points[t[0]].day, data.months || []));
+      svgNode(svg, "text", { "class": "day", x: x(t[0]), y: height - 3, "text-anchor": t[1] }, t[2]);
     });
     return svg;
   }
@@ -250,26 +326,6 @@
   });
   var search = document.getElementById("search"), shown = document.getElementById("shown");
   var noMatch = document.getElementById("no-match");
-  var view = { q: "", sort: "", dir: "" };
-
-  function readFragment() {
-    var hash = location.hash.slice(1);
-    if (hash.indexOf("=") < 0) return false;
-    view = { q: "", sort: "", dir: "" };
-    hash.split("&").forEach(function (part) {
-      var pair = part.split("="), name = pair[0], value = "";
-      try { value = decodeURIComponent((pair[1] || "").replace(/\+/g, " ")); } catch (e) { return; }
-      if (name === "q" || name === "sort" || name === "dir") view[name] = value;
-    });
-    return true;
-  }
-  function writeFragment() {
-    var parts = [];
-    if (view.q) parts.push("q=" + encodeURIComponent(view.q));
-    if (view.sort) parts.push("sort=" + encodeURIComponent(view.sort), "dir=" + view.dir);
-    var address = location.href.split("#")[0] + (parts.length ? "#" + parts.join("&") : "");
-    try { history.replaceState(null, "", address); } catch (e) { if (parts.length) location.replace(address); }
-  }
 
   function filter() {
     var terms = view.q.toLowerCase().split(/\s+/).filter(Boolean), count = 0;
@@ -372,13 +428,8 @@
   // the market's row.
   function closeDetail(detail) {
     var row = document.getElementById("m-" + detail.id);
-    var state = view.q || view.sort;
-    if (!state) { location.replace("#m-" + detail.id); return; }
-    writeFragment();
-    var parts = [];
-    if (view.q) parts.push("q=" + encodeURIComponent(view.q));
-    if (view.sort) parts.push("sort=" + encodeURIComponent(view.sort), "dir=" + view.dir);
-    location.replace("#" + parts.join("&"));
+    if (!(view.q || view.sort || view.cur)) { location.replace("#m-" + detail.id); return; }
+    location.replace("#" + fragment());
     if (row) row.scrollIntoView({ block: "center" });
   }
   Array.prototype.forEach.call(document.querySelectorAll(".detail .close"), function (link) {

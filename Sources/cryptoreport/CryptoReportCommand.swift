@@ -29,10 +29,14 @@ struct CryptoReportCommand: AsyncParsableCommand {
     /// `cryptoreport --help` (with report options or none, and no subcommand named) shows the
     /// report's options, which are what a bare `cryptoreport` takes.
     static func asksForReportHelp(_ arguments: [String]) -> Bool {
-        let subcommands = Set(["report", "history", "backfill", "help"])
+        let subcommands = Set(subcommandNames + ["help"])
         guard arguments.contains(where: { $0 == "--help" || $0 == "-h" }) else { return false }
         return !arguments.contains { subcommands.contains($0) }
     }
+
+    /// `configuration.subcommands`' names, spelt out: reading them from the types in `main`
+    /// crashes Swift 6.3's SIL generation.
+    static let subcommandNames = ["report", "history", "backfill"]
 
     static var reportHelp: String {
         helpMessage(for: ReportCommand.self)
@@ -64,6 +68,13 @@ struct CryptoReportCommand: AsyncParsableCommand {
         if asksForReportHelp(arguments) {
             print(reportHelp)
             return
+        }
+        // swift-argument-parser answers `help nosuch` with the root's help and success; a script
+        // that asks for a subcommand's help by a wrong name should hear of it.
+        if arguments.first == "help", let name = arguments.dropFirst().first, !subcommandNames.contains(name), name != "help" {
+            let message = "help: there is no subcommand \"\(name)\"; there are \(subcommandNames.joined(separator: ", ")) (see cryptoreport --help)"
+            FileHandle.standardError.write(Data("cryptoreport: \(message)\n".utf8))
+            Foundation.exit(ExitStatus.usage.rawValue)
         }
         if arguments == ["--version"] {
             print(BuildInfo.version)

@@ -57,7 +57,7 @@ def make_reports(binary, folder):
     subprocess.run([sys.executable, os.path.join(ROOT, "Scripts", "demo-history.py"), history], check=True, stdout=subprocess.DEVNULL)
     # Two currencies: one page in SEK that switches to USD, and a CSV for each.
     run(binary, "--sample", "--currency", "SEK,USD", "--format", "html,csv", "--output", sek, "--history", history,
-        "--alert", "btc above 180000 SEK", "--alert", "btc below 15000 USD")
+        "--alert", "btc above 180000 SEK", "--alert", "btc below 15000 USD", "--alert", "eth below 10 USD")
     # What the history holds for BTC/USDT in each currency, by the CLI's own export: what the
     # detail's chart and earlier points must show.
     recorded = {}
@@ -112,6 +112,24 @@ def equal_to_csv(shown, csv_value):
     return abs(value - Decimal(csv_value)) <= Decimal(1).scaleb(-fraction) / 2
 
 
+# Every chart's labels, measured by the browser: none overlaps another, the low/high/limit
+# labels stay right of the line and inside the picture. Returns what is wrong, per chart.
+LABELS_CLEAR = """svgs => svgs.filter(svg => svg.getBoundingClientRect().width > 0).flatMap(svg => {
+  const box = svg.viewBox.baseVal, texts = Array.from(svg.querySelectorAll('text')).map(t => [t, t.getBBox()]);
+  const line = svg.querySelector('polyline').getBBox(), bad = [];
+  texts.forEach(([t, b], i) => {
+    texts.slice(i + 1).forEach(([u, c]) => {
+      if (b.x < c.x + c.width && c.x < b.x + b.width && b.y < c.y + c.height && c.y < b.y + b.height)
+        bad.push(t.textContent + ' overlaps ' + u.textContent);
+    });
+    if (!t.classList.contains('day') && b.x < line.x + line.width) bad.push(t.textContent + ' is on the line');
+    if (b.x < box.x - 1 || b.x + b.width > box.x + box.width + 1 || b.y < box.y - 1 || b.y + b.height > box.y + box.height + 1)
+      bad.push(t.textContent + ' is cut');
+  });
+  return bad.map(text => (svg.getAttribute('aria-label') || '') + ': ' + text);
+})"""
+
+
 def history_drawn(page, currency, price):
     """The open #btcusdt detail's chart and earlier points, drawn by the script from the page's
     history data, against what the history holds (RECORDED[currency]) and the server's price text."""
@@ -131,6 +149,8 @@ def history_drawn(page, currency, price):
     axis = page.eval_on_selector_all("#btcusdt .history svg text.day", "t => t.map(e => e.textContent)")
     check(axis == [short(days[0]), short(days[len(days) // 2]), short(days[-1])], where + "the chart's axis is dated: %r" % axis)
     # The low and high labels sit right of the line.
+    clash = page.eval_on_selector_all("#btcusdt .history svg", LABELS_CLEAR)
+    check(not clash, where + "the detail chart's labels touch nothing, its limits' labels included: %s" % clash[:3])
     xs = page.eval_on_selector("#btcusdt .history svg polyline", "p => p.getAttribute('points').split(' ').map(xy => +xy.split(',')[0])")
     label_xs = page.eval_on_selector_all("#btcusdt .history svg text:not(.day):not(.limit)", "t => t.map(e => +e.getAttribute('x'))")
     check(len(label_xs) == 2 and min(label_xs) > max(xs), where + "the low and high labels are right of the line")
@@ -220,6 +240,20 @@ def main():
                       return bad;
                     }""")
                     check(not outside, "no text runs out of its card: %s %s" % (where, outside[:5]))
+                    clash = page.eval_on_selector_all(".charts .chart svg", LABELS_CLEAR)
+                    check(not clash, "the cards' chart labels touch nothing: %s %s" % (where, clash[:3]))
+                    if name != "USD":
+                        # The comparison fills its card (less the margin of its "100"), and its "100" stays in it.
+                        fill = page.evaluate("""() => {
+                          const svg = [...document.querySelectorAll('.compare-card svg.compare')].find(s => s.getBoundingClientRect().width > 0);
+                          if (!svg) return null;
+                          const card = svg.closest('.compare-card'), style = getComputedStyle(card);
+                          const inner = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+                          const hundred = [...svg.querySelectorAll('text')].find(t => t.textContent === '100').getBoundingClientRect();
+                          const right = card.getBoundingClientRect().right - parseFloat(style.paddingRight);
+                          return [(hundred.right - svg.getBoundingClientRect().left) / inner, hundred.right <= right + 1];
+                        }""")
+                        check(fill is not None and fill[0] > 0.95 and fill[1], "the comparison with its 100 spans its card, inside it: %s %s" % (where, fill))
                     check(not problems["requests"], "no network request: %s %s" % (where, problems["requests"][:3]))
                     check(not problems["errors"], "no console error: %s %s" % (where, problems["errors"][:3]))
                     context.close()
@@ -362,11 +396,44 @@ def main():
         page.evaluate("document.querySelector('#currency-switch button[data-i=\"1\"]').click()")
         history_drawn(page, "USD", page.text_content("#btcusdt .chart-head .big"))
         page.keyboard.press("Escape")
+        # A limit far below the prices (eth below 10 USD) is marked at the chart's bottom edge with
+        # its value, not drawn as a line that would squeeze ETH's prices into a strip.
+        page.click("#m-ethusdt .pair a")
+        far = page.eval_on_selector_all("#ethusdt .history svg text.limit", "t => t.map(e => e.textContent)")
+        check(page.locator("#ethusdt .history svg line.limit").count() == 0 and len(far) == 1 and far[0].startswith("\u2193 under "),
+              "a far limit is an edge marker with its value: %r" % far)
+        ys = page.eval_on_selector("#ethusdt .history svg polyline", "p => p.getAttribute('points').split(' ').map(xy => +xy.split(',')[1])")
+        check(max(ys) - min(ys) >= 140, "the prices keep the chart's height beside a far limit (%d px of 155)" % (max(ys) - min(ys)))
+        clash = page.eval_on_selector_all("#ethusdt .history svg", LABELS_CLEAR)
+        check(not clash, "the far limit's marker touches no label: %s" % clash[:3])
+        page.keyboard.press("Escape")
+        check("cur=USD" in page.evaluate("location.href"), "the address keeps the chosen currency: " + page.evaluate("location.hash"))
         page.reload()
         check(" USD, " in page.title() and equal_to_csv(row_figures("btcusdt")["price"], switched_csv["btcusdt"]["price"]),
               "after a reload the page stays in USD")
         page.click("#currency-switch button:has-text('SEK')")
         table_matches(sek_csv, "switched back to SEK")
+
+        # A link naming a currency (#cur=USD, as index.html links the second currency) opens the page
+        # in it, whatever the reader chose last; index.html links USD to the SEK page that way.
+        fresh = browser.new_context(viewport={"width": 1366, "height": 900})
+        fresh.add_init_script("if (!localStorage.getItem('cryptoreport.currency')) localStorage.setItem('cryptoreport.currency', 'SEK')")
+        linked = fresh.new_page()
+        linked_problems = watch(linked)
+        linked.goto("file://" + os.path.join(os.path.dirname(sek_html), "index.html"))
+        usd_links = linked.eval_on_selector_all("a[href*='#cur=USD']", "a => a.map(e => e.getAttribute('href'))")
+        check("cryptoreport-2022-11-22-SEK.html#cur=USD" in usd_links and "cryptoreport-latest-SEK.html#cur=USD" in usd_links,
+              "index.html links USD to the SEK page, opening in USD: %s" % usd_links)
+        linked.click("a[href='cryptoreport-2022-11-22-SEK.html#cur=USD']")
+        linked.wait_for_load_state("load")
+        linked.wait_for_timeout(100)
+        check(" USD, " in linked.title() and linked.get_attribute("#currency-switch button[data-i='1']", "aria-pressed") == "true"
+              and equal_to_csv(linked.eval_on_selector("#m-btcusdt td", "c => c.innerText"), switched_csv["btcusdt"]["price"]),
+              "the index's USD link opens the page in USD: " + linked.title())
+        linked.click("#currency-switch button:has-text('SEK')")
+        check(linked.evaluate("location.hash") == "#cur=SEK" and " SEK, " in linked.title(), "switching writes the currency into the address")
+        check(not linked_problems["requests"] and not linked_problems["errors"], "no request or error from the index's link: %s" % linked_problems)
+        fresh.close()
 
         # The converter: 0,5 BTC is half the CSV's BTC/USDT price, in either currency; 100 USD is
         # 100 times the CSV's rate for USDT (at par with USD).

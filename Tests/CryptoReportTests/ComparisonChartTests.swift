@@ -30,10 +30,15 @@ struct ComparisonChartTests {
         let svg = model.comparison
         #expect(svg.components(separatedBy: "<polyline class=\"s").count - 1 == 5)
         // Every line starts on the 100 line: the same first point.
-        let baseline = try #require(svg.range(of: "<line class=\"grid\" x1=\"2\" x2=\"")).upperBound
-        let y = svg[baseline...].split(separator: "\"")[2]
+        let baseline = try #require(svg.range(of: "<line class=\"grid\" x1=\"0\" x2=\"100%\" y1=\"")).upperBound
+        let y = svg[baseline...].split(separator: "\"")[0]
         let starts = svg.components(separatedBy: "points=\"").dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
-        #expect(starts.allSatisfy { $0 == "2,\(y)" }, "\(starts) vs y \(y)")
+        #expect(starts.allSatisfy { $0 == "0,\(y)" }, "\(starts) vs y \(y)")
+        // As wide as its card at any width: its lines stretch, its text does not.
+        #expect(svg.hasPrefix("<svg class=\"chart-svg compare\" width=\"100%\" height=\"240\""))
+        #expect(svg.contains("preserveAspectRatio=\"none\"") && svg.contains("vector-effect=\"non-scaling-stroke\""))
+        // Three days: the first and the last are dated, no middle on top of either.
+        #expect(svg.matches(of: /class="day" x="([\d.]+)%"/).map { String($0.1) } == ["0", "100"])
         let html = try TemplateRenderer().render(report, format: .html)
         #expect(html.contains("<h2>Största marknaderna efter volym, indexerade till 100</h2>"), "a SEK page is Swedish")
     }
@@ -82,6 +87,60 @@ struct ChosenComparisonTests {
         top.summary.comparedByChoice = false
         #expect(ReportViewModel(top).compared.count == 5)
         #expect(ReportViewModel(top, strings: .english).comparisonTitle == "Top markets by volume, rebased to 100")
+    }
+
+    @Test("--compare without history says on standard error and on the page why nothing is drawn")
+    func notDrawnWithoutHistory() throws {
+        let folder = try TemporaryFolder()
+        let run = try ExecutableTests.run(
+            ["--sample", "--currency", "SEK", "--format", "html", "--output", "o", "--no-history", "--compare", "btc,eth"], in: folder.url)
+        #expect(run.status == 0)
+        #expect(run.stderr == "cryptoreport: warning: " + NoticeText.comparisonNotDrawn(.noHistory) + "\n")
+        #expect(run.stderr.contains("needs prices of two days or more from the history"))
+        let html = try String(contentsOf: folder.url.appendingPathComponent("o/cryptoreport-2022-11-22-SEK.html"), encoding: .utf8)
+        #expect(html.contains(
+            "<section class=\"card compare-card\" aria-label=\"Jämförelse\"><h2>Valda marknader, indexerade till 100</h2><p class=\"small\">Ingen jämförelse ännu: den kräver priser från minst två dagar ur historiken, och den här rapporten har ingen historik.</p></section>"))
+        // Only the page draws the chart: a CSV run has nothing to say about it.
+        let csv = try ExecutableTests.run(
+            ["--sample", "--format", "csv", "--output", "c", "--no-history", "--compare", "btc,eth"], in: folder.url)
+        #expect(csv.status == 0 && csv.stderr.isEmpty, "\(csv.stderr)")
+    }
+
+    @Test("why a chosen comparison is not drawn: one market, no history, or a history of one day; nothing said for the default top five")
+    func gaps() throws {
+        var settings = Settings()
+        settings.report.currency = "USD"
+        settings.report.compare = ["btc", "eth"]
+        let report = try ReportBuilder(spec: settings.report, ratesAgeLimit: nil, generatedAt: Fixtures.reportTime)
+            .build(tickers: Fixtures.payload(.tickers, try Fixtures.tickers), rates: Fixtures.payload(.rates, try Fixtures.rates))
+        #expect(ReportViewModel.comparisonGap(report) == .noHistory)
+        var firstRun = report
+        firstRun.hasHistory = true
+        for index in firstRun.rows.indices {
+            var trend = Trend(series: [firstRun.rows[index].price])
+            trend.days = ["2022-11-22"]
+            firstRun.rows[index].trend = trend
+        }
+        #expect(ReportViewModel.comparisonGap(firstRun) == .tooFewDays)
+        let english = ReportViewModel(firstRun)
+        #expect(english.hasComparisonNote && !english.hasComparison)
+        #expect(english.comparisonNote == "No comparison yet: the history holds prices of fewer than two days for these markets; each day's run adds one.")
+        var one = report
+        one.summary.compared = ["btcusdt"]
+        #expect(ReportViewModel.comparisonGap(one) == .tooFewMarkets)
+        var drawn = firstRun
+        for symbol in ["btcusdt", "ethusdt"] {
+            let index = try #require(drawn.rows.firstIndex { $0.symbol == symbol })
+            let half = drawn.rows[index].price / 2
+            drawn.rows[index].trend?.series.insert(half, at: 0)
+            drawn.rows[index].trend?.days.insert("2022-11-21", at: 0)
+        }
+        #expect(ReportViewModel.comparisonGap(drawn) == nil && ReportViewModel(drawn).hasComparison)
+        #expect(!ReportViewModel(drawn).hasComparisonNote)
+        var top = report
+        top.summary.comparedByChoice = false
+        #expect(ReportViewModel.comparisonGap(top) == nil, "a first run's page without the default comparison is normal")
+        #expect(!(try TemplateRenderer().render(top, format: .html)).contains("<section class=\"card compare-card\""))
     }
 
     @Test("--compare takes one to five names")

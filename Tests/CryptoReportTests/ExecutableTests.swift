@@ -1,7 +1,9 @@
+import ArgumentParser
 import Foundation
 import Testing
 
 @testable import CryptoReport
+@testable import cryptoreport
 
 /// The built `cryptoreport` binary, run as cron or a person would run it.
 @Suite("The cryptoreport executable end to end", .serialized)
@@ -209,6 +211,11 @@ struct ExecutableTests {
         #expect(configs.stderr.hasSuffix("give one of them (see cryptoreport --help)\n"), "\(configs.stderr)")
         let reportError = try Self.run(["--top", "x"], in: folder.url)
         #expect(reportError.status == 64 && reportError.stderr.hasSuffix("(see cryptoreport --help)\n"), "\(reportError.stderr)")
+        #expect(CryptoReportCommand.configuration.subcommands.map { $0._commandName } == CryptoReportCommand.subcommandNames)
+        let wrongHelp = try Self.run(["help", "nosuch"], in: folder.url)
+        #expect(wrongHelp.status == 64 && wrongHelp.stdout.isEmpty, "\(wrongHelp.stdout)")
+        #expect(wrongHelp.stderr == "cryptoreport: help: there is no subcommand \"nosuch\"; there are report, history, backfill (see cryptoreport --help)\n")
+        #expect(try Self.run(["help", "history"], in: folder.url).stdout.contains("--days"))
         let version = try Self.run(["--version"], in: folder.url)
         #expect(version.status == 0 && version.stdout.hasPrefix("0."), "\(version.stdout)")
         for shell in ["bash", "zsh", "fish"] {

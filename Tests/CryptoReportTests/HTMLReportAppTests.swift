@@ -93,7 +93,8 @@ struct HTMLReportAppTests {
             report.rows[index].trend = Trend(series: [report.rows[index].price])
         }
         let html = try Self.render(report, .html)
-        for header in ["Since last", ">7 d<", ">30 d<", "30-day trend"] {
+        // The SEK page is Swedish: the sortable headers are found by their keys.
+        for header in ["data-k=\"s\"", "data-k=\"w\"", "data-k=\"m\"", "data-k=\"t\""] {
             #expect(!html.contains(header), "\(header)")
         }
         let markdown = try Self.render(report, .markdown)
@@ -109,10 +110,66 @@ struct HTMLReportAppTests {
         let html = try Self.render(report, .html)
         // A SEK page is Swedish: Since last is Sedan förra, 30-day trend Trend 30 d.
         #expect(html.contains(">Sedan förra</th>"))
-        #expect(!html.contains(">7 d</th>") && !html.contains("Trend 30 d"))
+        #expect(!html.contains(">7 d</th>") && !html.contains("data-k=\"t\""))
         let markdown = try Self.render(report, .markdown)
         #expect(markdown.contains("| Market | Price | 24h | Since last | High | Low | Spread % | Volume | Volume value |"))
         #expect(markdown.contains("|:---|---:|---:|---:|---:|---:|---:|---:|---:|"))
+    }
+
+    // MARK: - The span a chart shows
+
+    /// The sample with `days` days of history ending today (2022-11-22) for every row: prices
+    /// rising 1 % a day to today's.
+    static func withHistory(days: Int, currency: CurrencyCode = "SEK") throws -> Report {
+        var report = try Self.sample(currency)
+        report.hasHistory = true
+        let today = try #require(PriceChart.dayNumber("2022-11-22"))
+        let dayNames = (0..<days).map { offset in
+            ReportDates.day(Date(timeIntervalSince1970: Double(today - (days - 1) + offset) * 86400))
+        }
+        for index in report.rows.indices {
+            let price = report.rows[index].price
+            let series = (0..<days).map { offset in price * Decimal(100 - (days - 1 - offset)) / 100 }
+            report.rows[index].trend = Trend(series: series)
+            report.rows[index].trend?.days = dayNames
+        }
+        return report
+    }
+
+    @Test("a chart on a young history names the days it covers, in English and Swedish, with the change over them")
+    func chartSpan() throws {
+        let swedish = try Self.render(try Self.withHistory(days: 6), .html)
+        #expect(swedish.contains("</a> · 6 dagar</h2>"))
+        #expect(!swedish.contains("30 dagar"))
+        #expect(swedish.contains(">Trend 6 d</th>") || swedish.contains(">Trend 6 d<"))
+        // From 95 % of today's price to today's: +5,26 %, not the empty 30-day change.
+        #expect(swedish.contains("<span class=\"up\">+5,26\u{00A0}%</span>"))
+        let english = try Self.render(try Self.withHistory(days: 6, currency: "USD"), .html)
+        #expect(english.contains("</a> · 6 days</h2>") && !english.contains("30 days"))
+        #expect(english.contains("6-day trend"))
+        let markdown = try Self.render(try Self.withHistory(days: 6, currency: "USD"), .markdown)
+        #expect(markdown.contains("| 6-day trend |") && !markdown.contains("30-day"))
+        // A history with a gap: two points 13 days apart cover 13 days, in the row's picture too.
+        var gap = try Self.sample("USD")
+        gap.hasHistory = true
+        var trend = Trend(series: [gap.rows[0].price / 2, gap.rows[0].price])
+        trend.days = ["2022-11-10", "2022-11-22"]
+        gap.rows[0].trend = trend
+        #expect(ReportViewModel(gap).rows[0].sparklineSVG.contains("aria-label=\"13-day price trend\""))
+        #expect(ReportViewModel(gap).trendHeading == "13-day trend")
+        // A full window still says 30 days.
+        let full = try Self.render(try Self.withHistory(days: 30, currency: "USD"), .html)
+        #expect(full.contains("</a> · 30 days</h2>") && full.contains("30-day trend"))
+    }
+
+    @Test("days covered count the first and the last, across months and leap days")
+    func daysCovered() {
+        #expect(PriceChart.daysCovered(["2022-11-17", "2022-11-22"]) == 6)
+        #expect(PriceChart.daysCovered(["2022-10-24", "2022-11-22"]) == 30)
+        #expect(PriceChart.daysCovered(["2024-02-28", "2024-03-01"]) == 3)
+        #expect(PriceChart.daysCovered(["2023-02-28", "2023-03-01"]) == 2)
+        #expect(PriceChart.dayNumber("1970-01-01") == 0)
+        #expect(PriceChart.daysCovered(["not a day"]) == nil)
     }
 
     // MARK: - Detail per market

@@ -167,7 +167,7 @@ struct HistoryTests {
         let csv = try String(contentsOf: folder.url.appendingPathComponent("cryptoreport-2022-11-22-SEK.csv"), encoding: .utf8)
         #expect(csv.contains("2022-11-22T00:51:32Z,false,100,100,\r\n"))
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("cryptoreport-2022-11-22-SEK.md"), encoding: .utf8)
-        #expect(markdown.contains("| 30-day trend |"))
+        #expect(markdown.contains("| 8-day trend |"), "a week ago and today: 8 days")
         #expect(markdown.contains("▁█"))
         let html = try String(contentsOf: folder.url.appendingPathComponent("cryptoreport-2022-11-22-SEK.html"), encoding: .utf8)
         #expect(html.contains(#"<svg class="spark up""#))

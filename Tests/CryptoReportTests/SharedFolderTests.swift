@@ -133,6 +133,45 @@ struct SharedFolderTests {
         #expect(after.first { $0.date == "2022-11-24" }?.links == ["cryptoreport-2022-11-24-SEK.html"])
     }
 
+    @Test("a two-currency page is linked under its second currency too, opening in it; an earlier day's page as well")
+    func secondCurrencyLinked() async throws {
+        let folder = try TemporaryFolder()
+        func twoCurrencies(day: Int, formats: [ReportFormat]) async throws {
+            var settings = Settings()
+            settings.report.currencies = ["SEK", "USD"]
+            settings.fetch.tickers = .file(try Self.tickers(daysLater: day, in: folder.url).path)
+            settings.fetch.rates = .file(Fixtures.ratesURL.path)
+            settings.fetch.allowStale = true
+            settings.output.destination = .directory(folder.url.appendingPathComponent("out").path)
+            settings.output.formats = formats
+            settings.output.history = .disabled
+            _ = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime.addingTimeInterval(Double(day) * 86_400))).run(settings)
+        }
+        try await twoCurrencies(day: 0, formats: [.csv, .html])
+        // The page says which currencies it holds, for the next run's index.
+        #expect(try Self.read(folder, "cryptoreport-2022-11-22-SEK.html").contains("<meta name=\"cryptoreport-currencies\" content=\"SEK USD\">"))
+        var rows = try Self.indexRows(try Self.read(folder, "index.html"))
+        #expect(rows.first { $0.currency == "USD" }?.links == ["cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-SEK.html#cur=USD"])
+        #expect(rows.first { $0.currency == "SEK" }?.links == ["cryptoreport-2022-11-22-SEK.csv", "cryptoreport-2022-11-22-SEK.html"])
+        #expect(try Self.read(folder, "index.html").contains("<li>USD: <a href=\"cryptoreport-latest-USD.csv\">CSV</a> <a href=\"cryptoreport-latest-SEK.html#cur=USD\">HTML</a> </li>"))
+
+        // The next day, HTML alone: USD has a row with its page only; the day before keeps its
+        // link, read from that page's head; a one-currency page of a third day links nothing more.
+        try await twoCurrencies(day: 1, formats: [.html])
+        try await Self.run(day: 2, currency: "SEK", formats: [.html], in: folder)
+        let html = try Self.read(folder, "index.html")
+        rows = try Self.indexRows(html)
+        #expect(rows.filter { $0.currency == "USD" }.map(\.links) == [
+            ["cryptoreport-2022-11-23-SEK.html#cur=USD"], ["cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-SEK.html#cur=USD"],
+        ])
+        #expect(rows.filter { $0.date == "2022-11-24" }.map(\.currency) == ["SEK"])
+        #expect(html.contains("<a href=\"cryptoreport-latest-USD.csv\">CSV</a> </li>"), "the newest SEK page holds no USD: the latest USD is its CSV")
+        let present = Set(folder.allContents("out"))
+        for link in Self.matches(#"href="([^"]*)""#, in: html) {
+            #expect(present.contains(String(link.split(separator: "#")[0])), "\(link) is linked but not in the folder")
+        }
+    }
+
     @Test("latest copies follow the newest run; a failed run, a replay of an older day and --no-latest leave them")
     func latestNames() async throws {
         let folder = try TemporaryFolder()

@@ -78,7 +78,9 @@ struct TwoCurrencyTests {
     func figuresInBoth() throws {
         let sek = try HTMLReportAppTests.sample("SEK"), usd = try HTMLReportAppTests.sample("USD")
         let html = try TemplateRenderer().render(sek, format: .html, alternatives: [usd])
-        let usdModel = ReportViewModel(usd)
+        var usdOnPage = usd
+        usdOnPage.localeIdentifier = sek.localeIdentifier
+        let usdModel = ReportViewModel(usdOnPage)
         let usdRows = Dictionary(usdModel.rows.map { ($0.symbol, $0) }, uniquingKeysWith: { first, _ in first })
         for row in ReportViewModel(sek).rows.prefix(40) {
             let alt = try #require(usdRows[row.symbol])
@@ -92,7 +94,7 @@ struct TwoCurrencyTests {
         #expect(html.contains("<div class=\"cur-1\"><header>\n  <h1>Kryptopriser i USD, 2022-11-22</h1>"))
         #expect(html.contains("<title data-alt=\"Kryptopriser i USD, 2022-11-22\">Kryptopriser i SEK, 2022-11-22</title>"))
         // The detail's figures too; its history is in each currency's own data block.
-        let detail = try #require(ReportViewModel(usd).details.first { $0.symbol == "btcusdt" })
+        let detail = try #require(ReportViewModel(usdOnPage).details.first { $0.symbol == "btcusdt" })
         #expect(html.contains("<dt>Öppningspris (24 h)<dd data-alt=\"\(Self.escaped(detail.open))\">"))
         #expect(html.components(separatedBy: "<section class=\"detail\"").count - 1 == sek.rows.count)
     }
@@ -115,8 +117,37 @@ struct TwoCurrencyTests {
         #expect(blocks.map { String($0.1) } == ["0", "1"])
         let currencies = try blocks.map { try (JSONSerialization.jsonObject(with: Data($0.2.utf8)) as? [String: Any])?["currency"] as? String }
         #expect(currencies == ["SEK", "USD"])
-        #expect(blocks.last.map { String($0.2) } == ReportViewModel(usd, strings: PageStrings(localeIdentifier: sek.localeIdentifier)).historyData, "in the page's language")
+        var usdOnPage = usd
+        usdOnPage.localeIdentifier = sek.localeIdentifier
+        #expect(blocks.last.map { String($0.2) } == ReportViewModel(usdOnPage).historyData, "in the page's language and number style")
         #expect(html.components(separatedBy: "<div class=\"history\">").count - 1 == sek.rows.count)
+    }
+
+    @Test("every view of a two-currency page writes numbers as the page's locale does; --locale sets both")
+    func oneNumberStyle() throws {
+        let sek = try HTMLReportAppTests.sample("SEK"), usd = try HTMLReportAppTests.sample("USD")
+        let btc = try #require(usd.rows.first { $0.symbol == "btcusdt" })
+        let swedish = try TemplateRenderer().render(sek, format: .html, alternatives: [usd])
+        let sv = PeopleNumberFormatter(currency: "USD", locale: Locale(identifier: "sv_SE"))
+        let en = PeopleNumberFormatter(currency: "USD", locale: Locale(identifier: "en_US"))
+        // The USD view of the Swedish page: −1,31 % (a minus sign, a decimal comma), not -1.31%.
+        #expect(sv.percent(btc.changePercent) == "\u{2212}1,31\u{00A0}%")
+        #expect(swedish.contains(" data-alt=\"\(sv.percent(btc.changePercent))\">"))
+        #expect(swedish.contains(" data-alt=\"\(sv.money(btc.price))\">"))
+        #expect(!swedish.contains(" data-alt=\"\(en.money(btc.price))\">") && !swedish.contains("data-alt=\"-1.31%\""))
+        // The converter and the detail's history format the second currency in the page's locale too.
+        let rates = try #require(swedish.firstMatch(of: /data-rates="([^"]*)"/)).1.replacingOccurrences(of: "&quot;", with: "\"")
+        #expect(rates.components(separatedBy: "\"sv-SE\"").count == 3 && !rates.contains("en-US"), "\(rates.prefix(200))")
+        // --locale en_US: both reports come in en_US, and so does every view.
+        var sekInEnglish = sek, usdInEnglish = usd
+        sekInEnglish.localeIdentifier = "en_US"
+        usdInEnglish.localeIdentifier = "en_US"
+        let english = try TemplateRenderer().render(sekInEnglish, format: .html, alternatives: [usdInEnglish])
+        #expect(english.contains(" data-alt=\"\(en.money(btc.price))\">") && english.contains(" data-alt=\"-1.31%\""))
+        // A USD,SEK page is American in its SEK view.
+        let american = try TemplateRenderer().render(usd, format: .html, alternatives: [sek])
+        let sekBTC = try #require(sek.rows.first { $0.symbol == "btcusdt" })
+        #expect(american.contains(" data-alt=\"\(PeopleNumberFormatter(currency: "SEK", locale: Locale(identifier: "en_US")).money(sekBTC.price))\">"))
     }
 
     @Test("a one-currency page has no switch and no second figures")

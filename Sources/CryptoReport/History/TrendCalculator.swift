@@ -28,15 +28,17 @@ package struct TrendCalculator: Sendable {
 
         var prices: [Int64: [String: Decimal]] = [:]
         let wanted = [previous, week, month].compactMap({ $0 }) + days.compactMap({ daily[$0] })
+        // Only the markets the report shows: a month of every stored market is most of the cost.
+        let symbols = Set(rows.map { Self.lowercased($0.symbol) })
         for (id, snapshot) in try store.lastPrices(of: wanted) {
-            prices[id] = Self.prices(snapshot.tickers, rates: snapshot.rates, currency: currency)
+            prices[id] = Self.prices(snapshot.tickers, rates: snapshot.rates, currency: currency, of: symbols)
         }
         func price(_ run: RunSummary?, _ symbol: String) -> Decimal? {
             run.flatMap { prices[$0.id]?[symbol] }
         }
         var trends: [String: Trend] = [:]
         for row in rows {
-            let symbol = row.symbol.lowercased()
+            let symbol = Self.lowercased(row.symbol)
             let points = days.compactMap { day in price(daily[day], symbol).map { (day, $0) } }
             var trend = Trend(
                 sincePrevious: Trend.percent(from: price(previous, symbol), to: row.price),
@@ -53,19 +55,25 @@ package struct TrendCalculator: Sendable {
         runs.last { $0.sourceTime >= start && $0.sourceTime <= end }
     }
 
-    /// Last prices of stored markets in `currency`, keyed by lower-cased symbol; empty when the
-    /// run's day has no usable rates for that currency.
-    static func prices(_ tickers: [Ticker], rates: ExchangeRates?, currency: String) -> [String: Decimal] {
+    /// Last prices in `currency` of the stored markets among `symbols`, keyed by lower-cased
+    /// symbol; empty when the run's day has no usable rates for that currency.
+    static func prices(_ tickers: [Ticker], rates: ExchangeRates?, currency: String, of symbols: Set<String>) -> [String: Decimal] {
         guard let rates, let converter = try? CurrencyConverter(rates: rates, target: currency),
             let quoteRates = try? converter.quoteRates(for: tickers)
         else { return [:] }
         var prices: [String: Decimal] = [:]
-        prices.reserveCapacity(tickers.count)
+        prices.reserveCapacity(symbols.count)
         for ticker in tickers {
-            if let rate = quoteRates.rates[ticker.quoteAsset.lowercased()] {
-                prices[ticker.symbol.lowercased()] = ticker.last * rate.rate
+            let symbol = lowercased(ticker.symbol)
+            if symbols.contains(symbol), let rate = quoteRates.rates[lowercased(ticker.quoteAsset)] {
+                prices[symbol] = ticker.last * rate.rate
             }
         }
         return prices
+    }
+
+    /// The feed's symbols are lower case already; only another spelling pays for a new string.
+    static func lowercased(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ? text : text.lowercased()
     }
 }

@@ -22,7 +22,11 @@ package struct SharedFolder: Sendable {
     /// The files to write and remove alongside the run's `files` and `obsolete` names.
     /// `names`: the files the run writes. The `latest` copies are copies of those files as
     /// staged (`ReportWriter.File.Contents.copy(of:)`), so no report's text is held twice.
-    package func additions(for report: Report, names: [String], removing obsolete: [String]) -> (files: [ReportWriter.File], removing: [String]) {
+    /// `pageCurrencies`: the currencies the run's HTML page holds, when it holds two
+    /// (`--currency SEK,USD`): the index links the second to that page.
+    package func additions(
+        for report: Report, names: [String], removing obsolete: [String], pageCurrencies: [String] = []
+    ) -> (files: [ReportWriter.File], removing: [String]) {
         let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         let removed = Set(obsolete)
         var reports = Set(present.compactMap(ReportFileName.init(parsing:)).filter { !removed.contains($0.name) })
@@ -44,8 +48,42 @@ package struct SharedFolder: Sendable {
                 latestNames.remove(parsed.latestName)
             }
         }
-        let index = IndexRenderer().render(reports: Array(reports), latest: Array(latestNames), report: report)
+        // Which pages hold two currencies: this run's it knows; an earlier run's page says so in
+        // its first lines (2 KB read of each: a year of daily pages is under a megabyte).
+        var pages: [String: [String]] = [:]
+        let copies = latest && report.dataDate >= newest
+        var fresh = Set(names)
+        if copies { fresh.formUnion(written.map(\.0.latestName)) }
+        if pageCurrencies.count > 1 {
+            for (file, name) in written where file.kind == .report(.html) && file.currency == report.currency {
+                pages[name] = pageCurrencies
+                if copies { pages[file.latestName] = pageCurrencies }
+            }
+        }
+        for file in reports where file.kind == .report(.html) && !fresh.contains(file.name) {
+            if let held = Self.pageCurrencies(of: directory.appendingPathComponent(file.name)) { pages[file.name] = held }
+        }
+        for name in latestNames where name.hasSuffix(".html") && !fresh.contains(name) {
+            if let held = Self.pageCurrencies(of: directory.appendingPathComponent(name)) { pages[name] = held }
+        }
+        let index = IndexRenderer().render(reports: Array(reports), latest: Array(latestNames), report: report, pages: pages)
         extra.append(ReportWriter.File(name: Self.indexName, contents: .text(index)))
         return (extra, gone)
+    }
+
+    /// The currencies a two-currency page names in its head
+    /// (`<meta name="cryptoreport-currencies" content="SEK USD">`); `nil` for any other page,
+    /// one written before pages said so, or a file that cannot be read.
+    static func pageCurrencies(of url: URL) -> [String]? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        // The tag is on the page's third line: the first 2 KB hold it.
+        guard let head = try? handle.read(upToCount: 2048) else { return nil }
+        let text = String(decoding: head, as: UTF8.self)
+        let marker = "<meta name=\"cryptoreport-currencies\" content=\""
+        guard let start = text.range(of: marker)?.upperBound, let end = text[start...].firstIndex(of: "\"") else { return nil }
+        let codes = text[start..<end].split(separator: " ").map(String.init)
+        guard codes.count > 1, codes.allSatisfy({ $0.count == 3 && $0.allSatisfy { $0.isASCII && $0.isUppercase } }) else { return nil }
+        return codes
     }
 }

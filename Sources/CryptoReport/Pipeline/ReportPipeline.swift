@@ -79,6 +79,10 @@ public struct ReportPipeline: Sendable {
                 if !reports[index].summary.notCompared.isEmpty {
                     logger.warning("\(NoticeText.notCompared(reports[index].summary.notCompared))")
                 }
+                // Only the HTML page draws the comparison.
+                if output.formats.contains(.html), let gap = ReportViewModel.comparisonGap(reports[index]) {
+                    logger.warning("\(NoticeText.comparisonNotDrawn(gap))")
+                }
             }
         }
         let report = reports[0]
@@ -138,7 +142,8 @@ public struct ReportPipeline: Sendable {
         }
         // The latest copies and index.html change with the reports, in the same commit.
         let shared = SharedFolder(directory: writer.directory, latest: output.latest).additions(
-            for: report, names: files.map(\.name), removing: obsolete)
+            for: report, names: files.map(\.name), removing: obsolete,
+            pageCurrencies: output.formats.contains(.html) && !others.isEmpty ? reports.map(\.currency) : [])
         obsolete += shared.removing
         // The run's own reports are what it names; the copies and the index follow them.
         let written = Array(try writer.write(files: files + shared.files, removing: obsolete).prefix(files.count))

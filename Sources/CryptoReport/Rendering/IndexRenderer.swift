@@ -41,21 +41,32 @@ package struct IndexRenderer: Sendable {
     ///   - reports: every dated report file in the folder once this run's are in place.
     ///   - latest: the `latest` names in the folder once this run's are in place.
     ///   - report: this run's report, for the summary and alerts.
-    package func render(reports: [ReportFileName], latest: [String], report: Report) -> String {
+    ///   - pages: the currencies each two-currency HTML page holds (`cryptoreport-2022-11-22-SEK.html`
+    ///     → SEK, USD), dated or latest: its second currency has no HTML file of its own, and is
+    ///     linked to the page, opening in that currency (`#cur=USD`).
+    package func render(reports: [ReportFileName], latest: [String], report: Report, pages: [String: [String]] = [:]) -> String {
         let t = PageStrings(localeIdentifier: report.localeIdentifier)
         let summary = Summary(report, strings: t)
-        var groups: [String: [ReportFileName]] = [:]
-        for file in reports { groups["\(file.date) \(file.currency)", default: []].append(file) }
-        let entries = groups.values.compactMap { files -> Entry? in
-            guard let first = files.first else { return nil }
+        struct Day: Hashable { var date, currency: String }
+        var groups: [Day: [ReportFileName]] = [:]
+        for file in reports { groups[Day(date: file.date, currency: file.currency), default: []].append(file) }
+        // A page's second currency has a row even when the run wrote nothing else for it.
+        for (name, currencies) in pages {
+            guard let page = ReportFileName(parsing: name) else { continue }
+            for currency in currencies.dropFirst() { groups[Day(date: page.date, currency: currency), default: []] += [] }
+        }
+        let entries = groups.map { day, files -> Entry in
             let formats = files.compactMap { file -> ReportFormat? in
                 if case let .report(format) = file.kind { return format }
                 return nil
             }
             let alerts = files.first { $0.kind == .alerts }
+            var links = formats.map { ($0, Link(label: Self.label($0), href: ReportFileName(date: day.date, currency: day.currency, kind: .report($0)).name)) }
+            if !formats.contains(.html), let page = Self.page(holding: day.currency, among: pages, where: { ReportFileName(parsing: $0)?.date == day.date }) {
+                links.append((.html, Link(label: Self.label(.html), href: page)))
+            }
             return Entry(
-                date: first.date, currency: first.currency,
-                files: formats.sorted().map { Link(label: Self.label($0), href: ReportFileName(date: first.date, currency: first.currency, kind: .report($0)).name) },
+                date: day.date, currency: day.currency, files: links.sorted { $0.0 < $1.0 }.map(\.1),
                 hasAlerts: alerts != nil, alertsHref: alerts?.name ?? "")
         }
         .sorted { ($0.date, $1.currency) > ($1.date, $0.currency) }
@@ -64,6 +75,11 @@ package struct IndexRenderer: Sendable {
             guard let parsed = Self.latestFile(name) else { continue }
             let label = parsed.format.map(Self.label) ?? t[.alertsFile]
             latestByCurrency[parsed.currency, default: []].append((parsed.format, Link(label: label, href: name)))
+        }
+        // A currency whose newest view is in another currency's latest page.
+        for currency in Set(latestByCurrency.keys).union(pages.values.flatMap { $0 }) where !(latestByCurrency[currency] ?? []).contains(where: { $0.format == .html }) {
+            guard let page = Self.page(holding: currency, among: pages, where: { latest.contains($0) && $0.hasPrefix("cryptoreport-latest-") }) else { continue }
+            latestByCurrency[currency, default: []].append((.html, Link(label: Self.label(.html), href: page)))
         }
         // In format order, the alerts file last, as in the table.
         let latestLinks = latestByCurrency.sorted { $0.key < $1.key }.map { currency, files in
@@ -96,6 +112,15 @@ package struct IndexRenderer: Sendable {
             return ""
         }
         return library.render(model, withTemplate: "index.html") ?? ""
+    }
+
+    /// The page among `pages` (those `accepting` takes) that holds `currency` as its second
+    /// one, with the fragment that opens it in that currency: `cryptoreport-2022-11-22-SEK.html#cur=USD`.
+    static func page(holding currency: String, among pages: [String: [String]], where accepting: (String) -> Bool) -> String? {
+        pages.keys.sorted().first { name in
+            accepting(name) && (pages[name] ?? []).dropFirst().contains(currency)
+        }
+        .map { "\($0)#cur=\(currency)" }
     }
 
     static func label(_ format: ReportFormat) -> String {

@@ -68,7 +68,7 @@ enum MarkdownWriter {
             if model.hasSincePrevious { header += " Since last |"; rule += "---:|" }
             if model.hasChange7d { header += " 7 d |"; rule += "---:|" }
             if model.hasChange30d { header += " 30 d |"; rule += "---:|" }
-            if model.hasSparklines { header += " 30-day trend |"; rule += ":---|" }
+            if model.hasSparklines { header += " "; header += MarkdownContentType.escape(model.trendHeading); header += " |"; rule += ":---|" }
             out += header + " High | Low | Spread % | Volume | Volume value |\n"
             out += rule + "---:|---:|---:|---:|---:|\n"
             for row in model.rows {

@@ -30,6 +30,18 @@ package enum NoticeText {
         }
     }
 
+    /// A log line: the comparison `--compare` asked for is not drawn, and why.
+    static func comparisonNotDrawn(_ gap: ComparisonChart.Gap) -> String {
+        switch gap {
+        case .tooFewMarkets:
+            "--compare: no comparison chart is drawn, as fewer than two of the chosen markets are in the table."
+        case .noHistory:
+            "--compare: no comparison chart is drawn, as it needs prices of two days or more from the history and this run has none (--no-history or --output -)."
+        case .tooFewDays:
+            "--compare: no comparison chart is drawn yet, as the history holds prices of fewer than two days for the chosen markets; each day's run adds one."
+        }
+    }
+
     /// A log line: `--compare` names a market the table does not show.
     package static func notCompared(_ names: [String]) -> String {
         let list = names.map { "\"\($0)\"" }.joined(separator: ", ")

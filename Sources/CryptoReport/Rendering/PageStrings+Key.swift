@@ -38,8 +38,8 @@ extension PageStrings {
         case widestSpreads
         case volumeFloor
         case volumeFloorLeftOut
-        case charts30
-        case days30
+        case priceCharts
+        case daysSpan
         case priceByDayOf
         case trendDays
         case comparison
@@ -47,6 +47,9 @@ extension PageStrings {
         case comparisonLabel
         case comparisonChosenHeading
         case comparisonChosenLabel
+        case comparisonNeedsMarkets
+        case comparisonNeedsHistory
+        case comparisonNeedsDays
         case converter
         case amount
         case convertFrom
@@ -66,7 +69,7 @@ extension PageStrings {
         case sinceLast
         case change7d
         case change30d
-        case trend30
+        case trendSpan
         case high
         case low
         case bid

@@ -1,9 +1,9 @@
 import Foundation
 
-/// A price chart for people: a dated axis under the line, the low and high labelled in a margin
-/// the line never crosses, and the reader's own alert limits as dashed lines. Inline SVG, drawn by
-/// the project because no library in reach writes small static SVG; only numbers and escaped text
-/// go into the markup.
+/// A price chart for people: a dated axis under the line, the low, the high and the reader's own
+/// alert limits (dashed lines) labelled in a margin the line never crosses (`ChartLabels`).
+/// Inline SVG, drawn by the project because no library in reach writes small static SVG; only
+/// numbers and escaped text go into the markup.
 enum PriceChart {
     struct Point {
         /// `2022-11-22`.
@@ -20,56 +20,100 @@ enum PriceChart {
     }
 
     /// - Parameters:
-    ///   - format: the figure as people read it, for the low, high and limit labels.
+    ///   - limits: drawn as dashed lines where they fall near the prices, marked at the edge
+    ///     (`↑ above 250 000 kr`) where they lie far beyond; a limit with an empty label is drawn
+    ///     unlabelled.
+    ///   - format: the figure as people read it, for the low and high labels.
     ///   - months: the months' short names on the axis, in the page's language.
     static func svg(
         _ points: [Point], limits: [Limit] = [], width: Int = 320, height: Int = 130, fontSize: Int = 11, label: String,
         months: [String] = englishMonths, format: (Decimal) -> String
     ) -> String {
-        guard points.count > 1, let first = points.first, let last = points.last else { return "" }
-        let values = points.map { double($0.value) }
-        let limitValues = limits.map { double($0.value) }
-        guard let low = (values + limitValues).min(), let high = (values + limitValues).max(),
+        guard points.count > 1, let first = points.first, let last = points.last,
             let dataLow = points.map(\.value).min(), let dataHigh = points.map(\.value).max()
         else { return "" }
-        let highText = format(dataHigh), lowText = format(dataLow)
-        // The plot leaves a right margin as wide as the longer label (about 0.6 em a character in
-        // a system sans-serif) and a bottom one for the dates.
+        let values = points.map { double($0.value) }
+        let scale = ChartLabels.scale(low: double(dataLow), high: double(dataHigh), limits: limits.map { double($0.value) })
         let em = Double(fontSize)
-        let labelWidth = Double(max(highText.count, lowText.count)) * em * 0.6 + 6
-        let plot = (left: 2.0, top: em * 0.6, right: Double(width) - labelWidth, bottom: Double(height) - em * 1.7)
-        let span = high - low
-        func x(_ index: Int) -> Double { plot.left + Double(index) / Double(points.count - 1) * (plot.right - plot.left) }
+        let plotTop = em * 0.6, plotBottom = Double(height) - em * 1.7
+        let span = scale.high - scale.low
         func y(_ value: Double) -> Double {
-            let fraction = span > 0 ? (value - low) / span : 0.5
-            return plot.bottom - fraction * (plot.bottom - plot.top)
+            let fraction = span > 0 ? (value - scale.low) / span : 0.5
+            return plotBottom - fraction * (plotBottom - plotTop)
         }
+        // The margin's labels, in the order they are kept when not all fit: the high, the low,
+        // then the limits.
+        var labels: [(text: String, wanted: Double, className: String?)] = [(format(dataHigh), y(double(dataHigh)), nil)]
+        if dataLow != dataHigh { labels.append((format(dataLow), y(double(dataLow)), nil)) }
+        for (limit, onScale) in zip(limits, scale.onScale) where !limit.label.isEmpty {
+            let className = "limit \(limit.direction)"
+            if onScale {
+                labels.append((limit.label, y(double(limit.value)), className))
+            } else {
+                let above = double(limit.value) > scale.high
+                labels.append(((above ? "↑ " : "↓ ") + limit.label, above ? plotTop : plotBottom, className))
+            }
+        }
+        let placed = ChartLabels.stack(labels.map(\.wanted), gap: em * 1.2, top: em * 0.5, bottom: Double(height) - em * 0.5)
+        let shown = zip(labels, placed).compactMap { label, centre in centre.map { (label, $0) } }
+        // The plot leaves a right margin as wide as the longest label, and a bottom one for the dates.
+        let labelWidth = Double(shown.map(\.0.text.count).max() ?? 0) * em * ChartLabels.characterWidth + 6
+        let plot = (left: 2.0, right: Double(width) - labelWidth)
+        func x(_ index: Int) -> Double { plot.left + Double(index) / Double(points.count - 1) * (plot.right - plot.left) }
         // Whole units of a viewBox some hundreds wide: finer is invisible and costs bytes.
         func number(_ value: Double) -> String { String(Int(value.rounded())) }
 
         let direction = last.value > first.value ? "up" : last.value < first.value ? "down" : "flat"
         var svg = "<svg class=\"chart-svg \(direction)\" viewBox=\"0 0 \(width) \(height)\" font-size=\"\(fontSize)\" role=\"img\" aria-label=\"\(escape(label))\">"
-        // Gridlines at the low and the high, labelled outside the plot.
-        // The two labels kept a line apart, however close the low and the high.
-        let highY = y(double(dataHigh)), lowY = max(y(double(dataLow)), highY + em)
-        for (value, text, lineY) in dataHigh == dataLow ? [(dataHigh, highText, highY)] : [(dataHigh, highText, highY), (dataLow, lowText, lowY)] {
-            svg += "<line class=\"grid\" x1=\"\(number(plot.left))\" x2=\"\(number(plot.right))\" y1=\"\(number(y(double(value))))\" y2=\"\(number(y(double(value))))\"/>"
-            svg += "<text x=\"\(number(plot.right + 4))\" y=\"\(number(lineY + em * 0.35))\">\(escape(text))</text>"
+        // Gridlines at the low and the high; dashed lines at the limits on the scale.
+        for value in dataHigh == dataLow ? [dataHigh] : [dataHigh, dataLow] {
+            let lineY = number(y(double(value)))
+            svg += "<line class=\"grid\" x1=\"\(number(plot.left))\" x2=\"\(number(plot.right))\" y1=\"\(lineY)\" y2=\"\(lineY)\"/>"
         }
-        for limit in limits {
+        for (limit, onScale) in zip(limits, scale.onScale) where onScale {
             let lineY = number(y(double(limit.value)))
             svg += "<line class=\"limit \(limit.direction)\" x1=\"\(number(plot.left))\" x2=\"\(number(plot.right))\" y1=\"\(lineY)\" y2=\"\(lineY)\"/>"
-            svg += "<text class=\"limit \(limit.direction)\" x=\"\(number(plot.left + 4))\" y=\"\(number(y(double(limit.value)) - 3))\">\(escape(limit.label))</text>"
+        }
+        for (label, centre) in shown {
+            let className = label.className.map { " class=\"\($0)\"" } ?? ""
+            svg += "<text\(className) x=\"\(number(plot.right + 4))\" y=\"\(number(centre + em * 0.35))\">\(escape(label.text))</text>"
         }
         let line = values.enumerated().map { "\(number(x($0.offset))),\(number(y($0.element)))" }.joined(separator: " ")
         svg += "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.6\" stroke-linejoin=\"round\" points=\"\(line)\"/>"
-        // The first, middle and last days under the plot.
+        // The first, middle and last days under the plot, as many as fit.
         let middle = points.count / 2
-        let ticks: [(Int, String)] = points.count > 4 ? [(0, "start"), (middle, "middle"), (points.count - 1, "end")] : [(0, "start"), (points.count - 1, "end")]
-        for (index, anchor) in ticks {
-            svg += "<text class=\"day\" x=\"\(number(x(index)))\" y=\"\(height - 3)\" text-anchor=\"\(anchor)\">\(escape(shortDay(points[index].day, months: months)))</text>"
+        let days = (first: shortDay(first.day, months: months), middle: points.count > 4 ? shortDay(points[middle].day, months: months) : nil, last: shortDay(last.day, months: months))
+        let fits = ChartLabels.ticks(days, at: x(middle), left: plot.left, right: plot.right, em: em)
+        var ticks: [(Int, String, String)] = []
+        if fits.first { ticks.append((0, "start", days.first)) }
+        if fits.middle, let text = days.middle { ticks.append((middle, "middle", text)) }
+        ticks.append((points.count - 1, "end", days.last))
+        for (index, anchor, text) in ticks {
+            svg += "<text class=\"day\" x=\"\(number(x(index)))\" y=\"\(height - 3)\" text-anchor=\"\(anchor)\">\(escape(text))</text>"
         }
         return svg + "</svg>"
+    }
+
+    /// How many calendar days a dated series covers, its first and last included: `2022-11-17` …
+    /// `2022-11-22` is 6. `nil` when the days are not known or not dates.
+    static func daysCovered(_ days: [String]) -> Int? {
+        guard let first = days.first.flatMap(dayNumber), let last = days.last.flatMap(dayNumber), last >= first else { return nil }
+        return last - first + 1
+    }
+
+    /// Days since 1970-01-01 of `2022-11-22` (proleptic Gregorian, as ISO 8601 dates are).
+    static func dayNumber(_ day: String) -> Int? {
+        let parts = day.split(separator: "-")
+        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let date = Int(parts[2]),
+            (1...12).contains(month), (1...31).contains(date)
+        else { return nil }
+        // Howard Hinnant's days_from_civil: years start in March, so the leap day is last.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + date - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// Charts are pictures: a `Double` is exact enough for a pixel.

@@ -15,9 +15,12 @@ extension ReportViewModel {
 
     init(_ report: Report, alternatives: [Report]) {
         self.init(report)
-        guard let second = alternatives.first else { return }
-        // The page has one language, the first currency's (or --locale's): the second's figures
-        // keep their own locale's formatting, its texts are the page's.
+        guard var second = alternatives.first else { return }
+        // One page, one language and one way of writing numbers: the page's locale (the first
+        // currency's, or --locale's), in every view. The USD view of a Swedish page writes
+        // −1,31 % and 16 100,00 US$, as `--locale sv_SE` would; the second currency's own
+        // files (CSV, Markdown, JSON) keep its locale, from the report as it came.
+        second.localeIdentifier = report.localeIdentifier
         var other = ReportViewModel(second, strings: t)
         other.viewIndex = "1"
         other.isSwitchable = true
@@ -27,6 +30,7 @@ extension ReportViewModel {
             CurrencyChoice(code: currency, index: "0", isFirst: true),
             CurrencyChoice(code: other.currency, index: "1", isFirst: false),
         ]
+        currencyCodes = "\(currency) \(other.currency)"
         let otherRows = Dictionary(other.rows.map { ($0.symbol, $0) }, uniquingKeysWith: { first, _ in first })
         for index in rows.indices {
             rows[index].alt = otherRows[rows[index].symbol].map { [$0] } ?? []

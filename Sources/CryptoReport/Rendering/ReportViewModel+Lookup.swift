@@ -89,6 +89,8 @@ extension ReportViewModel: MustacheParent {
         case "hasChange30d": hasChange30d
         case "hasSparklines": hasSparklines
         case "hasTrends": hasTrends
+        case "trendDays": trendDays
+        case "trendHeading": trendHeading
         case "volumeFloor": volumeFloor
         case "belowVolumeFloor": belowVolumeFloor
         case "hasBelowVolumeFloor": hasBelowVolumeFloor
@@ -100,11 +102,15 @@ extension ReportViewModel: MustacheParent {
         case "isSwitchable": isSwitchable
         case "viewIndex": viewIndex
         case "currencyChoices": currencyChoices
+        case "currencyCodes": currencyCodes
         case "alternative": alternative
         case "converterData": converterData
         case "comparison": comparison
         case "hasComparison": hasComparison
         case "comparisonTitle": comparisonTitle
+        case "comparisonGap": comparisonGap as Any
+        case "comparisonNote": comparisonNote
+        case "hasComparisonNote": hasComparisonNote
         case "compared": compared
         case "hasConverter": hasConverter
         case "t": t

@@ -67,6 +67,15 @@ extension ReportViewModel {
         ratesStatus = status(.rates)
         alerts = AlertText.messages(report, strings: t).map { Text(text: $0) }
         comparisonTitle = t[summary.comparedByChoice ? .comparisonChosenHeading : .comparisonHeading]
+        trendHeading = t.format(.trendSpan, count(trendDays))
+        comparisonNote = comparisonGap.map { gap in
+            switch gap {
+            case .tooFewMarkets: t[.comparisonNeedsMarkets]
+            case .noHistory: t[.comparisonNeedsHistory]
+            case .tooFewDays: t[.comparisonNeedsDays]
+            }
+        } ?? ""
+        hasComparisonNote = !comparisonNote.isEmpty
         said = Said(
             generated: t.format(.generated, generatedAt), newestTicker: t.format(.newestTicker, newestTickerAt, tickersStatus),
             ecbRates: t.format(.ecbRatesStatus, ecbDate, ratesStatus),

@@ -63,6 +63,10 @@ struct ReportViewModel {
         /// The market's detail: `#{{anchor}}`.
         var anchor: String
         var price: String
+        /// `6 days`: the span the chart covers, first and last day included.
+        var span: String
+        /// The change over that span: the 30-day change when the chart covers 30 days, else
+        /// the change from its first day to today (`–` never stands beside a drawn line).
         var change30d: String
         var changeClass: String
         /// Inline SVG markup: insert with `{{{svg}}}`.
@@ -136,6 +140,10 @@ struct ReportViewModel {
     var hasSincePrevious, hasChange7d, hasChange30d, hasSparklines: Bool
     /// Any of the four.
     var hasTrends: Bool
+    /// The days the longest trend covers (30 with a full history, fewer on a young one), and the
+    /// trend column's heading that says so: `30-day trend`, `Trend 6 d`.
+    var trendDays = 0
+    var trendHeading = ""
     /// `10 724,00 kr`: the least volume value that let a market into the top lists.
     var volumeFloor: String
     /// `52`: selected markets the floor (or no trade at all) kept out of the top lists.
@@ -156,6 +164,8 @@ struct ReportViewModel {
     /// `0` or `1`: which currency a view is in, for the page's `cur-0`/`cur-1` classes.
     var viewIndex = "0"
     var currencyChoices: [CurrencyChoice] = []
+    /// `SEK USD`: the page's currencies, in its head, for `index.html` to find the second's page.
+    var currencyCodes = ""
     /// The second currency's model, for the figures outside the views: `{{#alternative}}`.
     var alternative: [ReportViewModel] = []
     /// The comparison chart: the top markets by volume value rebased to 100 over the window.
@@ -163,6 +173,11 @@ struct ReportViewModel {
     var hasComparison = false
     /// The comparison's heading: the markets `--compare` chose, or the top ones by volume.
     var comparisonTitle = ""
+    /// Why the comparison `--compare` asked for is not drawn, and the page's sentence saying so
+    /// where it would be: `{{#hasComparisonNote}}{{comparisonNote}}{{/hasComparisonNote}}`.
+    var comparisonGap: ComparisonChart.Gap?
+    var comparisonNote = ""
+    var hasComparisonNote = false
     /// Its legend, in the chart's colour order: `{{#compared}}{{name}} {{change}}{{/compared}}`.
     var compared: [Compared] = []
     struct Compared {
@@ -229,31 +244,30 @@ struct ReportViewModel {
             let svg = trend.days.count == trend.series.count
                 ? PriceChart.svg(
                     zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) },
-                    limits: Self.limits(for: market, in: report), width: 250, height: 130, fontSize: 12,
+                    // A card's limits are labelled with their value alone: the margin is narrow.
+                    limits: Self.limits(for: market, in: report).map { PriceChart.Limit(label: numbers.money($0.value), value: $0.value, direction: $0.direction) },
+                    width: 250, height: 130, fontSize: 12,
                     label: t.format(.priceByDayOf, pair), months: t.months, format: { numbers.money($0) })
                 : Sparkline.svg(
                     trend.series, width: 320, height: 110, labels: (numbers.money(low), numbers.money(high)),
                     label: t.format(.trendDays, String(trend.series.count)))
+            let days = Self.daysCovered(trend)
+            let change = days >= 30 ? trend.change30d ?? Trend.percent(from: trend.series.first, to: market.price)
+                : Trend.percent(from: trend.series.first, to: market.price)
             return Chart(
                 pair: pair, anchor: Self.anchor(market.symbol), price: numbers.money(market.price),
-                change30d: numbers.percent(trend.change30d), changeClass: Self.changeClass(trend.change30d),
+                span: t.format(.daysSpan, count(days)), change30d: numbers.percent(change), changeClass: Self.changeClass(change),
                 svg: svg)
         }
         hasCharts = !charts.isEmpty
-        // The comparison: the markets `--compare` names, else the same five (the most volume
-        // value), each from its first day.
-        let comparedMarkets = summary.compared.compactMap { symbol -> (MarketRow, [PriceChart.Point])? in
-            guard let market = report.rows.first(where: { $0.symbol == symbol }), let trend = market.trend,
-                trend.days.count == trend.series.count, trend.series.count > 1
-            else { return nil }
-            return (market, zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) })
-        }
+        let comparedMarkets = Self.comparedMarkets(report)
         comparison = ComparisonChart.svg(
             comparedMarkets.map { ComparisonChart.Series(name: "\($0.0.baseAsset.uppercased())/\($0.0.quoteAsset.uppercased())", points: $0.1) },
             label: t[summary.comparedByChoice ? .comparisonChosenLabel : .comparisonLabel], months: t.months)
         hasComparison = !comparison.isEmpty
+        comparisonGap = Self.comparisonGap(report)
         compared = hasComparison
-            ? comparedMarkets.filter { ($0.1.first?.value ?? 0) > 0 }.enumerated().map { index, entry in
+            ? comparedMarkets.filter { $0.1.count > 1 && ($0.1.first?.value ?? 0) > 0 }.enumerated().map { index, entry in
                 let change = entry.1.first.flatMap { first in entry.1.last.map { Trend.percent(from: first.value, to: $0.value) } } ?? nil
                 return Compared(
                     name: "\(entry.0.baseAsset.uppercased())/\(entry.0.quoteAsset.uppercased())", change: numbers.percent(change),
@@ -266,6 +280,7 @@ struct ReportViewModel {
         hasChange30d = trends.contains { $0.change30d != nil }
         hasSparklines = trends.contains { $0.series.count > 1 }
         hasTrends = hasSincePrevious || hasChange7d || hasChange30d || hasSparklines
+        trendDays = trends.filter { $0.series.count > 1 }.map(Self.daysCovered).max() ?? 0
         volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
@@ -295,7 +310,7 @@ struct ReportViewModel {
             change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),
             sparkline: Sparkline.unicode(market.trend?.series ?? []),
             sparklineSVG: Sparkline.svg(
-                market.trend?.series ?? [], label: strings.format(.trendDays, String(market.trend?.series.count ?? 0))),
+                market.trend?.series ?? [], label: strings.format(.trendDays, String(market.trend.map(daysCovered) ?? 0))),
             sortValues: sortValues(market), anchor: anchor(market.symbol))
     }
 
@@ -311,6 +326,29 @@ struct ReportViewModel {
         ]
         // Eight significant digits order any two figures a reader could tell apart.
         return values.map { $0.map { PlainNumber.format($0, significantDigits: 8) } ?? "-" }.joined(separator: " ")
+    }
+
+    /// The comparison's markets: those `--compare` names, else the five with the most volume
+    /// value; each with its dated prices, from its first day.
+    static func comparedMarkets(_ report: Report) -> [(MarketRow, [PriceChart.Point])] {
+        report.summary.compared.compactMap { symbol -> (MarketRow, [PriceChart.Point])? in
+            guard let market = report.rows.first(where: { $0.symbol == symbol }) else { return nil }
+            guard let trend = market.trend, trend.days.count == trend.series.count, trend.series.count > 1 else { return (market, []) }
+            return (market, zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) })
+        }
+    }
+
+    /// Why the comparison the reader chose (`--compare`) is not drawn; `nil` when it is, or when
+    /// nobody chose it (the top five without history is a first run's normal page).
+    static func comparisonGap(_ report: Report) -> ComparisonChart.Gap? {
+        guard report.summary.comparedByChoice else { return nil }
+        let series = comparedMarkets(report).map { ComparisonChart.Series(name: $0.0.symbol, points: $0.1) }
+        return ComparisonChart.gap(series, chosen: report.summary.compared.count, hasHistory: report.hasHistory)
+    }
+
+    /// The calendar days a trend's line covers; its count of points when its days are not known.
+    static func daysCovered(_ trend: Trend) -> Int {
+        (trend.days.count == trend.series.count ? PriceChart.daysCovered(trend.days) : nil) ?? trend.series.count
     }
 
     static func changeClass(_ change: Decimal?) -> String {

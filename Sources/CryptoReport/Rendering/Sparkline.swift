@@ -26,16 +26,19 @@ package enum Sparkline {
     /// An inline SVG line chart, coloured by the direction from first to last value.
     /// Only numbers and escaped text go into the markup, so it is safe to insert unescaped.
     /// `label` names it for a screen reader, in the page's language (English by default).
+    /// `labels`, the low and the high, go in a right margin the line leaves them (10 px text, as
+    /// the stylesheet sets it), so that the line never crosses them.
     package static func svg(_ values: [Decimal], width: Int = 100, height: Int = 24, labels: (low: String, high: String)? = nil, label: String? = nil) -> String {
         guard values.count > 1, let first = values.first, let last = values.last, let low = values.min(), let high = values.max()
         else { return "" }
         let pad = 2.0
+        let margin = labels.map { Double(max($0.low.count, $0.high.count)) * 10 * ChartLabels.characterWidth + 6 } ?? 0
         let bottom = double(low)
         let span = double(high) - bottom
         var points: [UInt8] = []
         points.reserveCapacity(values.count * 10)
         for (index, value) in values.enumerated() {
-            let x = pad + Double(index) / Double(values.count - 1) * (Double(width) - 2 * pad)
+            let x = pad + Double(index) / Double(values.count - 1) * (Double(width) - margin - 2 * pad)
             let fraction = span > 0 ? (double(value) - bottom) / span : 0.5
             let y = pad + (1 - fraction) * (Double(height) - 2 * pad)
             if index > 0 { points.append(UInt8(ascii: " ")) }
@@ -47,8 +50,9 @@ package enum Sparkline {
         var svg = "<svg class=\"spark \(direction)\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(escape(label ?? "\(values.count)-day price trend"))\">"
         svg += "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"\(String(decoding: points, as: UTF8.self))\"/>"
         if let labels {
-            svg += "<text x=\"\(width - 2)\" y=\"10\" text-anchor=\"end\">\(escape(labels.high))</text>"
-            svg += "<text x=\"\(width - 2)\" y=\"\(height - 3)\" text-anchor=\"end\">\(escape(labels.low))</text>"
+            let x = Int((Double(width) - margin + 4).rounded())
+            svg += "<text x=\"\(x)\" y=\"10\">\(escape(labels.high))</text>"
+            svg += "<text x=\"\(x)\" y=\"\(height - 3)\">\(escape(labels.low))</text>"
         }
         return svg + "</svg>"
     }
