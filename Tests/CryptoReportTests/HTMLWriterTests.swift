@@ -128,6 +128,19 @@ struct HTMLWriterTests {
         try Self.expectSame(model, "one day")
     }
 
+    @Test("markets chosen for the comparison that it cannot draw yet: its note instead, in one currency and in two")
+    func comparisonNote() throws {
+        func chosen(_ currency: CurrencyCode) throws -> Report {
+            try MarkdownWriterTests.build(try Fixtures.tickers, currency: currency) { $0.report.compare = ["btc", "eth"] }
+        }
+        let model = ReportViewModel(try chosen("USD"))
+        #expect(model.hasComparisonNote && !model.hasComparison)
+        try Self.expectSame(model, "comparison note")
+        let both = ReportViewModel(try chosen("SEK"), alternatives: [try chosen("USD")])
+        #expect(both.views.allSatisfy { $0.hasComparisonNote } && !both.currencyCodes.isEmpty)
+        try Self.expectSame(both, "comparison note in two currencies")
+    }
+
     @Test("two currencies on one page, with and without history")
     func twoCurrencies() throws {
         let sek = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "SEK") { $0.report.selection.markets = .all }

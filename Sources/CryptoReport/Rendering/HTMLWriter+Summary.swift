@@ -23,10 +23,10 @@ extension HTMLWriter {
         if view.hasMovers { movers(view) }
         out += "\n"
         if view.hasCharts {
-            out += "<section class=\"grid charts\" aria-label=\""; put(t[.charts30]); out += "\">\n"
+            out += "<section class=\"grid charts\" aria-label=\""; put(t[.priceCharts]); out += "\">\n"
             for chart in view.charts {
                 out += "  <div class=\"card chart\">\n    <h2><a href=\"#"; put(chart.anchor); out += "\">"; put(chart.pair)
-                out += "</a> · "; put(t[.days30]); out += "</h2>\n    <div class=\"chart-head\"><span class=\"big\">"; put(chart.price)
+                out += "</a> · "; put(chart.span); out += "</h2>\n    <div class=\"chart-head\"><span class=\"big\">"; put(chart.price)
                 out += "</span> <span class=\""; put(chart.changeClass); out += "\">"; put(chart.change30d); out += "</span></div>\n    "
                 out += chart.svg
                 out += "\n  </div>\n"
@@ -43,6 +43,10 @@ extension HTMLWriter {
                 out += " <span class=\""; put(entry.changeClass); out += "\">"; put(entry.change); out += "</span></li>"
             }
             out += "</ul>\n</section>\n"
+        }
+        if view.hasComparisonNote {
+            out += "<section class=\"card compare-card\" aria-label=\""; put(t[.comparison]); out += "\"><h2>"; put(view.comparisonTitle)
+            out += "</h2><p class=\"small\">"; put(view.comparisonNote); out += "</p></section>\n"
         }
         if view.isSwitchable { out += "</div>" }
     }

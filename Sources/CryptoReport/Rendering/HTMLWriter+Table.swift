@@ -45,7 +45,7 @@ extension HTMLWriter {
         if model.hasSincePrevious { column("s", .sinceLast) }
         if model.hasChange7d { column("w", .change7d) }
         if model.hasChange30d { column("m", .change30d) }
-        if model.hasSparklines { column("t", .trend30, numeric: false) }
+        if model.hasSparklines { out += "<th scope=\"col\" data-k=\"t\">"; put(model.trendHeading); out += "</th>" }
         pair("h", .high, "l", .low)
         pair("b", .bid, "a", .ask)
         pair("q", .spreadPct, "r", .spread)

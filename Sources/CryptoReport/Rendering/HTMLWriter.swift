@@ -49,6 +49,7 @@ struct HTMLWriter {
         let t = model.t
         out += "<!DOCTYPE html>\n<html lang=\""; put(model.lang)
         out += "\">\n<head>\n<meta charset=\"utf-8\">\n"
+        if model.isSwitchable { out += "<meta name=\"cryptoreport-currencies\" content=\""; put(model.currencyCodes); out += "\">\n" }
         out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n<title"
         for alternative in model.alternative { out += " data-alt=\""; put(alternative.title); out += "\"" }
