@@ -192,8 +192,10 @@ struct BackfillTests {
             let trend = try #require(row.trend, "\(row.symbol)")
             #expect(trend.change7d != nil, "\(row.symbol): no 7-day change")
             #expect(trend.change30d != nil, "\(row.symbol): no 30-day change")
-            // A close for each of the last 30 days, then today's price.
-            #expect(trend.series.count == 31, "\(row.symbol): \(trend.series.count) points")
+            // The 30-day basis (the close 30 to 31 days back), a close for each later day, then
+            // today's price.
+            #expect(trend.series.count == 32, "\(row.symbol): \(trend.series.count) points")
+            #expect(Trend.percent(from: trend.series.first, to: row.price) == trend.change30d)
         }
         // btcusdt closed at 100 + index, candle 0 opening 31 days before today: its close, stamped
         // at the end of its day, is the latest between 31 and 30 days before the report. In USD at par.

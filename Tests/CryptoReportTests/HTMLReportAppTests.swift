@@ -139,35 +139,36 @@ struct HTMLReportAppTests {
     @Test("a chart on a young history names the days it covers, in English and Swedish, with the change over them")
     func chartSpan() throws {
         let swedish = try Self.render(try Self.withHistory(days: 6), .html)
-        #expect(swedish.contains("</a> · 6 dagar</h2>"))
+        // Six daily points, 17 to 22 November: a change over five days, as "7 d" counts seven.
+        #expect(swedish.contains("</a> · 5 dagar</h2>"))
         #expect(!swedish.contains("30 dagar"))
-        #expect(swedish.contains(">Trend 6 d</th>") || swedish.contains(">Trend 6 d<"))
+        #expect(swedish.contains(">Trend 5 d</th>") || swedish.contains(">Trend 5 d<"))
         // From 95 % of today's price to today's: +5,26 %, not the empty 30-day change.
         #expect(swedish.contains("<span class=\"up\">+5,26\u{00A0}%</span>"))
         let english = try Self.render(try Self.withHistory(days: 6, currency: "USD"), .html)
-        #expect(english.contains("</a> · 6 days</h2>") && !english.contains("30 days"))
-        #expect(english.contains("6-day trend"))
+        #expect(english.contains("</a> · 5 days</h2>") && !english.contains("30 days"))
+        #expect(english.contains("5-day trend"))
         let markdown = try Self.render(try Self.withHistory(days: 6, currency: "USD"), .markdown)
-        #expect(markdown.contains("| 6-day trend |") && !markdown.contains("30-day"))
-        // A history with a gap: two points 13 days apart cover 13 days, in the row's picture too.
+        #expect(markdown.contains("| 5-day trend |") && !markdown.contains("30-day"))
+        // A history with a gap: two points 12 days apart cover 12 days, in the row's picture too.
         var gap = try Self.sample("USD")
         gap.hasHistory = true
         var trend = Trend(series: [gap.rows[0].price / 2, gap.rows[0].price])
         trend.days = ["2022-11-10", "2022-11-22"]
         gap.rows[0].trend = trend
-        #expect(ReportViewModel(gap).rows[0].sparklineSVG.contains("aria-label=\"13-day price trend\""))
-        #expect(ReportViewModel(gap).trendHeading == "13-day trend")
-        // A full window still says 30 days.
-        let full = try Self.render(try Self.withHistory(days: 30, currency: "USD"), .html)
+        #expect(ReportViewModel(gap).rows[0].sparklineSVG.contains("aria-label=\"12-day price trend\""))
+        #expect(ReportViewModel(gap).trendHeading == "12-day trend")
+        // A full window, 23 October to 22 November, says 30 days.
+        let full = try Self.render(try Self.withHistory(days: 31, currency: "USD"), .html)
         #expect(full.contains("</a> · 30 days</h2>") && full.contains("30-day trend"))
     }
 
-    @Test("days covered count the first and the last, across months and leap days")
+    @Test("days covered are the days from the first to the last, as a change is counted, across months and leap days")
     func daysCovered() {
-        #expect(PriceChart.daysCovered(["2022-11-17", "2022-11-22"]) == 6)
-        #expect(PriceChart.daysCovered(["2022-10-24", "2022-11-22"]) == 30)
-        #expect(PriceChart.daysCovered(["2024-02-28", "2024-03-01"]) == 3)
-        #expect(PriceChart.daysCovered(["2023-02-28", "2023-03-01"]) == 2)
+        #expect(PriceChart.daysCovered(["2022-11-17", "2022-11-22"]) == 5)
+        #expect(PriceChart.daysCovered(["2022-10-23", "2022-11-22"]) == 30)
+        #expect(PriceChart.daysCovered(["2024-02-28", "2024-03-01"]) == 2)
+        #expect(PriceChart.daysCovered(["2023-02-28", "2023-03-01"]) == 1)
         #expect(PriceChart.dayNumber("1970-01-01") == 0)
         #expect(PriceChart.daysCovered(["not a day"]) == nil)
     }

@@ -71,11 +71,12 @@ struct HistoryTests {
         #expect(trend.sincePrevious == (1 - Fixtures.decimal("1.25")) / Fixtures.decimal("1.25") * 100)
         #expect(trend.change7d == (1 - Fixtures.decimal("0.9")) / Fixtures.decimal("0.9") * 100)
         #expect(trend.change30d == (1 - Fixtures.decimal("0.8")) / Fixtures.decimal("0.8") * 100)
-        // The series covers the last 30 days (the day exactly 30 days back is the 30-day basis,
-        // not a point): 7 days ago, yesterday, today.
-        #expect(trend.series.count == 3)
+        // The series starts at the 30-day change's basis, so that a chart of it (and its rebased
+        // comparison) shows that change: 30 days ago, 7 days ago, yesterday, today.
+        #expect(trend.series.count == 4)
         #expect(trend.series.last == btc.price)
-        #expect(Self.close(trend.series.first, btc.price * Fixtures.decimal("0.9")))
+        #expect(Self.close(trend.series.first, btc.price * Fixtures.decimal("0.8")))
+        #expect(Trend.percent(from: trend.series.first, to: btc.price) == trend.change30d)
     }
 
     @Test("a past day's SEK price uses that day's SEK rate")
@@ -167,7 +168,7 @@ struct HistoryTests {
         let csv = try String(contentsOf: folder.url.appendingPathComponent("cryptoreport-2022-11-22-SEK.csv"), encoding: .utf8)
         #expect(csv.contains("2022-11-22T00:51:32Z,false,100,100,\r\n"))
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("cryptoreport-2022-11-22-SEK.md"), encoding: .utf8)
-        #expect(markdown.contains("| 8-day trend |"), "a week ago and today: 8 days")
+        #expect(markdown.contains("| 7-day trend |"), "a week ago to today: 7 days, as 7 d counts them")
         #expect(markdown.contains("▁█"))
         let html = try String(contentsOf: folder.url.appendingPathComponent("cryptoreport-2022-11-22-SEK.html"), encoding: .utf8)
         #expect(html.contains(#"<svg class="spark up""#))

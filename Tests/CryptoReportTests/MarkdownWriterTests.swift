@@ -95,7 +95,7 @@ struct MarkdownWriterTests {
         let outcome = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).run(settings)
         let written = try String(contentsOf: try #require(outcome.written.first), encoding: .utf8)
         #expect(written.contains("| Since last |"))
-        #expect(written.contains(" 8-day trend |"), "a week ago to today; the day 30 days back is a basis, not a point")
+        #expect(written.contains(" 30-day trend |"), "from the 30-day basis to today")
         // The same report through the template.
         let report = ReportPipeline().withTrends(
             try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(settings), from: store)

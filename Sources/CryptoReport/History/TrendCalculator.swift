@@ -19,12 +19,16 @@ package struct TrendCalculator: Sendable {
         let previous = runs.last { $0.kind == .report }
         let week = Self.latest(in: runs, from: now.addingTimeInterval(-8 * Self.day), to: now.addingTimeInterval(-7 * Self.day))
         let month = Self.latest(in: runs, from: now.addingTimeInterval(-31 * Self.day), to: now.addingTimeInterval(-30 * Self.day))
+        // The line starts where the 30-day change is measured from, so that a chart, its rebased
+        // comparison and the change printed beside them tell the same story.
+        let monthDay = month.map { ReportDates.day($0.sourceTime) }
         var daily: [String: RunSummary] = [:]
         for run in runs where run.sourceTime > now.addingTimeInterval(-30 * Self.day) {
             daily[ReportDates.day(run.sourceTime)] = run  // oldest first, so the day's last run wins
         }
+        if let month, let monthDay { daily[monthDay] = month }
         let today = ReportDates.day(now)
-        let days = daily.keys.filter { $0 != today }.sorted()
+        let days = daily.keys.filter { day in day != today && day >= (monthDay ?? "") }.sorted()
 
         var prices: [Int64: [String: Decimal]] = [:]
         let wanted = [previous, week, month].compactMap({ $0 }) + days.compactMap({ daily[$0] })

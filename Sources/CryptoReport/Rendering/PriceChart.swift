@@ -94,11 +94,11 @@ enum PriceChart {
         return svg + "</svg>"
     }
 
-    /// How many calendar days a dated series covers, its first and last included: `2022-11-17` …
-    /// `2022-11-22` is 6. `nil` when the days are not known or not dates.
+    /// How many days a dated series spans, as a change over it is counted: `2022-10-23` …
+    /// `2022-11-22` is 30, the span of the 30-day change. `nil` when the days are not known or not dates.
     static func daysCovered(_ days: [String]) -> Int? {
         guard let first = days.first.flatMap(dayNumber), let last = days.last.flatMap(dayNumber), last >= first else { return nil }
-        return last - first + 1
+        return last - first
     }
 
     /// Days since 1970-01-01 of `2022-11-22` (proleptic Gregorian, as ISO 8601 dates are).

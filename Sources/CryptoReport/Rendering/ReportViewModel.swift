@@ -63,10 +63,10 @@ struct ReportViewModel {
         /// The market's detail: `#{{anchor}}`.
         var anchor: String
         var price: String
-        /// `6 days`: the span the chart covers, first and last day included.
+        /// `30 days`: the span the chart covers, counted as its change is.
         var span: String
-        /// The change over that span: the 30-day change when the chart covers 30 days, else
-        /// the change from its first day to today (`–` never stands beside a drawn line).
+        /// The change over that span: the 30-day change when the chart starts at its reference,
+        /// else the change from its first day to today (`–` never stands beside a drawn line).
         var change30d: String
         var changeClass: String
         /// Inline SVG markup: insert with `{{{svg}}}`.
@@ -251,9 +251,10 @@ struct ReportViewModel {
                 : Sparkline.svg(
                     trend.series, width: 320, height: 110, labels: (numbers.money(low), numbers.money(high)),
                     label: t.format(.trendDays, String(trend.series.count)))
+            // The line starts at the 30-day change's reference when there is one: the change over
+            // the line is that change, and on a younger history the change over what is drawn.
             let days = Self.daysCovered(trend)
-            let change = days >= 30 ? trend.change30d ?? Trend.percent(from: trend.series.first, to: market.price)
-                : Trend.percent(from: trend.series.first, to: market.price)
+            let change = Trend.percent(from: trend.series.first, to: market.price)
             return Chart(
                 pair: pair, anchor: Self.anchor(market.symbol), price: numbers.money(market.price),
                 span: t.format(.daysSpan, count(days)), change30d: numbers.percent(change), changeClass: Self.changeClass(change),
@@ -346,9 +347,12 @@ struct ReportViewModel {
         return ComparisonChart.gap(series, chosen: report.summary.compared.count, hasHistory: report.hasHistory)
     }
 
-    /// The calendar days a trend's line covers; its count of points when its days are not known.
+    /// The days a trend's line spans: 30 when it starts at the 30-day change's reference (a run
+    /// 30 to 31 days old, whose calendar day may be 31 days back), else its calendar days, or its
+    /// count of steps when its days are not known.
     static func daysCovered(_ trend: Trend) -> Int {
-        (trend.days.count == trend.series.count ? PriceChart.daysCovered(trend.days) : nil) ?? trend.series.count
+        if trend.change30d != nil { return 30 }
+        return (trend.days.count == trend.series.count ? PriceChart.daysCovered(trend.days) : nil) ?? max(trend.series.count - 1, 0)
     }
 
     static func changeClass(_ change: Decimal?) -> String {
