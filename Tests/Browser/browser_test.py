@@ -136,8 +136,7 @@ def history_drawn(page, currency, price):
     """The open #btcusdt detail's chart and earlier points, drawn by the script from the page's
     history data, against what the history holds (RECORDED[currency]) and the server's price text."""
     where = "in %s, " % currency
-    # The detail's window is the last 30 days and the day they are measured from (as the 30 d
-    # change counts them: 23 October to 22 November).
+    # The detail's window starts at the 30-day change's basis, 30 days back: 31 points.
     recorded = RECORDED[currency][-31:]
     check(page.locator("#btcusdt .history svg.chart-svg").count() == 1 and page.is_visible("#btcusdt .history svg.chart-svg"),
           where + "with history the open detail has a chart drawn by the script")

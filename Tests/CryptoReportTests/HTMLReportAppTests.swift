@@ -272,6 +272,14 @@ struct HTMLReportAppTests {
         #expect(!json.contains("<") && !json.contains(">") && !json.contains("&"))
         let decoded = try JSONSerialization.jsonObject(with: Data("[\(json)]".utf8)) as? [String]
         #expect(decoded == [hostile])
+        // Each alone in plain text too: plain text takes a shorter way.
+        for special in ["<", ">", "&", "\"", "\\", "\u{2028}", "\u{2029}", "\u{1}", "\n"] {
+            let text = "1.5 - 2" + special + "x ✓"
+            let json = ReportViewModel.jsonString(text)
+            #expect(!json.contains("<") && !json.contains(">") && !json.contains("&") && !json.contains("\u{2028}"))
+            #expect(try JSONSerialization.jsonObject(with: Data("[\(json)]".utf8)) as? [String] == [text], "\(special.unicodeScalars.first?.value ?? 0)")
+        }
+        #expect(ReportViewModel.jsonString("171447.35 - 0.000008600") == "\"171447.35 - 0.000008600\"")
     }
 
     @Test("the chart's low and high labels sit right of the plot, where the line never goes")

@@ -50,6 +50,39 @@ struct ReportWriterTests {
         #expect(Self.everything(in: folder) == ["a.csv", "b.md", "latest.csv"])
     }
 
+    @Test("a report streamed in pieces is staged as their bytes, on the real file system and on one that takes whole files", arguments: [false, true])
+    func streamed(wholeFiles: Bool) throws {
+        let folder = try TemporaryFolder()
+        var writer = ReportWriter(directory: folder.url)
+        if wholeFiles { writer.fileSystem = NoHardLinks() }
+        try writer.write([("a.html", "old a")])
+        let pieces = (0..<300).map { "piece \($0) ✓ " + String(repeating: "x", count: $0 * 37) + "\n" }
+        try writer.write(files: [
+            .init(name: "a.html", contents: .streamed { piece in pieces.forEach(piece) }),
+            .init(name: "latest.html", contents: .copy(of: "a.html")),
+            .init(name: "empty.html", contents: .streamed { _ in }),
+        ])
+        #expect(Self.text(folder, "a.html") == pieces.joined() && Self.text(folder, "latest.html") == pieces.joined())
+        #expect(Self.text(folder, "empty.html") == "")
+        #expect(Self.everything(in: folder) == ["a.html", "empty.html", "latest.html"])
+    }
+
+    @Test("a synced copy of a file larger than its buffer holds the same bytes; it never replaces a file or makes one from nothing")
+    func copySynced() throws {
+        let folder = try TemporaryFolder()
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        let bytes = Data((0..<(5 << 19) + 7).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) })
+        try bytes.write(to: URL(fileURLWithPath: path("a")))
+        let files = POSIXCommitFileSystem()
+        #expect(files.copySynced(path("a"), path("b")) == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path("b"))) == bytes)
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: path("c")))
+        #expect(files.copySynced(path("a"), path("c")) == EEXIST)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path("c"))) == Data("kept".utf8))
+        #expect(files.copySynced(path("missing"), path("d")) == ENOENT)
+        #expect(!FileManager.default.fileExists(atPath: path("d")))
+    }
+
     @Test("a folder in the way of one report fails the run before any report is replaced")
     func folderInTheWay() throws {
         let folder = try TemporaryFolder()

@@ -19,6 +19,9 @@ package protocol CommitFileSystem: Sendable {
     /// into a `Data` first (at 100,000 markets the JSON report is 88 MB). The bytes are valid
     /// only during the call.
     func createSynced(_ path: String, bytes: UnsafeRawBufferPointer) -> Int32
+    /// `createSynced` of bytes that `produce` hands to `write` a piece at a time (each valid only
+    /// during that call), so that a large report is never whole in memory.
+    func createSynced(_ path: String, producing produce: (_ write: (UnsafeRawBufferPointer) -> Void) -> Void) -> Int32
     /// `link(2)`: keeps a previous report aside at no cost.
     func hardLink(_ existing: String, _ new: String) -> Int32
     /// A synced copy, where the file system has no hard links (FAT, some network file systems).
@@ -34,6 +37,13 @@ extension CommitFileSystem {
     package func createSynced(_ path: String, bytes: UnsafeRawBufferPointer) -> Int32 {
         createSynced(path, Data(bytes))
     }
+
+    /// A test's file system gets the pieces joined, in one `createSynced`.
+    package func createSynced(_ path: String, producing produce: (_ write: (UnsafeRawBufferPointer) -> Void) -> Void) -> Int32 {
+        var data = Data()
+        produce { data.append(contentsOf: $0) }
+        return createSynced(path, data)
+    }
 }
 
 /// The real file system.
@@ -45,18 +55,25 @@ package struct POSIXCommitFileSystem: CommitFileSystem {
     }
 
     package func createSynced(_ path: String, bytes raw: UnsafeRawBufferPointer) -> Int32 {
+        createSynced(path) { write in write(raw) }
+    }
+
+    package func createSynced(_ path: String, producing produce: (_ write: (UnsafeRawBufferPointer) -> Void) -> Void) -> Int32 {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return errno }
         var failure: Int32 = 0
-        var offset = 0
-        while offset < raw.count, let base = raw.baseAddress {
-            let written = posixWrite(descriptor, base + offset, raw.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = errno
-                break
+        // After a failed write the rest is not written: the file is removed below.
+        produce { raw in
+            var offset = 0
+            while failure == 0, offset < raw.count, let base = raw.baseAddress {
+                let written = posixWrite(descriptor, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                offset += written
             }
-            offset += written
         }
         if failure == 0 && fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
@@ -68,9 +85,40 @@ package struct POSIXCommitFileSystem: CommitFileSystem {
         link(existing, new) == 0 ? 0 : errno
     }
 
+    /// A mebibyte at a time: reading the whole file first held a second copy of the largest
+    /// report (the 221 MB page of 100,000 markets) in memory while the `latest` copy was made.
     package func copySynced(_ existing: String, _ new: String) -> Int32 {
-        guard let data = FileManager.default.contents(atPath: existing) else { return EIO }
-        return createSynced(new, data)
+        let source = open(existing, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { return errno }
+        defer { close(source) }
+        let descriptor = open(new, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return errno }
+        var failure: Int32 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        copying: while let base = buffer.baseAddress {
+            let read = posixRead(source, base, buffer.count)
+            if read < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                break
+            }
+            if read == 0 { break }
+            var offset = 0
+            while offset < read {
+                let written = posixWrite(descriptor, base + offset, read - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break copying
+                }
+                offset += written
+            }
+        }
+        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure != 0 { _ = posixUnlink(new) }
+        return failure
     }
 
     package func rename(_ from: String, _ to: String) -> Int32 {
@@ -92,10 +140,12 @@ package struct POSIXCommitFileSystem: CommitFileSystem {
 
 #if canImport(Glibc)
     private let posixWrite = Glibc.write
+    private let posixRead = Glibc.read
     private let posixRename = Glibc.rename
     private let posixUnlink = Glibc.unlink
 #elseif canImport(Darwin)
     private let posixWrite = Darwin.write
+    private let posixRead = Darwin.read
     private let posixRename = Darwin.rename
     private let posixUnlink = Darwin.unlink
 #endif

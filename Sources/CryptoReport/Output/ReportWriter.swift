@@ -123,6 +123,9 @@ package struct ReportWriter: Sendable {
             /// report's text at a time, not every format's at once (at 100,000 markets the four
             /// reports are some 330 MB of text).
             case rendered(() throws -> String)
+            /// Written as it is made, a piece at a time, by a report that cannot fail (the HTML
+            /// page): the 221 MB page of 100,000 markets is never whole in memory.
+            case streamed((_ piece: @escaping (String) -> Void) -> Void)
             /// The same bytes as the file of that name staged earlier in the commit (a `latest` copy).
             case copy(of: String)
         }
@@ -163,6 +166,15 @@ package struct ReportWriter: Sendable {
                         throw .writeFailed(path: path(file.name), reason: "the report could not be made: \(error.localizedDescription)")
                     }
                     try check(create(staged, text), file.name)
+                case let .streamed(produce):
+                    try check(fileSystem.createSynced(path(staged)) { write in
+                        withoutActuallyEscaping(write) { write in
+                            produce { piece in
+                                var piece = piece
+                                piece.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+                            }
+                        }
+                    }, file.name)
                 case let .copy(of: original):
                     guard let source = stagedNames[original] else {
                         throw .writeFailed(path: path(file.name), reason: "\(original) is not written by this run")

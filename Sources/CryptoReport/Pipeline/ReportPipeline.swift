@@ -123,7 +123,12 @@ public struct ReportPipeline: Sendable {
             return Outcome(report: report, written: [], standardOutput: text, historyFailure: historyFailure)
         }
         var files = planned.map { each, format, make in
-            ReportWriter.File(name: "cryptoreport-\(each.dataDate)-\(each.currency).\(format.fileExtension)", contents: .rendered(make))
+            let name = "cryptoreport-\(each.dataDate)-\(each.currency).\(format.fileExtension)"
+            // The built-in page is written to its file as it is made, never whole in memory.
+            guard format == .html && templates.rendersHTMLItself else { return ReportWriter.File(name: name, contents: .rendered(make)) }
+            return ReportWriter.File(name: name, contents: .streamed { piece in
+                HTMLWriter.write(others.isEmpty ? view ?? ReportViewModel(each) : ReportViewModel(each, alternatives: others), to: piece)
+            })
         }
         var obsolete: [String] = []
         for each in reports {

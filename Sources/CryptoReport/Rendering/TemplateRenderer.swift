@@ -9,10 +9,14 @@ package struct TemplateRenderer: Sendable {
     private let library: MustacheLibrary
     /// The Markdown report is the built-in one, which `MarkdownWriter` writes without Mustache.
     private let builtInMarkdown: Bool
+    /// The HTML page is the built-in one, which `HTMLWriter` writes without Mustache.
+    private let builtInHTML: Bool
 
     /// The built-in Markdown report is written from the model by `MarkdownWriter`, which reads
     /// only its summary texts, not a user's template, which may read anything.
     var rendersMarkdownItself: Bool { builtInMarkdown }
+    /// The built-in HTML page is written from the model by `HTMLWriter`.
+    var rendersHTMLItself: Bool { builtInHTML }
 
     /// - Parameter directory: a folder holding `report.md.mustache` and/or `report.html.mustache`;
     ///   a file it lacks falls back to the built-in template.
@@ -25,16 +29,20 @@ package struct TemplateRenderer: Sendable {
         }
         var library = MustacheLibrary()
         var texts: [String: String] = [:]
-        var ownMarkdown = false
+        var ownMarkdown = false, ownHTML = false
+        // Only the folder's own templates are parsed: the built-in ones are written by
+        // `MarkdownWriter` and `HTMLWriter`, and parsing the HTML template cost a small report a
+        // twentieth of its run (`renderWithMustache` parses a built-in one when asked).
         for name in Self.fileNames.values.sorted() {
-            let own = try Self.text(of: name, in: directory)
-            if own != nil && name == Self.fileNames[.markdown] { ownMarkdown = true }
-            texts[name] = own ?? EmbeddedTemplates.files[name] ?? ""
+            guard let own = try Self.text(of: name, in: directory) else { continue }
+            if name == Self.fileNames[.markdown] { ownMarkdown = true }
+            if name == Self.fileNames[.html] { ownHTML = true }
+            texts[name] = own
         }
         // Every partial resolved, and none including itself, before any fetch: a template that
         // cannot render is a usage error now, not a crash after the requests.
         var shapes: [String: PartialShape] = [:]
-        for name in Self.fileNames.values.sorted() {
+        for name in Self.fileNames.values.sorted() where texts[name] != nil {
             try Self.resolvePartials(of: name, chain: [], texts: &texts, shapes: &shapes, directory: directory)
         }
         for (name, text) in texts.sorted(by: { $0.key < $1.key }) {
@@ -46,6 +54,7 @@ package struct TemplateRenderer: Sendable {
         }
         self.library = library
         builtInMarkdown = !ownMarkdown
+        builtInHTML = !ownHTML
     }
 
     /// - Parameter alternatives: the same report in other currencies, which the HTML page can
@@ -59,12 +68,19 @@ package struct TemplateRenderer: Sendable {
     /// With a view model made once for every template of a run (Markdown, HTML and the index).
     func render(_ model: ReportViewModel, format: ReportFormat) -> String {
         if format == .markdown && builtInMarkdown { return MarkdownWriter.render(model) }
+        if format == .html && builtInHTML { return HTMLWriter.render(model) }
         return renderWithMustache(model, format: format)
     }
 
-    /// Through the template, whichever it is: what `MarkdownWriter` must equal.
+    /// Through the template, whichever it is: what `MarkdownWriter` and `HTMLWriter` must equal.
     func renderWithMustache(_ model: ReportViewModel, format: ReportFormat) -> String {
         guard let name = Self.fileNames[format] else { return "" }
+        if library.getTemplate(named: name) == nil {
+            var builtIn = MustacheLibrary()
+            // The built-in templates are the repository's, parsed by every test that renders them.
+            try? builtIn.register(EmbeddedTemplates.files[name] ?? "", named: name)
+            return builtIn.render(model, withTemplate: name) ?? ""
+        }
         return library.render(model, withTemplate: name) ?? ""
     }
 

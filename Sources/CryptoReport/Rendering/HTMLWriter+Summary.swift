@@ -1,0 +1,110 @@
+/// The part of the page above the converter and the table, once per currency (`{{#views}}`): the
+/// header, alerts and notices, the cards, the top lists, the charts and the comparison.
+extension HTMLWriter {
+    mutating func summary(_ view: ReportViewModel) {
+        let t = view.t
+        if view.isSwitchable { out += "<div class=\"cur-"; put(view.viewIndex); out += "\">" }
+        out += "<header>\n  <h1>"; put(view.title); out += "</h1>\n  <p class=\"sub\"><span>"; put(view.said.generated)
+        out += "</span><span>"; put(view.said.newestTicker); out += "</span><span>"; put(view.said.ecbRates); out += "</span></p>\n</header>\n"
+        if view.hasAlerts {
+            out += "<section class=\"alerts\" role=\"alert\" aria-label=\""; put(t[.alerts]); out += "\">\n  <h2>"; put(t[.alerts])
+            out += "</h2>\n  <ul>\n"
+            for alert in view.alerts { out += "    <li>"; put(alert.text); out += "</li>\n" }
+            out += "  </ul>\n</section>\n"
+        }
+        if view.hasNotices {
+            out += "<section class=\"notices\" role=\"alert\" aria-label=\""; put(t[.notices]); out += "\">\n  <ul>\n"
+            for notice in view.notices { out += "    <li>"; put(notice.text); out += "</li>\n" }
+            out += "  </ul>\n</section>\n"
+        }
+        out += "\n"
+        cards(view)
+        out += "\n"
+        if view.hasMovers { movers(view) }
+        out += "\n"
+        if view.hasCharts {
+            out += "<section class=\"grid charts\" aria-label=\""; put(t[.priceCharts]); out += "\">\n"
+            for chart in view.charts {
+                out += "  <div class=\"card chart\">\n    <h2><a href=\"#"; put(chart.anchor); out += "\">"; put(chart.pair)
+                out += "</a> · "; put(chart.span); out += "</h2>\n    <div class=\"chart-head\"><span class=\"big\">"; put(chart.price)
+                out += "</span> <span class=\""; put(chart.changeClass); out += "\">"; put(chart.change30d); out += "</span></div>\n    "
+                out += chart.svg
+                out += "\n  </div>\n"
+            }
+            out += "</section>\n"
+        }
+        if view.hasComparison {
+            out += "<section class=\"card compare-card\" aria-label=\""; put(t[.comparison]); out += "\">\n  <h2>"; put(view.comparisonTitle)
+            out += "</h2>\n  "
+            out += view.comparison
+            out += "\n  <ul class=\"plain legend\">"
+            for entry in view.compared {
+                out += "<li><span class=\"swatch s"; put(entry.index); out += "\" aria-hidden=\"true\"></span>"; put(entry.name)
+                out += " <span class=\""; put(entry.changeClass); out += "\">"; put(entry.change); out += "</span></li>"
+            }
+            out += "</ul>\n</section>\n"
+        }
+        if view.hasComparisonNote {
+            out += "<section class=\"card compare-card\" aria-label=\""; put(t[.comparison]); out += "\"><h2>"; put(view.comparisonTitle)
+            out += "</h2><p class=\"small\">"; put(view.comparisonNote); out += "</p></section>\n"
+        }
+        if view.isSwitchable { out += "</div>" }
+    }
+
+    private mutating func cards(_ view: ReportViewModel) {
+        let t = view.t
+        out += "<section class=\"grid cards\" aria-label=\""; put(t[.summary]); out += "\">\n  <div class=\"card\">\n    <h2>"; put(t[.markets])
+        out += "</h2>\n    <div class=\"big\">"; put(view.counts.shown); out += " <span class=\"small\">"; put(t[.shown])
+        out += "</span></div>\n    <div class=\"small\">"; put(view.said.tickersConverted)
+        out += "</div>\n    <div class=\"small\">"; put(view.counts.assetsPhrase); out += " · "; put(view.said.skipped)
+        out += "</div>\n    <div class=\"small\">"; put(view.said.unconvertible); out += "</div>\n  </div>\n"
+        let breadth = view.breadth
+        out += "  <div class=\"card\">\n    <h2>"; put(t[.breadth]); out += "</h2>\n    <div class=\"breadth\"><span class=\"up\" title=\""; put(t[.advancers])
+        out += "\">▲ "; put(breadth.advancers); out += "</span><span class=\"down\" title=\""; put(t[.decliners]); out += "\">▼ "; put(breadth.decliners)
+        out += "</span><span class=\"flat\" title=\""; put(t[.unchanged]); out += "\">■ "; put(breadth.unchanged)
+        out += "</span></div>\n    <div class=\"bar\" aria-hidden=\"true\"><span class=\"a\" style=\"flex-grow: "; put(breadth.advancersWeight)
+        out += "\"></span><span class=\"d\" style=\"flex-grow: "; put(breadth.declinersWeight)
+        out += "\"></span><span class=\"u\" style=\"flex-grow: "; put(breadth.unchangedWeight)
+        out += "\"></span></div>\n    <div class=\"small\">"; put(t[.breadthLegend]); out += "</div>\n  </div>\n"
+        if view.hasInrPremium {
+            out += "  <div class=\"card wide\">\n    <h2>"; put(t[.inrPremium]); out += "</h2>\n    <div class=\"big "; put(view.inrPremiumClass)
+            out += "\">"; put(view.inrPremium); out += "</div>\n    <div class=\"small\">"; put(view.inrPremiumDetail); out += "</div>\n  </div>\n"
+        }
+        out += "  <div class=\"card wide\">\n    <h2>"; put(t[.ratesUsed]); out += "</h2>\n    <ul class=\"plain rates\">\n"
+        for rate in view.rates { out += "      <li>"; put(rate.text); out += "</li>\n" }
+        out += "    </ul>\n    <div class=\"small\">"; put(view.said.ecbReferenceRates); out += "</div>\n  </div>\n</section>\n"
+    }
+
+    private mutating func movers(_ view: ReportViewModel) {
+        let t = view.t
+        out += "<section class=\"grid movers\" aria-label=\""; put(t[.movers]); out += "\">\n"
+        func list(_ title: String, _ rows: [ReportViewModel.Row], _ item: (inout HTMLWriter, ReportViewModel.Row) -> Void) {
+            out += "  <div class=\"card\">\n    <h2>"; put(title); out += "</h2>\n    <ul class=\"plain\">\n"
+            for row in rows {
+                out += "      <li><span class=\"m\" title=\""; put(row.symbol); out += "\">"; put(row.pair); out += "</span>"
+                item(&self, row)
+                out += "</li>\n"
+            }
+            out += "    </ul>\n  </div>\n"
+        }
+        func priceAndChange(_ writer: inout HTMLWriter, _ row: ReportViewModel.Row) {
+            writer.out += "<span class=\"num s\">"; writer.put(row.price); writer.out += "</span><span class=\"num pill "; writer.put(row.changeClass)
+            writer.out += "\">"; writer.put(row.arrow); writer.out += " "; writer.put(row.change); writer.out += "</span>"
+        }
+        if view.hasGainers { list(t[.topGainers], view.gainers, priceAndChange) }
+        if view.hasLosers { list(t[.topLosers], view.losers, priceAndChange) }
+        if view.hasTopVolume {
+            list(view.said.topVolume, view.topVolume) { writer, row in
+                writer.out += "<span class=\"num s "; writer.put(row.changeClass); writer.out += "\">"; writer.put(row.change)
+                writer.out += "</span><span class=\"num\">"; writer.put(row.volumeValue); writer.out += "</span>"
+            }
+        }
+        if view.hasWidestSpreads {
+            list(t[.widestSpreads], view.widestSpreads) { writer, row in
+                writer.out += "<span class=\"num s\">"; writer.put(row.spread); writer.out += "</span><span class=\"num\">"
+                writer.put(row.spreadPct); writer.out += "</span>"
+            }
+        }
+        out += "  <p class=\"small floor\">"; put(view.said.volumeFloor); out += "</p>\n</section>\n"
+    }
+}

@@ -1,0 +1,153 @@
+/// The built-in HTML page (`Templates/report.html.mustache`) written straight from the view model
+/// into one preallocated string. Written by hand for the reason `MarkdownWriter` is: swift-mustache
+/// finds every tag through the context stack (and `Mirror` for what answers no lookup of ours),
+/// returns each section as a string of its own and joins them, which made the page half of a
+/// 10,000-market run and the peak of a 100,000-market one. A user's own `report.html.mustache`
+/// still goes through Mustache. `HTMLWriterTests` renders both ways on every branch of the template
+/// and requires the same bytes, so a change to the template not made here too fails there.
+///
+/// The page's parts are in `+Summary` (shown once per currency), `+Table` and `+Detail`. Each
+/// `{{tag}}` of the template is `put`, each `{{{tag}}}` appended as it is; a section's lines that
+/// stand alone in the template (`{{#hasAlerts}}` on a line of its own) leave nothing, as in Mustache.
+struct HTMLWriter {
+    var out = ""
+    /// Where a streamed page's text goes, a piece at a time (`write(_:to:)`); nil while it is
+    /// written into `out` whole.
+    private var sink: ((String) -> Void)?
+    private var pieceSize = 0
+
+    static func render(_ model: ReportViewModel) -> String {
+        var writer = HTMLWriter()
+        // About 2.3 KB a market in the table and its detail, twice that with a second currency.
+        let perRow = model.alternative.isEmpty ? 2600 : 4800
+        writer.out.reserveCapacity(
+            16_384 + model.pageStyle.utf8.count + model.pageScript.utf8.count + model.rows.count * perRow
+                + model.views.reduce(0) { $0 + $1.historyData.utf8.count })
+        writer.page(model)
+        return writer.out
+    }
+
+    /// The same page handed to `sink` in pieces of about `pieceSize` bytes, so that the whole
+    /// page (221 MB at 100,000 markets) is never in memory beside its view model.
+    static func write(_ model: ReportViewModel, pieceSize: Int = 1 << 20, to sink: @escaping (String) -> Void) {
+        var writer = HTMLWriter()
+        writer.sink = sink
+        writer.pieceSize = pieceSize
+        writer.out.reserveCapacity(pieceSize + 65_536)
+        writer.page(model)
+        if !writer.out.isEmpty { sink(writer.out) }
+    }
+
+    /// Called between markets: hands a full piece on when the page is streamed.
+    mutating func flushIfFull() {
+        guard let sink, out.utf8.count >= pieceSize else { return }
+        sink(out)
+        out.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func page(_ model: ReportViewModel) {
+        let t = model.t
+        out += "<!DOCTYPE html>\n<html lang=\""; put(model.lang)
+        out += "\">\n<head>\n<meta charset=\"utf-8\">\n"
+        if model.isSwitchable { out += "<meta name=\"cryptoreport-currencies\" content=\""; put(model.currencyCodes); out += "\">\n" }
+        out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">\n"
+        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n<title"
+        for alternative in model.alternative { out += " data-alt=\""; put(alternative.title); out += "\"" }
+        out += ">"; put(model.title); out += "</title>\n<style>\n"
+        out += model.pageStyle
+        out += "</style>\n</head>\n<body>\n<main id=\"page\" data-strings=\""; put(model.scriptStrings); out += "\">\n"
+        if model.isSwitchable {
+            out += "<div class=\"switch\" id=\"currency-switch\" role=\"group\" aria-label=\""; put(t[.currency]); out += "\" hidden>"
+            for choice in model.currencyChoices {
+                out += "<button type=\"button\" data-i=\""; put(choice.index); out += "\">"; put(choice.code); out += "</button>"
+            }
+            out += "</div>\n"
+        }
+        for view in model.views { summary(view) }
+        out += "\n"
+        if model.hasConverter { converter(model) }
+        table(model)
+        out += "\n\n"
+        if model.hasDetails { details(model) }
+        flushIfFull()
+        if model.hasWarnings {
+            out += "<details class=\"card\">\n  <summary>"; put(t[.warnings]); out += " <span class=\"pill\">"; put(model.warningCount)
+            out += "</span></summary>\n  <ul>\n"
+            for warning in model.warnings { out += "    <li>"; put(warning.text); out += "</li>\n" }
+            out += "  </ul>\n</details>\n"
+        }
+        out += "\n"
+        for view in model.views { footer(view) }
+        out += "\n</main>\n<script>\n"
+        out += model.pageScript
+        out += "</script>\n</body>\n</html>\n"
+    }
+
+    private mutating func converter(_ model: ReportViewModel) {
+        let t = model.t
+        out += "<section class=\"card converter\" id=\"converter\" aria-label=\""; put(t[.converter])
+        out += "\" data-rates=\""; put(model.converterData); out += "\" hidden>\n  <h2>"; put(t[.converter])
+        out += "</h2>\n  <div class=\"conv\"><input id=\"conv-amount\" type=\"text\" inputmode=\"decimal\" value=\"1\" aria-label=\""; put(t[.amount])
+        out += "\" autocomplete=\"off\" spellcheck=\"false\"><select id=\"conv-from\" aria-label=\""; put(t[.convertFrom])
+        out += "\"></select><span class=\"eq\" aria-hidden=\"true\">=</span><output id=\"conv-result\" for=\"conv-amount conv-from conv-to\"></output><select id=\"conv-to\" aria-label=\""
+        put(t[.convertInto])
+        out += "\"></select></div>\n  <p class=\"small\" id=\"conv-via\" data-via=\""; put(t[.via]); out += "\" data-ecb=\""; put(t[.ecbRatesOf])
+        out += "\" data-bad=\""; put(t[.typeAmount]); out += "\"></p>\n</section>\n"
+    }
+
+    private mutating func footer(_ view: ReportViewModel) {
+        let t = view.t
+        if view.isSwitchable { out += "<div class=\"cur-"; put(view.viewIndex); out += "\">" }
+        out += "<footer>\n  <h2>"; put(t[.sources]); out += "</h2>\n  <ul>\n"
+        for source in view.sources {
+            out += "    <li>"; put(source.name); out += ": "
+            if source.isLink {
+                out += "<a href=\""; put(source.url); out += "\">"; put(source.url); out += "</a>"
+            } else {
+                put(source.url)
+            }
+            out += " ("; put(t[.fetched]); out += " "; put(source.fetchedAt); out += ")</li>\n"
+        }
+        out += "  </ul>\n  <p>"; put(view.said.method); out += "</p>\n  <p>"; put(view.said.disclaimer); out += "</p>\n</footer>"
+        if view.isSwitchable { out += "</div>" }
+    }
+
+    /// `{{text}}`: `text` escaped for HTML, as Mustache's HTML content type escapes it (`<`, `>`,
+    /// `&`, `"` and `'`), but byte by byte: Mustache compares whole Characters, so a quote or `<`
+    /// that a combining mark follows (`"\u{301}`) would pass it unescaped and end an attribute.
+    mutating func put(_ text: String) {
+        let utf8 = text.utf8
+        // Most texts (figures, names) hold none of these: appended whole.
+        guard utf8.contains(where: Self.isSpecial) else {
+            out += text
+            return
+        }
+        var start = utf8.startIndex, index = start
+        while index != utf8.endIndex {
+            let replacement: String
+            switch utf8[index] {
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "\""): replacement = "&quot;"
+            case UInt8(ascii: "'"): replacement = "&#39;"
+            default:
+                utf8.formIndex(after: &index)
+                continue
+            }
+            // An ASCII byte is a scalar of its own: both ends are scalar boundaries.
+            out += text[start..<index]
+            out += replacement
+            utf8.formIndex(after: &index)
+            start = index
+        }
+        out += text[start..<utf8.endIndex]
+    }
+
+    private static func isSpecial(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Mustache
+import Testing
+
+@testable import CryptoReport
+
+/// `HTMLWriter` writes the built-in HTML page by hand; on every branch of its template it must
+/// give the bytes Mustache gives.
+@Suite("The HTML page written without Mustache")
+struct HTMLWriterTests {
+    static func expectSame(_ model: ReportViewModel, _ comment: Comment, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let templates = try TemplateRenderer()
+        let direct = HTMLWriter.render(model)
+        let mustache = templates.renderWithMustache(model, format: .html)
+        #expect(direct == mustache, comment, sourceLocation: sourceLocation)
+        if direct != mustache { Self.explain(direct, mustache, comment) }
+        // What the pipeline writes is the direct one.
+        #expect(templates.render(model, format: .html) == direct, sourceLocation: sourceLocation)
+    }
+
+    /// The first line that differs, for a reader of a failure: the pages are half a megabyte.
+    static func explain(_ direct: String, _ mustache: String, _ comment: Comment) {
+        let a = direct.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = mustache.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let line = zip(a, b).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset ?? (a.count != b.count ? min(a.count, b.count) : nil)
+        else { return }
+        func at(_ lines: [Substring]) -> String { line < lines.count ? String(lines[line]) : "(end)" }
+        Issue.record("\(comment): line \(line + 1) differs\n writer:   \(at(a))\n mustache: \(at(b))")
+    }
+
+    /// A report of the real snapshot with `days` earlier days of history (prices moved a little
+    /// each day), and the alerts `alerts` evaluated on it.
+    static func withHistory(_ currency: CurrencyCode, days: [Int], alerts: [String] = [], locale: String? = nil) throws -> Report {
+        let folder = try TemporaryFolder()
+        let store = try HistoryStore(path: folder.url.appendingPathComponent("history.sqlite").path)
+        for daysAgo in days {
+            try store.record(try HistoryTests.snapshot(daysAgo: daysAgo, factor: Decimal(90 + daysAgo) / 100))
+        }
+        let report = try MarkdownWriterTests.build(try Fixtures.tickers, currency: currency, alerts: alerts) {
+            $0.report.selection.markets = .all
+            $0.report.locale = locale.flatMap(ReportLocale.init)
+        }
+        return ReportPipeline().withTrends(report, from: store)
+    }
+
+    @Test("the real snapshot in SEK (Swedish), USD and EUR (English), every market and the primary ones", arguments: ["SEK", "USD", "EUR"])
+    func sample(currency: String) throws {
+        for markets in Selection.Markets.allCases {
+            let report = try MarkdownWriterTests.build(try Fixtures.tickers, currency: CurrencyCode(stringLiteral: currency)) {
+                $0.report.selection.markets = markets
+            }
+            let model = ReportViewModel(report)
+            #expect(model.hasRows && model.hasDetails && model.hasConverter && model.hasInrPremium && !model.hasCharts && !model.hasComparison)
+            #expect(model.lang == (currency == "SEK" ? "sv" : "en"))
+            try Self.expectSame(model, "\(currency), \(markets)")
+        }
+    }
+
+    @Test("a USD page in Swedish and a SEK page in English (--locale)")
+    func otherLanguage() throws {
+        for (currency, locale) in [("USD", "sv_SE"), ("SEK", "en_US")] {
+            let report = try MarkdownWriterTests.build(try Fixtures.tickers, currency: CurrencyCode(stringLiteral: currency)) {
+                $0.report.locale = ReportLocale(locale)
+            }
+            try Self.expectSame(ReportViewModel(report), "\(currency) in \(locale)")
+        }
+    }
+
+    @Test("alerts, notices, warnings, stale rows and hostile names to escape")
+    func everyBranch() throws {
+        let tickers = Fixtures.tickerJSON([
+            Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", open: "15000", volume: "3"),
+            Fixtures.ticker("</script><script>alert(1)</script>usdt", base: "</script><script>alert(1)</script>", quote: "usdt", last: "2", volume: "5"),
+            Fixtures.ticker(#"it's\"q&usdt"#, base: #"it's\"q&"#, quote: "usdt", last: "0.5", open: "1", volume: "100"),
+            Fixtures.ticker("old<&>usdt", base: "old<&>", quote: "usdt", last: "1", at: "1568078292000"),
+            Fixtures.ticker("badusdt", base: "bad", quote: "usdt", last: "not a number"),
+            Fixtures.ticker("zzzxyz", base: "zzz", quote: "xyz", last: "1"),
+        ])
+        let report = try MarkdownWriterTests.build(tickers, alerts: ["btc above 1 SEK", "any move 1 %"]) { $0.report.selection.markets = .all }
+        let model = ReportViewModel(report)
+        // The case is worth something only if it reaches these branches.
+        #expect(model.hasAlerts && model.hasWarnings && model.hasNotices)
+        #expect(model.rows.contains { $0.stale })
+        #expect(model.rows.contains { $0.pair.contains("</SCRIPT>") } && model.rows.contains { $0.pair.contains("'") })
+        try Self.expectSame(model, "every branch")
+        let html = HTMLWriter.render(model)
+        #expect(!html.contains("<SCRIPT>") && html.contains("&lt;/SCRIPT&gt;&lt;SCRIPT&gt;ALERT(1)&lt;/SCRIPT&gt;/USDT"))
+        #expect(html.contains("IT&#39;S&quot;Q&amp;/USDT"))
+    }
+
+    @Test("sources read from the web are links; a quote in an address is escaped")
+    func linkedSources() throws {
+        let report = try ReportBuilder(spec: ReportSpec(currency: "USD"), ratesAgeLimit: nil, generatedAt: Fixtures.reportTime).build(
+            tickers: Fixtures.payload(.tickers, try Fixtures.tickers, location: "https://api.wazirx.com/sapi/v1/tickers/24hr?a=\"1\"&b='2'"),
+            rates: Fixtures.payload(.rates, try Fixtures.rates, location: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"))
+        let model = ReportViewModel(report)
+        #expect(model.sources.allSatisfy { $0.isLink })
+        try Self.expectSame(model, "linked sources")
+        #expect(HTMLWriter.render(model).contains("<a href=\"https://api.wazirx.com/sapi/v1/tickers/24hr?a=&quot;1&quot;&amp;b=&#39;2&#39;\">"))
+    }
+
+    @Test("a report with no market to show")
+    func noRows() throws {
+        let tickers = Fixtures.tickerJSON([
+            Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000"),
+            Fixtures.ticker("zzzxyz", base: "zzz", quote: "xyz", last: "1"),
+        ])
+        let report = try MarkdownWriterTests.build(tickers) { $0.report.selection.symbols = ["zzz"] }
+        let model = ReportViewModel(report)
+        #expect(!model.hasRows && !model.hasDetails && !model.hasConverter)
+        try Self.expectSame(model, "no rows")
+    }
+
+    @Test("with history: trend columns, sparklines, charts, the comparison, limits and history data", arguments: ["SEK", "USD"])
+    func withHistory(currency: String) throws {
+        let report = try Self.withHistory(CurrencyCode(stringLiteral: currency), days: [1, 2, 7, 30], alerts: ["btc above 1 USD", "btc below 1000000 SEK"])
+        let model = ReportViewModel(report)
+        #expect(model.hasSincePrevious && model.hasChange7d && model.hasChange30d && model.hasSparklines)
+        #expect(model.hasCharts && model.hasComparison && model.hasHistoryData && model.hasAlerts)
+        #expect(model.details.contains { $0.hasLimits })
+        try Self.expectSame(model, "history in \(currency)")
+    }
+
+    @Test("one day of history: a since-last column and the comparison, no 30-day column, no chart")
+    func oneDay() throws {
+        let model = ReportViewModel(try Self.withHistory("SEK", days: [1]))
+        #expect(model.hasSincePrevious && !model.hasChange30d && !model.hasCharts && model.hasComparison)
+        try Self.expectSame(model, "one day")
+    }
+
+    @Test("markets chosen for the comparison that it cannot draw yet: its note instead, in one currency and in two")
+    func comparisonNote() throws {
+        func chosen(_ currency: CurrencyCode) throws -> Report {
+            try MarkdownWriterTests.build(try Fixtures.tickers, currency: currency) { $0.report.compare = ["btc", "eth"] }
+        }
+        let model = ReportViewModel(try chosen("USD"))
+        #expect(model.hasComparisonNote && !model.hasComparison)
+        try Self.expectSame(model, "comparison note")
+        let both = ReportViewModel(try chosen("SEK"), alternatives: [try chosen("USD")])
+        #expect(both.views.allSatisfy { $0.hasComparisonNote } && !both.currencyCodes.isEmpty)
+        try Self.expectSame(both, "comparison note in two currencies")
+    }
+
+    @Test("two currencies on one page, with and without history")
+    func twoCurrencies() throws {
+        let sek = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "SEK") { $0.report.selection.markets = .all }
+        let usd = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "USD") { $0.report.selection.markets = .all }
+        let plain = ReportViewModel(sek, alternatives: [usd])
+        #expect(plain.isSwitchable && plain.rows.contains { !$0.alt.isEmpty })
+        try Self.expectSame(plain, "SEK and USD")
+        let alerts = ["btc above 1 USD", "eth below 1000000 SEK"]
+        let dated = ReportViewModel(
+            try Self.withHistory("USD", days: [1, 7, 30], alerts: alerts), alternatives: [try Self.withHistory("SEK", days: [1, 7, 30], alerts: alerts)])
+        #expect(dated.details.contains { $0.hasLimits && !$0.alt.isEmpty } && dated.details.contains { $0.others.contains { !$0.alt.isEmpty } })
+        #expect(dated.views.allSatisfy { $0.hasHistoryData })
+        try Self.expectSame(dated, "USD and SEK with history")
+        // A market only one currency has: the other's rows and details lack its second figures.
+        let fewer = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "USD") { $0.report.selection.markets = .primary }
+        let partial = ReportViewModel(sek, alternatives: [fewer])
+        #expect(partial.rows.contains { $0.alt.isEmpty } && partial.rows.contains { !$0.alt.isEmpty })
+        try Self.expectSame(partial, "SEK and USD of fewer markets")
+    }
+
+    @Test("the page streamed in pieces is the page written whole")
+    func streamed() throws {
+        let sek = try Self.withHistory("SEK", days: [1, 7, 30]), usd = try Self.withHistory("USD", days: [1, 7, 30])
+        for model in [ReportViewModel(sek), ReportViewModel(sek, alternatives: [usd])] {
+            var pieces: [String] = []
+            HTMLWriter.write(model, pieceSize: 16_384) { pieces.append($0) }
+            #expect(pieces.count > 20 && pieces.dropLast().allSatisfy { $0.utf8.count >= 16_384 })
+            #expect(pieces.joined() == HTMLWriter.render(model))
+        }
+    }
+
+    @Test("the pipeline's page, streamed to its file, is the page written whole")
+    func pipelineStreams() async throws {
+        let folder = try TemporaryFolder()
+        var settings = Settings()
+        settings.report.currency = "SEK"
+        settings.fetch.sample = true
+        settings.output.destination = .directory(folder.url.path)
+        settings.output.history = .disabled
+        settings.output.formats = [.html]
+        let clock = FixedClock(Fixtures.reportTime)
+        let outcome = try await ReportPipeline(clock: clock).run(settings)
+        let written = try String(contentsOf: try #require(outcome.written.first { $0.pathExtension == "html" }), encoding: .utf8)
+        let report = try await ReportPipeline(clock: clock).makeReport(settings)
+        #expect(written == HTMLWriter.render(ReportViewModel(report)))
+    }
+
+    @Test("HTML escaping: Mustache's five characters, and a quote a combining mark follows, which Mustache lets through")
+    func escaping() throws {
+        var writer = HTMLWriter()
+        writer.put(#"a<b>c&d"e'f ✓ plain"#)
+        #expect(writer.out == "a&lt;b&gt;c&amp;d&quot;e&#39;f ✓ plain")
+        // Swift compares Characters: `"` with U+0301 is one, and Mustache's table does not know it.
+        writer.out = ""
+        let hostile = "x\"\u{301} onmouseover=alert(1) <\u{301}"
+        writer.put(hostile)
+        #expect(writer.out == "x&quot;\u{301} onmouseover=alert(1) &lt;\u{301}")
+        // The same name from the feed, through a template of the user's and through the writer.
+        let tickers = Fixtures.tickerJSON([
+            Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000"),
+            Fixtures.ticker("x\\\"\u{301}usdt", base: "x\\\"\u{301} onmouseover=alert(1)", quote: "usdt", last: "2"),
+        ])
+        let report = try MarkdownWriterTests.build(tickers, currency: "USD") { $0.report.selection.markets = .all }
+        let folder = try TemporaryFolder()
+        try "{{#rows}}<p title=\"{{pair}}\">{{/rows}}".write(
+            to: folder.url.appendingPathComponent("report.html.mustache"), atomically: true, encoding: .utf8)
+        let own = try TemplateRenderer(directory: folder.url).render(report, format: .html)
+        #expect(own.contains("<p title=\"X\"\u{301} ONMOUSEOVER=ALERT(1)/USDT\">"), "Mustache lets the quote through")
+        #expect(try HTMLReportAppTests.render(report, .html).contains("title=\"X&quot;\u{301} ONMOUSEOVER=ALERT(1)/USDT"))
+    }
+
+    @Test("a folder's own report.html.mustache still goes through Mustache")
+    func ownTemplate() throws {
+        let folder = try TemporaryFolder()
+        try "<p>{{title}} {{#rows}}{{pair}};{{/rows}}</p>".write(
+            to: folder.url.appendingPathComponent("report.html.mustache"), atomically: true, encoding: .utf8)
+        let report = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "USD")
+        let html = try TemplateRenderer(directory: folder.url).render(report, format: .html)
+        #expect(html.hasPrefix("<p>") && html.contains("BTC/USDT;") && !html.contains("<!DOCTYPE"))
+    }
+}
