@@ -3,7 +3,8 @@
 /// Control characters (Cc) can forge log lines; format characters (Cf: bidirectional overrides
 /// such as U+202E, zero-width characters) reorder or hide what follows them, so that `"\u{202E}gnp.exe"`
 /// reads as `exe.png`; line and paragraph separators (Zl, Zp) break a line where no newline is
-/// seen. A market identifier holding any of them is refused (the row is skipped with a warning,
+/// seen; a mark after a markup character (`"\u{301}`) slips past template escaping. A market
+/// identifier holding any of them is refused (the row is skipped with a warning,
 /// never altered: two symbols must not become one); text quoted in a message has them replaced.
 enum SourceText {
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
@@ -14,7 +15,22 @@ enum SourceText {
     }
 
     static func containsUnsafe(_ text: String) -> Bool {
-        text.unicodeScalars.contains(where: isUnsafe)
+        var afterMarkup = false
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar) || (afterMarkup && combines(scalar)) { return true }
+            afterMarkup = "<>&\"'".unicodeScalars.contains(scalar)
+        }
+        return false
+    }
+
+    /// A mark that joins the character before it. After `"` or `<` it hides that character from
+    /// swift-mustache's escaping, which compares whole characters: `"\u{301}` in a symbol would
+    /// end an attribute of a page made with the user's own template.
+    static func combines(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: scalar.properties.isGraphemeExtend
+        }
     }
 
     /// Control characters and separators become spaces, format characters go.
