@@ -491,6 +491,12 @@
   document.addEventListener("keydown", function (event) {
     var open = document.querySelector(".detail:target");
     if (event.key === "Escape" && open) closeDetail(open);
+    // Tab stays in an open detail: the page behind is dimmed, not there to be reached.
+    if (event.key === "Tab" && open) {
+      var stops = Array.prototype.filter.call(open.querySelectorAll("a[href], button, input, select, [tabindex]"), function (e) { return e.tabIndex >= 0; });
+      var at = stops.indexOf(document.activeElement), next = at < 0 ? 0 : (at + (event.shiftKey ? -1 : 1) + stops.length) % stops.length;
+      if (stops.length && (at < 0 || (event.shiftKey ? at === 0 : at === stops.length - 1))) { event.preventDefault(); stops[next].focus(); }
+    }
   });
 
   function restore() {

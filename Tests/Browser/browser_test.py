@@ -352,6 +352,10 @@ def main():
         history_drawn(page, "SEK", price)
         check(page.locator("#btcusdt .mini th:has-text('BTC/INR')").count() == 1, "the detail lists BTC/INR beside BTC/USDT")
         check(page.evaluate("document.activeElement.closest('#btcusdt') !== null"), "the opened detail has the keyboard focus")
+        for _ in range(12):
+            page.keyboard.press("Tab")
+        page.keyboard.press("Shift+Tab")
+        check(page.evaluate("document.activeElement.closest('#btcusdt') !== null"), "Tab and Shift+Tab stay in the open detail")
         # Every earlier point is in the dialog's own scroll, none hidden in a short inner box.
         check(page.evaluate("(() => { const p = document.querySelector('#btcusdt .points'); return p.scrollHeight <= p.clientHeight + 1 })()"),
               "the earlier points are not a scroll box inside the dialog")
