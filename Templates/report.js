@@ -457,22 +457,23 @@
   // A detail closes with Escape, its close button or a click on the dimmed page around it.
   // Closing puts the view's fragment back and the reader where they were when it opened (the
   // row's own fragment would scroll the row under the sticky header), keyboard focus back on the
-  // row's link.
+  // link that opened it (a row's or a chart card's; the row's when it was opened by an address).
   var opened = null;
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest("a[href^='#']");
     var detail = link && document.getElementById(link.getAttribute("href").slice(1));
     if (!detail || !detail.classList.contains("detail") || document.querySelector(".detail:target")) return;
     var wrap = table.closest(".table-wrap");
-    opened = { x: window.scrollX, y: window.scrollY, wrapTop: wrap ? wrap.scrollTop : 0 };
+    opened = { x: window.scrollX, y: window.scrollY, wrapTop: wrap ? wrap.scrollTop : 0, opener: link };
   }, true);
   function rowInView(row) {
     var head = table.tHead.getBoundingClientRect(), box = row.getBoundingClientRect();
     if (box.top < Math.max(head.bottom, 0) || box.bottom > window.innerHeight) row.scrollIntoView({ block: "center" });
   }
   function closeDetail(detail) {
-    var row = document.getElementById("m-" + detail.id), link = row && row.querySelector(".pair a");
-    var wrap = table.closest(".table-wrap"), back = opened;
+    var row = document.getElementById("m-" + detail.id), back = opened;
+    var link = back && back.opener.isConnected ? back.opener : row && row.querySelector(".pair a");
+    var wrap = table.closest(".table-wrap");
     opened = null;
     location.replace("#" + fragment());
     if (!fragment()) try { history.replaceState(null, "", location.href.split("#")[0]); } catch (e) { /* "#" stays */ }
@@ -480,7 +481,7 @@
       window.scrollTo(back.x, back.y);
       if (wrap) wrap.scrollTop = back.wrapTop;
     }
-    if (row && !row.hidden) rowInView(row);
+    if (row && !row.hidden && (!back || row.contains(link))) rowInView(row);
     if (link) link.focus({ preventScroll: true });
   }
   Array.prototype.forEach.call(document.querySelectorAll(".detail"), function (detail) {

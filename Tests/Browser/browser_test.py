@@ -379,6 +379,14 @@ def main():
         page.click("#m-ethusdt .pair a")
         page.keyboard.press("Escape")
         check(row_below_header("ethusdt"), "after Escape the row is below the sticky header")
+        # Opened from a chart card, it closes back at the card.
+        card_link = ".cur-0 .charts .chart h2 a[href='#btcusdt']"
+        page.evaluate("document.querySelector(\"%s\").scrollIntoView({ block: 'center' })" % card_link)
+        before = page.evaluate("scrollY")
+        page.click(card_link)
+        page.keyboard.press("Escape")
+        check(page.evaluate("scrollY") == before and page.evaluate("document.activeElement === document.querySelector(\"%s\")" % card_link),
+              "a detail opened from a chart card closes back at the card, its link focused (scrollY %s, was %s)" % (page.evaluate("scrollY"), before))
         page.click("#m-ethusdt .pair a")
         page.mouse.click(5, 450)
         check(not page.is_visible("#ethusdt"), "a click on the dimmed page around the detail closes it")
