@@ -22,7 +22,10 @@ struct FastDecimalTests {
             expect(FastDecimal.divide(a, b), a / b, "÷", a, b)
             expect(FastDecimal.add(a, b), a + b, "+", a, b)
             expect(FastDecimal.subtract(a, b), a - b, "−", a, b)
-            if let x = FastDecimal(a), let y = FastDecimal(b), !a.isNaN, !b.isNaN {
+            let x = FastDecimal(a)
+            let y = FastDecimal(b)
+            if FastDecimal.compare(FastDecimal(publicParts: a), x) != 0, found.count < 20 { found.append("\(a) read through the public accessors differs") }
+            if !a.isNaN, !b.isNaN {
                 let theirs = a < b ? -1 : (a == b ? 0 : 1)
                 // Foundation's comparison is exact while the exponents are close; the fast one always.
                 if abs(x.exponent - y.exponent) < 20, FastDecimal.compare(x, y) != theirs, found.count < 20 {
@@ -128,5 +131,43 @@ struct FastDecimalTests {
         }
         #expect(FastDecimal.digitCount(.max, .max) == 39)
         #expect(FastDecimal.digitCount(0, 0) == 0)
+    }
+}
+
+/// The analyser's fast figures against its Foundation definition, on every market of the real
+/// sample in the four report currencies, byte for byte.
+@Suite("MarketAnalyser's figures are Foundation's")
+struct FastAnalyserTests {
+    static func figures(_ row: MarketRow) -> [Decimal?] {
+        [row.price, row.open, row.high, row.low, row.bid, row.ask, row.changePercent, row.spread, row.spreadPercent,
+         row.volume, row.volumeValue, row.fxRate]
+    }
+
+    static func bytes(_ value: Decimal?) -> [UInt8] { value.map(FastDecimalTests.bytes) ?? [] }
+
+    @Test("every market of the sample", arguments: ["USD", "SEK", "EUR", "INR"])
+    func sample(currency: String) throws {
+        let tickers = try TickerDecoder().decode(EmbeddedSample.tickers).tickers
+        let rates = try ECBRatesParser().parseLatest(EmbeddedSample.rates)
+        let quoteRates = try CurrencyConverter(rates: rates, target: currency).quoteRates(for: tickers)
+        var compared = 0
+        var differing: [String] = []
+        for ticker in tickers {
+            guard let rate = quoteRates.rates[ticker.quoteAsset.lowercased()]?.rate else { continue }
+            // Shifted copies too: negative differences, far smaller and larger magnitudes.
+            for scale in [Decimal(1), Fixtures.decimal("0.0001"), Fixtures.decimal("10000")] {
+                var scaled = ticker
+                scaled.last = FastDecimal.multiply(ticker.last, scale)
+                scaled.bid = ticker.bid.map { FastDecimal.multiply($0, scale) }
+                let fast = MarketAnalyser().row(scaled, rate: rate, currency: currency)
+                let reference = MarketAnalyser().foundationRow(scaled, rate: rate, currency: currency)
+                compared += 1
+                if Self.figures(fast).map(Self.bytes) != Self.figures(reference).map(Self.bytes), differing.count < 10 {
+                    differing.append("\(ticker.symbol) ×\(scale): \(Self.figures(fast)) ≠ \(Self.figures(reference))")
+                }
+            }
+        }
+        #expect(compared > 1000)
+        #expect(differing == [])
     }
 }

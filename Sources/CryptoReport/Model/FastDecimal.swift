@@ -38,17 +38,15 @@ package struct FastDecimal: Sendable, Equatable {
         self.isCompact = isCompact
     }
 
-    /// `nil` where the storage layout is not the known one (see `DecimalParts.layout`).
-    package init?(_ value: Decimal) {
-        guard let layout = DecimalParts.layout else { return nil }
-        let read = withUnsafeBytes(of: value) { raw -> FastDecimal? in
-            guard raw.count == 20 else { return nil }
+    package init(_ value: Decimal) {
+        guard let layout = DecimalParts.layout else {
+            self.init(publicParts: value)
+            return
+        }
+        self = withUnsafeBytes(of: value) { raw in
             let flags = raw[1]
-            let length = Int((flags >> layout.lengthShift) & 0x0F)
-            let negative = flags & layout.negativeBit != 0
-            guard length <= 8 else { return nil }
             // Words past the length are not part of the value.
-            let bits = 16 * length
+            let bits = 16 * min(8, Int((flags >> layout.lengthShift) & 0x0F))
             var low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
             var high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
             if bits < 64 {
@@ -58,12 +56,29 @@ package struct FastDecimal: Sendable, Equatable {
                 high &= (1 << UInt64(bits - 64)) &- 1
             }
             return FastDecimal(
-                high: high, low: low, exponent: Int(Int8(bitPattern: raw[0])), isNegative: negative,
+                high: high, low: low, exponent: Int(Int8(bitPattern: raw[0])), isNegative: flags & layout.negativeBit != 0,
                 isCompact: flags & layout.compactBit != 0)
         }
-        guard let read else { return nil }
-        self = read
     }
+
+    /// Only where `DecimalParts` knows no storage layout (`isAvailable` is false, and callers
+    /// compute with Foundation instead): the value from its text, its stored form not kept.
+    package init(publicParts value: Decimal) {
+        self.init(high: 0, low: 0, exponent: 0, isNegative: true, isCompact: false)
+        guard !value.isNaN else { return }
+        // The significand's text is the mantissa's digits (at most 39: below 2^128).
+        var (high, low): (UInt64, UInt64) = (0, 0)
+        for byte in value.significand.magnitude.description.utf8 where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+            let product = low.multipliedFullWidth(by: 10)
+            let (sum, carry) = product.low.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            (high, low) = (high &* 10 &+ product.high &+ (carry ? 1 : 0), sum)
+        }
+        self = FastDecimal(high: high, low: low, exponent: value.exponent, isNegative: value.sign == .minus && !value.isZero, isCompact: true)
+    }
+
+    /// Whether values are read and written in Foundation's own storage, so that results are
+    /// Foundation's byte for byte; everywhere swift-foundation or Darwin's Foundation runs.
+    package static var isAvailable: Bool { DecimalParts.layout != nil }
 
     /// NaN is stored as Foundation stores it: no mantissa, the sign set.
     package var isZero: Bool { high == 0 && low == 0 && !isNegative }
@@ -71,11 +86,15 @@ package struct FastDecimal: Sendable, Equatable {
 
     /// The `Decimal` of these parts, stored as Foundation stores its results.
     package var decimal: Decimal {
-        guard let layout = DecimalParts.layout, (-128...127).contains(exponent) else { return slowDecimal }
         let words = high == 0 && low == 0 ? 0 : (128 - Self.leadingZeros(high, low) + 15) / 16
+        let exponent = Int8(clamping: exponent)
+        guard let layout = DecimalParts.layout else {
+            let mantissa = Decimal(high) * (Decimal(UInt64.max) + 1) + Decimal(low)
+            return Decimal(sign: isNegative ? .minus : .plus, exponent: Int(exponent), significand: mantissa)
+        }
         var value = Decimal()
         withUnsafeMutableBytes(of: &value) { raw in
-            raw[0] = UInt8(bitPattern: Int8(truncatingIfNeeded: exponent))
+            raw[0] = UInt8(bitPattern: exponent)
             raw[1] = UInt8(words) << layout.lengthShift | (isNegative ? layout.negativeBit : 0) | (isCompact ? layout.compactBit : 0)
             raw[2] = 0
             raw[3] = 0
@@ -85,14 +104,12 @@ package struct FastDecimal: Sendable, Equatable {
         return value
     }
 
-    /// Only where no layout is known, which `init?` already refuses: built through the public API.
-    private var slowDecimal: Decimal {
-        let mantissa = Decimal(high) * (Decimal(UInt64.max) + 1) + Decimal(low)
-        return Decimal(sign: isNegative ? .minus : .plus, exponent: exponent, significand: mantissa)
-    }
-
     /// Foundation's `Decimal.zero`, which its operations return for a zero product, quotient or difference.
-    static let zero = FastDecimal(Decimal.zero) ?? FastDecimal(high: 0, low: 0, exponent: 0, isNegative: false, isCompact: false)
+    static let zero = FastDecimal(Decimal.zero)
+
+    /// The literals the reports compute with, stored as Foundation stores `100` and `2`.
+    package static let hundred = FastDecimal(100 as Decimal)
+    package static let two = FastDecimal(2 as Decimal)
 
     /// `value > 0`.
     package var isPositive: Bool { !isNegative && !isZero }
@@ -101,33 +118,27 @@ package struct FastDecimal: Sendable, Equatable {
 
     /// `a × b` as Foundation computes it.
     package static func multiply(_ a: Decimal, _ b: Decimal) -> Decimal {
-        guard let x = FastDecimal(a), let y = FastDecimal(b) else { return a * b }
-        return (x * y).decimal
+        (FastDecimal(a) * FastDecimal(b)).decimal
     }
 
     /// `a ÷ b` as Foundation computes it.
     package static func divide(_ a: Decimal, _ b: Decimal) -> Decimal {
-        guard let x = FastDecimal(a), let y = FastDecimal(b) else { return a / b }
-        return (x / y).decimal
+        (FastDecimal(a) / FastDecimal(b)).decimal
     }
 
     /// `a + b` as Foundation computes it.
     package static func add(_ a: Decimal, _ b: Decimal) -> Decimal {
-        guard let x = FastDecimal(a), let y = FastDecimal(b) else { return a + b }
-        return (x + y).decimal
+        (FastDecimal(a) + FastDecimal(b)).decimal
     }
 
     /// `a − b` as Foundation computes it.
     package static func subtract(_ a: Decimal, _ b: Decimal) -> Decimal {
-        guard let x = FastDecimal(a), let y = FastDecimal(b) else { return a - b }
-        return (x - y).decimal
+        (FastDecimal(a) - FastDecimal(b)).decimal
     }
 
     /// Foundation's own result, for the cases not reproduced here (NaN included).
     private static func foundation(_ a: FastDecimal, _ b: FastDecimal, _ operation: (Decimal, Decimal) -> Decimal) -> FastDecimal {
-        let result = operation(a.decimal, b.decimal)
-        // Always read: `init?` fails only without a known layout, and then no FastDecimal exists.
-        return FastDecimal(result) ?? FastDecimal(high: 0, low: 0, exponent: 0, isNegative: true, isCompact: false)
+        FastDecimal(operation(a.decimal, b.decimal))
     }
 
     // MARK: - Arithmetic
