@@ -65,12 +65,17 @@ package struct TrendCalculator: Sendable {
         guard let rates, let converter = try? CurrencyConverter(rates: rates, target: currency),
             let quoteRates = try? converter.quoteRates(for: tickers)
         else { return [:] }
+        // Each quote asset's rate read once; each price a FastDecimal product (Foundation's own
+        // result): a month of 10,000 markets is 300,000 of them.
+        var fastRates: [String: FastDecimal] = [:]
+        for (quote, rate) in quoteRates.rates { fastRates[quote] = FastDecimal(rate.rate) }
+        let exact = FastDecimal.isAvailable
         var prices: [String: Decimal] = [:]
         prices.reserveCapacity(symbols.count)
         for ticker in tickers {
             let symbol = lowercased(ticker.symbol)
-            if symbols.contains(symbol), let rate = quoteRates.rates[lowercased(ticker.quoteAsset)] {
-                prices[symbol] = ticker.last * rate.rate
+            if symbols.contains(symbol), let rate = fastRates[lowercased(ticker.quoteAsset)] {
+                prices[symbol] = exact ? (FastDecimal(ticker.last) * rate).decimal : ticker.last * rate.decimal
             }
         }
         return prices

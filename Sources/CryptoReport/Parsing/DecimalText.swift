@@ -40,7 +40,10 @@ package enum DecimalText {
     package static func inRange(_ value: Decimal) -> Bool {
         guard !value.isNaN else { return false }
         // ⌊log10 |value|⌋ from the exponent and digit count, without Decimal's comparisons.
-        if let parts = DecimalParts(value) { return parts.isZero || (-20..<20).contains(parts.magnitude) }
+        if FastDecimal.isAvailable {
+            let parts = FastDecimal(value)
+            return parts.isZero || (-20..<20).contains(FastDecimal.digitCount(parts.high, parts.low) - 1 + parts.exponent)
+        }
         let magnitude = value < 0 ? -value : value
         return magnitude.isZero || (magnitude >= smallest && magnitude < largest)
     }
