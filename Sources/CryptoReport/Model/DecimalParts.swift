@@ -27,13 +27,15 @@ package struct DecimalParts: Sendable, Equatable {
 
     /// `nil` for NaN, and wherever the storage layout is not the one known here.
     package init?(_ value: Decimal) {
-        guard let layout = Self.layout else { return nil }
-        var parts = DecimalParts(isNegative: false, exponent: 0, high: 0, low: 0)
-        let valid = withUnsafeBytes(of: value) { raw -> Bool in
-            layout.read(raw, into: &parts)
+        // Two 64-bit loads (`FastDecimal`) rather than a loop over the mantissa's words.
+        guard Self.layout != nil else { return nil }
+        let parts = FastDecimal(value)
+        if parts.isNaN { return nil }
+        if parts.isZero {
+            self.init(isNegative: false, exponent: 0, high: 0, low: 0)
+        } else {
+            self.init(isNegative: parts.isNegative, exponent: parts.exponent, high: parts.high, low: parts.low)
         }
-        guard valid else { return nil }
-        self = parts
     }
 
     package var isZero: Bool { high == 0 && low == 0 }
@@ -148,10 +150,8 @@ package struct DecimalParts: Sendable, Equatable {
     /// The `Decimal` of these parts, stored as `Decimal(string:)` stores a parsed number: `nil`
     /// for zero (whose stored exponent depends on the text) or an exponent outside −128…127.
     package var decimal: Decimal? {
-        guard let layout = Self.layout, !isZero, (-128...127).contains(exponent) else { return nil }
-        var value = Decimal()
-        withUnsafeMutableBytes(of: &value) { layout.write(self, into: $0) }
-        return value
+        guard Self.layout != nil, !isZero, (-128...127).contains(exponent) else { return nil }
+        return FastDecimal(high: high, low: low, exponent: exponent, isNegative: isNegative, isCompact: true).decimal
     }
 
     /// Parses plain decimal text (`-12.5`, `5.3e-7`: a grammar already checked by the caller)
