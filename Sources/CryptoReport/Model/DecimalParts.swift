@@ -158,16 +158,23 @@ package struct DecimalParts: Sendable, Equatable {
     /// into compact parts: trailing zeros of the mantissa moved into the exponent, as
     /// `Decimal(string:)` does. `nil` past 38 significant digits.
     package static func parse(_ text: String.UTF8View) -> DecimalParts? {
+        var copy = String(text)
+        return copy.withUTF8 { parse($0) }
+    }
+
+    /// `parse` over bytes.
+    package static func parse(_ text: UnsafeBufferPointer<UInt8>) -> DecimalParts? {
         var parts = DecimalParts(isNegative: false, exponent: 0, high: 0, low: 0)
         var digits = 0
         var fractionDigits = 0
         var inFraction = false
-        var index = text.startIndex
-        if index < text.endIndex, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+        var index = 0
+        let count = text.count
+        if index < count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
             parts.isNegative = text[index] == UInt8(ascii: "-")
-            index = text.index(after: index)
+            index += 1
         }
-        while index < text.endIndex {
+        while index < count {
             let byte = text[index]
             if byte == UInt8(ascii: ".") {
                 inFraction = true
@@ -186,20 +193,20 @@ package struct DecimalParts: Sendable, Equatable {
             } else {
                 break
             }
-            index = text.index(after: index)
+            index += 1
         }
         var exponent = 0
-        if index < text.endIndex {
+        if index < count {
             // `e`, an optional sign, at most three digits (checked by the caller).
-            index = text.index(after: index)
+            index += 1
             var negative = false
-            if index < text.endIndex, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+            if index < count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
                 negative = text[index] == UInt8(ascii: "-")
-                index = text.index(after: index)
+                index += 1
             }
-            while index < text.endIndex {
-                exponent = exponent * 10 + Int(text[index] - UInt8(ascii: "0"))
-                index = text.index(after: index)
+            while index < count {
+                exponent = exponent * 10 + Int(text[index] &- UInt8(ascii: "0"))
+                index += 1
             }
             if negative { exponent = -exponent }
         }
