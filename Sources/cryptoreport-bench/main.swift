@@ -63,6 +63,23 @@ for (currency, locale) in [("SEK", "sv_SE"), ("USD", "en_US"), ("INR", "en_IN")]
     compare("percent, \(locale)", items: figures.count, fast: { for value in figures { blackHole(numbers.percent(value)) } },
             reference: { for value in figures { blackHole(reference.percent(value)) } })
 }
+// The arithmetic of the figures (FastDecimal, Foundation's results byte for byte) against
+// Foundation's operators: the converted price (a 38-digit rate times a price), the change.
+let rates = try ECBRatesParser().parseLatest(EmbeddedSample.rates)
+let sek = try CurrencyConverter(rates: rates, target: "SEK").quoteRates(for: decoded.tickers)
+let priced = decoded.tickers.compactMap { ticker in sek.rates[ticker.quoteAsset.lowercased()].map { (ticker, $0.rate) } }
+compare("price × rate", items: priced.count, fast: { for (ticker, rate) in priced { blackHole(FastDecimal.multiply(ticker.last, rate)) } },
+        reference: { for (ticker, rate) in priced { blackHole(ticker.last * rate) } })
+let opened = decoded.tickers.compactMap { ticker in ticker.open.map { (ticker.last, $0) } }.filter { $0.1 > 0 }
+compare("(last − open) ÷ open × 100", items: opened.count,
+        fast: { for (last, open) in opened { blackHole(FastDecimal.multiply(FastDecimal.divide(FastDecimal.subtract(last, open), open), 100)) } },
+        reference: { for (last, open) in opened { blackHole((last - open) / open * 100) } })
+compare("MarketAnalyser.row (every figure)", items: priced.count,
+        fast: { for (ticker, rate) in priced { blackHole(MarketAnalyser().row(ticker, rate: rate, currency: "SEK")) } },
+        reference: { for (ticker, rate) in priced { blackHole(MarketAnalyser().foundationRow(ticker, rate: rate, currency: "SEK")) } })
+let volumes = priced.compactMap { ticker, rate in ticker.volume.map { $0 * ticker.last * rate } }
+compare("sort by volume value", items: volumes.count, fast: { blackHole(volumes.map(DecimalOrder.init).sorted()) },
+        reference: { blackHole(volumes.sorted()) })
 let texts = figures.map { DecimalParts.plainText($0) }
 _ = measure("DecimalText.parse", items: texts.count) { for text in texts { blackHole(DecimalText.parse(text)) } }
 let body = EmbeddedSample.tickers
