@@ -15,6 +15,35 @@ if CommandLine.arguments.dropFirst().first == "history-db" {
 
 @inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
 
+/// `cryptoreport-bench data FILE [CURRENCY]`: the data side of a report on a ticker file (e.g.
+/// one from synth-tickers.py) with the built-in ECB rates: decoding, then analysing, each the
+/// best of three, so that it can be timed and profiled apart from rendering.
+if CommandLine.arguments.dropFirst().first == "data", CommandLine.arguments.count >= 3 {
+    let body = try Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[2]))
+    let currency = CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : "SEK"
+    let rates = try ECBRatesParser().parseLatest(EmbeddedSample.rates)
+    func best(_ name: String, _ body: () throws -> Void) rethrows {
+        var times: [Double] = []
+        for _ in 0..<3 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        print(String(format: "%-40@ %8.1f ms", name as NSString, times.min() ?? 0))
+    }
+    var decoded: TickerDecoder.Result?
+    try best("decode \(body.count) bytes") { decoded = try TickerDecoder().decode(body) }
+    guard let decoded else { exit(1) }
+    let spec = ReportSpec(currency: CurrencyCode(currency) ?? .usd, selection: Selection(markets: .all))
+    let payload = FetchedPayload(source: .tickers, location: .file(CommandLine.arguments[2]), data: body, fetchedAt: Date(), origin: .file)
+    let ratesPayload = FetchedPayload(source: .rates, location: .embedded(name: "rates"), data: EmbeddedSample.rates, fetchedAt: Date(), origin: .sample)
+    try best("build (\(decoded.tickers.count) tickers)") {
+        blackHole(try ReportBuilder(spec: spec, ratesAgeLimit: nil, generatedAt: Date()).build(
+            tickers: payload, decoded: decoded, rates: ratesPayload, exchangeRates: rates))
+    }
+    exit(0)
+}
+
 /// Best of `rounds` runs of `body`, in nanoseconds per item.
 func measure(_ name: String, items: Int, rounds: Int = 5, _ body: () -> Void) -> Double {
     var best = Double.infinity

@@ -97,28 +97,27 @@ package struct MarketSelector: Sendable {
         if selection.sort == .name {
             return positions.indices.sorted { names[$0] < names[$1] }.map { positions[$0] }
         }
+        // The one figure read in place: a copy of each whole row was a retain of its four strings.
         let keys: [DecimalOrder?] = positions.map { position in
-            let row = rows[position]
-            return switch selection.sort {
+            switch selection.sort {
             case .name: nil
-            case .price: DecimalOrder(row.price)
-            case .change: row.changePercent.map(DecimalOrder.init)
-            case .spread: row.spreadPercent.map(DecimalOrder.init)
-            case .volume: row.volumeValue.map(DecimalOrder.init)
+            case .price: DecimalOrder(rows[position].price)
+            case .change: rows[position].changePercent.map(DecimalOrder.init)
+            case .spread: rows[position].spreadPercent.map(DecimalOrder.init)
+            case .volume: rows[position].volumeValue.map(DecimalOrder.init)
             }
         }
-        return positions.indices.sorted { left, right in
-            Self.descending(keys[left], keys[right], names[left], names[right])
+        // Largest first, empty values last, ties by symbol so that every run orders alike. Keys
+        // compared in place; a name (a retain and release when copied) only on a tie.
+        return keys.withUnsafeBufferPointer { keys in
+            positions.indices.sorted { left, right in
+                switch (keys[left], keys[right]) {
+                case let (l?, r?): return l != r ? l > r : names[left] < names[right]
+                case (.some, nil): return true
+                case (nil, .some): return false
+                case (nil, nil): return names[left] < names[right]
+                }
+            }
         }.map { positions[$0] }
-    }
-
-    /// Largest first, empty values last, ties by symbol so that every run orders alike.
-    static func descending(_ left: DecimalOrder?, _ right: DecimalOrder?, _ leftName: String, _ rightName: String) -> Bool {
-        switch (left, right) {
-        case let (l?, r?) where l != r: return l > r
-        case (.some, nil): return true
-        case (nil, .some): return false
-        default: return leftName < rightName
-        }
     }
 }
