@@ -18,11 +18,13 @@ package struct TickerDecoder: Sendable {
         var tickers: [Ticker] = []
         var diagnostics: [Diagnostic] = []
         var seen = Set<String>()
-        func take(_ row: RawTickerRow, index: Int) {
+        func take<Fields: TickerFields>(_ row: Fields?, index: Int) {
             switch validate(row, index: index) {
             case let .success(validated):
                 diagnostics += validated.notes
-                let key = validated.ticker.symbol.lowercased()
+                let symbol = validated.ticker.symbol
+                // The feed's symbols are lower case already: no new string for them.
+                let key = symbol.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? symbol : symbol.lowercased()
                 if seen.insert(key).inserted {
                     tickers.append(validated.ticker)
                 } else {
@@ -51,7 +53,7 @@ package struct TickerDecoder: Sendable {
             let rows = try decodeRows(data)
             received = rows.count
             tickers.reserveCapacity(rows.count)
-            for (index, row) in rows.enumerated() { take(row, index: index) }
+            for (index, row) in rows.enumerated() { take(row.fields, index: index) }
         }
         guard !tickers.isEmpty else {
             throw .noValidTickers(received: received, firstProblem: diagnostics.first.flatMap(\.decoderNote))
@@ -125,16 +127,16 @@ package struct TickerDecoder: Sendable {
         var notes: [Diagnostic]
     }
 
-    private func validate(_ row: RawTickerRow, index: Int) -> Swift.Result<Validated, Problem> {
+    private func validate<Fields: TickerFields>(_ row: Fields?, index: Int) -> Swift.Result<Validated, Problem> {
         // Only a skipped row is named: making the names for every row was a tenth of reading it.
         var position: String { "ticker #\(index + 1)" }
-        guard let fields = row.fields else {
+        guard let fields = row else {
             return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(position): not a JSON object", group: "not a JSON object")))
         }
         // Identifiers end up in file rows, table cells and log lines: a control character could
         // forge a log line, and no real symbol is long.
         func identifier(_ key: RawTickerRow.Key) -> String? {
-            guard let raw = fields[key]?.text else { return nil }
+            guard let raw = fields.text(key) else { return nil }
             // Visible ASCII only, as every real identifier is: nothing to trim, one character
             // per byte, nothing unsafe; the general checks below cost a tenth of a report.
             if raw.utf8.count <= Self.maximumIdentifierLength, !raw.utf8.isEmpty,
@@ -157,41 +159,43 @@ package struct TickerDecoder: Sendable {
             return .failure(
                 Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): no usable baseAsset or quoteAsset", group: "no usable baseAsset or quoteAsset")))
         }
-        guard let lastField = fields[.lastPrice] else {
+        guard fields.has(.lastPrice) else {
             return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): no lastPrice", group: "no lastPrice")))
         }
-        guard let last = lastField.decimal, DecimalParts.isPositive(last) else {
+        guard let last = fields.decimal(.lastPrice), DecimalParts.isPositive(last) else {
+            let quoted = fields.scalar(.lastPrice)?.quoted ?? ""
             return .failure(
-                Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): lastPrice \(lastField.quoted) is not a positive number", group: "lastPrice not a positive number")))
+                Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): lastPrice \(quoted) is not a positive number", group: "lastPrice not a positive number")))
         }
         var notes: [Diagnostic] = []
         func amount(_ field: RawTickerRow.Key) -> Decimal? {
+            guard fields.has(field), !fields.isNull(field) else { return nil }
+            if let value = fields.decimal(field), DecimalParts.isNonNegative(value) { return value }
             let key = RawTickerRow.keys[field.rawValue]
-            guard let field = fields[field] else { return nil }
-            if case .null = field { return nil }
-            if let value = field.decimal, DecimalParts.isNonNegative(value) { return value }
-            notes.append(Diagnostic(.tickers, "\(symbol): \(key) \(field.quoted) is not a non-negative number; left empty", group: "\(key) left empty"))
+            let quoted = fields.scalar(field)?.quoted ?? ""
+            notes.append(Diagnostic(.tickers, "\(symbol): \(key) \(quoted) is not a non-negative number; left empty", group: "\(key) left empty"))
             return nil
         }
         let ticker = Ticker(
             symbol: symbol, baseAsset: base, quoteAsset: quote,
             open: amount(.openPrice), low: amount(.lowPrice), high: amount(.highPrice), last: last,
             volume: amount(.volume), bid: amount(.bidPrice), ask: amount(.askPrice),
-            updatedAt: timestamp(fields[.at], symbol: symbol, notes: &notes))
+            updatedAt: timestamp(fields, symbol: symbol, notes: &notes))
         return .success(Validated(ticker: ticker, notes: notes))
     }
 
     static let earliestMilliseconds: Decimal = 1_230_940_800_000
 
     /// `at` is milliseconds since the epoch, sent as a number or as a string.
-    private func timestamp(_ field: JSONScalar?, symbol: String, notes: inout [Diagnostic]) -> Date? {
-        guard let field else { return nil }
-        if case .null = field { return nil }
-        if let date = Self.integerTimestamp(field) { return date }
+    private func timestamp<Fields: TickerFields>(_ fields: Fields, symbol: String, notes: inout [Diagnostic]) -> Date? {
+        guard fields.has(.at), !fields.isNull(.at) else { return nil }
+        let value = fields.decimal(.at)
+        if let date = Self.integerTimestamp(value) { return date }
         // From Bitcoin's first block (2009-01-03) to the year 9999: no market traded earlier, and
         // an earlier value is a zero, or seconds sent for milliseconds, which would date the report 1970.
-        guard let milliseconds = field.decimal, milliseconds >= Self.earliestMilliseconds, milliseconds < 253_402_300_800_000 else {
-            notes.append(Diagnostic(.tickers, "\(symbol): at \(field.quoted) is not a time in milliseconds; left empty", group: "at left empty"))
+        guard let milliseconds = value, milliseconds >= Self.earliestMilliseconds, milliseconds < 253_402_300_800_000 else {
+            let quoted = fields.scalar(.at)?.quoted ?? ""
+            notes.append(Diagnostic(.tickers, "\(symbol): at \(quoted) is not a time in milliseconds; left empty", group: "at left empty"))
             return nil
         }
         let seconds = NSDecimalNumber(decimal: milliseconds / 1000).doubleValue
@@ -202,7 +206,11 @@ package struct TickerDecoder: Sendable {
     /// decoding). The same `Double` as above: that path divides a mantissa below 2^53 (exact as
     /// a `Double`) by 10 once per decimal place; a test compares the two. `nil`: take that path.
     static func integerTimestamp(_ field: JSONScalar) -> Date? {
-        guard let milliseconds = field.decimal, let parts = DecimalParts(milliseconds), !parts.isNegative,
+        integerTimestamp(field.decimal)
+    }
+
+    static func integerTimestamp(_ value: Decimal?) -> Date? {
+        guard let milliseconds = value, let parts = DecimalParts(milliseconds), !parts.isNegative,
             (0...12).contains(parts.exponent), parts.high == 0
         else { return nil }
         // A Decimal made from an integer keeps its trailing zeros in the exponent.
@@ -212,6 +220,19 @@ package struct TickerDecoder: Sendable {
         for _ in 0..<3 { seconds /= 10 }
         return Date(timeIntervalSince1970: seconds)
     }
+}
+
+/// A ticker's fields as `TickerDecoder` judges them, whichever reader found them: JSONDecoder's
+/// values (`RawTickerRow.Fields`) or the scanner's byte ranges (`TickerScanner.Row`).
+protocol TickerFields {
+    func has(_ key: RawTickerRow.Key) -> Bool
+    func isNull(_ key: RawTickerRow.Key) -> Bool
+    /// A string value's text; `nil` for any other kind.
+    func text(_ key: RawTickerRow.Key) -> String?
+    /// `JSONScalar.decimal` of the value.
+    func decimal(_ key: RawTickerRow.Key) -> Decimal?
+    /// The value itself, for a message that quotes it.
+    func scalar(_ key: RawTickerRow.Key) -> JSONScalar?
 }
 
 /// One element of the ticker array, read without judging it yet.
@@ -246,7 +267,7 @@ struct RawTickerRow: Decodable, Sendable {
 
     /// The fields of `keys` an element has, in one slot each: a dictionary per ticker, with its
     /// allocation and a hash per field, was a third of reading 100,000 tickers.
-    struct Fields: Sendable {
+    struct Fields: TickerFields, Sendable {
         private var slots: (
             JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?,
             JSONScalar?, JSONScalar?
@@ -295,6 +316,17 @@ struct RawTickerRow: Decodable, Sendable {
         subscript(key: String) -> JSONScalar? {
             RawTickerRow.keys.firstIndex(of: key).flatMap { self[$0] }
         }
+
+        func has(_ key: Key) -> Bool { self[key] != nil }
+
+        func isNull(_ key: Key) -> Bool {
+            if case .null? = self[key] { return true }
+            return false
+        }
+
+        func text(_ key: Key) -> String? { self[key]?.text }
+        func decimal(_ key: Key) -> Decimal? { self[key]?.decimal }
+        func scalar(_ key: Key) -> JSONScalar? { self[key] }
 
         /// The names of the fields present, in `keys` order.
         var keys: [String] {

@@ -10,18 +10,95 @@ import Foundation
 /// returns `nil`, and `TickerDecoder` reads the body with JSONDecoder as before, so every error
 /// and every odd value keeps its meaning. A test reads every fixture both ways.
 enum TickerScanner {
+    /// The rows as JSONDecoder's values, to compare the two readers.
     static func rows(_ data: Data) -> [RawTickerRow]? {
         var rows: [RawTickerRow] = []
-        guard forEachRow(data, { rows.append($0) }) != nil else { return nil }
+        guard forEachRow(data, { row in rows.append(RawTickerRow(fields: row.map(\.values))) }) != nil else { return nil }
         return rows
     }
 
     /// Hands each row to `body` as it is read, so that a large body is never held as rows all at
     /// once; the number of rows, or `nil` (after some rows perhaps) when JSONDecoder must read it.
-    static func forEachRow(_ data: Data, _ body: (RawTickerRow) -> Void) -> Int? {
+    /// A row (`nil`: not an object) is valid only during the call: it points into the body.
+    static func forEachRow(_ data: Data, _ body: (Row?) -> Void) -> Int? {
         data.withUnsafeBytes { raw -> Int? in
+            // Offsets are kept in 32 bits; no ticker body comes near 4 GiB.
+            guard raw.count < 1 << 32 else { return nil }
             var scanner = Cursor(bytes: raw)
             return scanner.array(body)
+        }
+    }
+
+    /// One object's known fields as where they are in the body: kind, offset and length packed in
+    /// one integer each. Written by hand because a string and a value per field, in a dictionary
+    /// per ticker, were most of reading 100,000 tickers; the strings are made only for the fields
+    /// the decoder keeps as text (the identifiers), and the prices parsed from their bytes.
+    struct Row: TickerFields {
+        let bytes: UnsafeRawBufferPointer
+        /// Per key: 0 absent, else kind (1 string, 2 integer, 3 null) | length << 8 | offset << 32.
+        private var slots: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+        init(bytes: UnsafeRawBufferPointer) {
+            self.bytes = bytes
+        }
+
+        static let string: UInt64 = 1
+        static let integer: UInt64 = 2
+        static let null: UInt64 = 3
+
+        func slot(_ index: Int) -> UInt64 {
+            withUnsafeBytes(of: slots) { $0.load(fromByteOffset: 8 * index, as: UInt64.self) }
+        }
+
+        mutating func set(_ index: Int, kind: UInt64, start: Int, end: Int) {
+            let packed = kind | UInt64(end - start) << 8 | UInt64(start) << 32
+            withUnsafeMutableBytes(of: &slots) { $0.storeBytes(of: packed, toByteOffset: 8 * index, as: UInt64.self) }
+        }
+
+        func kind(_ key: RawTickerRow.Key) -> UInt64 { slot(key.rawValue) & 0xFF }
+
+        /// The value's bytes (inside the quotes for a string).
+        func value(_ key: RawTickerRow.Key) -> UnsafeBufferPointer<UInt8> {
+            let packed = slot(key.rawValue)
+            let start = Int(packed >> 32)
+            let length = Int((packed >> 8) & 0xFF_FFFF)
+            return UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]).bindMemory(to: UInt8.self)
+        }
+
+        func has(_ key: RawTickerRow.Key) -> Bool { kind(key) != 0 }
+        func isNull(_ key: RawTickerRow.Key) -> Bool { kind(key) == Self.null }
+
+        func text(_ key: RawTickerRow.Key) -> String? {
+            kind(key) == Self.string ? String(decoding: value(key), as: UTF8.self) : nil
+        }
+
+        /// As `JSONScalar.decimal` reads the value JSONDecoder would make of it.
+        func decimal(_ key: RawTickerRow.Key) -> Decimal? {
+            switch kind(key) {
+            case Self.string: return DecimalText.parse(bytes: value(key))
+            case Self.integer:
+                guard let value = DecimalParts.parse(value(key))?.decimal else { return nil }
+                return DecimalText.inRange(value) ? value : nil
+            default: return nil
+            }
+        }
+
+        func scalar(_ key: RawTickerRow.Key) -> JSONScalar? {
+            switch kind(key) {
+            case Self.string: return .string(String(decoding: value(key), as: UTF8.self))
+            case Self.integer: return DecimalParts.parse(value(key))?.decimal.map(JSONScalar.number)
+            case Self.null: return .null
+            default: return nil
+            }
+        }
+
+        /// As JSONDecoder's values.
+        var values: RawTickerRow.Fields {
+            var fields = RawTickerRow.Fields()
+            for index in RawTickerRow.keys.indices {
+                if let key = RawTickerRow.Key(rawValue: index) { fields[index] = scalar(key) }
+            }
+            return fields
         }
     }
 
@@ -49,7 +126,7 @@ enum TickerScanner {
             return true
         }
 
-        mutating func array(_ body: (RawTickerRow) -> Void) -> Int? {
+        mutating func array(_ body: (Row?) -> Void) -> Int? {
             guard expect(UInt8(ascii: "[")) else { return nil }
             var count = 0
             skipWhitespace()
@@ -57,8 +134,10 @@ enum TickerScanner {
                 position += 1
             } else {
                 while true {
+                    skipWhitespace()
+                    // An element that is not an object leaves the row to JSONDecoder, as before.
                     guard let fields = object() else { return nil }
-                    body(RawTickerRow(fields: fields))
+                    body(fields)
                     count += 1
                     skipWhitespace()
                     if current == UInt8(ascii: ",") {
@@ -74,9 +153,9 @@ enum TickerScanner {
             return position == bytes.count ? count : nil
         }
 
-        mutating func object() -> RawTickerRow.Fields? {
+        mutating func object() -> Row? {
             guard expect(UInt8(ascii: "{")) else { return nil }
-            var fields = RawTickerRow.Fields()
+            var fields = Row(bytes: bytes)
             skipWhitespace()
             if current == UInt8(ascii: "}") {
                 position += 1
@@ -88,8 +167,8 @@ enum TickerScanner {
                 }
                 if key >= 0 {
                     // A known key given twice: JSONDecoder's reading (the last one) is the rule.
-                    guard fields[key] == nil else { return nil }
-                    fields[key] = value
+                    guard fields.slot(key) == 0 else { return nil }
+                    fields.set(key, kind: value.kind, start: value.start, end: value.end)
                 }
                 skipWhitespace()
                 if current == UInt8(ascii: ",") {
@@ -119,55 +198,59 @@ enum TickerScanner {
             return -1
         }
 
-        mutating func value() -> JSONScalar? {
+        mutating func value() -> (kind: UInt64, start: Int, end: Int)? {
             skipWhitespace()
             guard let byte = current else { return nil }
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                return string().map(JSONScalar.string)
+                let start = position
+                guard string() else { return nil }
+                // Lengths are kept in 24 bits; no field of a ticker is near 16 MiB.
+                guard position - 1 - start < 1 << 24 else { return nil }
+                return (Row.string, start, position - 1)
             case UInt8(ascii: "n"):
                 guard position + 4 <= bytes.count, bytes[position + 1] == UInt8(ascii: "u"),
                     bytes[position + 2] == UInt8(ascii: "l"), bytes[position + 3] == UInt8(ascii: "l")
                 else { return nil }
                 position += 4
-                return .null
+                return (Row.null, position - 4, position - 4)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return integer()
+                let start = position
+                guard integer() else { return nil }
+                return (Row.integer, start, position)
             default:
                 return nil
             }
         }
 
-        /// After the opening quote; up to and past the closing one.
-        mutating func string() -> String? {
-            let start = position
+        /// After the opening quote; up to and past the closing one. `false` for an escape, a
+        /// control character or a byte outside ASCII (JSONDecoder's reading is the rule then).
+        mutating func string() -> Bool {
             while let byte = current {
                 if byte == UInt8(ascii: "\"") {
-                    let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
                     position += 1
-                    return text
+                    return true
                 }
-                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return false }
                 position += 1
             }
-            return nil
+            return false
         }
 
-        /// A plain integer of up to 19 digits (`at`); fractions and exponents go to JSONDecoder.
-        mutating func integer() -> JSONScalar? {
-            let start = position
+        /// A plain non-zero integer of up to 19 digits (`at`); fractions, exponents and zero go
+        /// to JSONDecoder (zero is no `Decimal` of `DecimalParts`).
+        mutating func integer() -> Bool {
             if current == UInt8(ascii: "-") { position += 1 }
             let digitsStart = position
             while let byte = current, byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") { position += 1 }
             let digits = position - digitsStart
-            guard digits > 0, digits <= 19, digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { return nil }
+            guard digits > 0, digits <= 19, digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { return false }
+            guard digits > 1 || bytes[digitsStart] != UInt8(ascii: "0") else { return false }
             if let byte = current, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-                return nil
+                return false
             }
-            let text = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
-            guard let parts = text.withMemoryRebound(to: UInt8.self, { DecimalParts.parse($0) }), let value = parts.decimal else { return nil }
-            return .number(value)
+            return true
         }
     }
 }
