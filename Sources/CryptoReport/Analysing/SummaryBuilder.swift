@@ -48,10 +48,10 @@ package struct SummaryBuilder: Sendable {
             newestTickerAt: input.tickers.compactMap(\.updatedAt).max(),
             ratesUsed: input.quoteRates.rates.values.filter { !Self.isIdentity($0, currency: input.currency) }
                 .sorted(by: Self.ratesOrder),
-            gainers: top(selected, traded.filter { changeSign($0) > 0 }, by: \.changePercent),
-            losers: top(selected, traded.filter { changeSign($0) < 0 }, by: \.changePercent, ascending: true),
-            topVolume: top(selected, traded, by: \.volumeValue),
-            widestSpreads: top(selected, traded.filter { selected[$0].spreadPercent != nil }, by: \.spreadPercent),
+            gainers: top(selected, traded.filter { changeSign($0) > 0 }) { selected[$0].changePercent },
+            losers: top(selected, traded.filter { changeSign($0) < 0 }, ascending: true) { selected[$0].changePercent },
+            topVolume: top(selected, traded) { selected[$0].volumeValue },
+            widestSpreads: top(selected, traded.filter { selected[$0].spreadPercent != nil }) { selected[$0].spreadPercent },
             advancers: changeSigns.filter { $0 > 0 }.count,
             decliners: changeSigns.filter { $0 < 0 }.count,
             unchanged: changeSigns.filter { $0 == 0 }.count,
@@ -71,19 +71,27 @@ package struct SummaryBuilder: Sendable {
         return rounded
     }
 
-    /// The first `listLength` of `rows` at `positions`, ordered by `key`.
-    private func top(
-        _ rows: [MarketRow], _ positions: [Int], by key: KeyPath<MarketRow, Decimal?>, ascending: Bool = false
-    ) -> [MarketRow] {
-        // Keys made once per row (see `DecimalOrder`).
-        let keys = positions.map { DecimalOrder(rows[$0][keyPath: key] ?? 0) }
-        let ordered = positions.indices.sorted { left, right in
-            let l = keys[left]
-            let r = keys[right]
-            if l != r { return ascending ? l < r : l > r }
-            return rows[positions[left]].symbol < rows[positions[right]].symbol
+    /// The first `listLength` of `rows` at `positions`, ordered by `key` (then by symbol, then
+    /// as given), as a stable sort of them all would order them.
+    private func top(_ rows: [MarketRow], _ positions: [Int], ascending: Bool = false, key: (Int) -> Decimal?) -> [MarketRow] {
+        // One pass keeping the best few: sorting every market (and reading each through a key
+        // path, a copy of the whole row) for five of them was most of the summary.
+        func precedes(_ a: (order: DecimalOrder, position: Int), _ b: (order: DecimalOrder, position: Int)) -> Bool {
+            if a.order != b.order { return ascending ? a.order < b.order : a.order > b.order }
+            return rows[a.position].symbol < rows[b.position].symbol
         }
-        return ordered.prefix(listLength).map { rows[positions[$0]] }
+        var best: [(order: DecimalOrder, position: Int)] = []
+        best.reserveCapacity(listLength + 1)
+        for position in positions {
+            let candidate = (order: DecimalOrder(key(position) ?? 0), position: position)
+            guard best.count < listLength || best.last.map({ precedes(candidate, $0) }) == true else { continue }
+            // After every equal one: a stable order.
+            var index = best.count
+            while index > 0 && precedes(candidate, best[index - 1]) { index -= 1 }
+            best.insert(candidate, at: index)
+            if best.count > listLength { best.removeLast() }
+        }
+        return best.map { rows[$0.position] }
     }
 
     private func inrPremium(_ tickers: [Ticker], rates: ExchangeRates) -> ReportSummary.INRPremium? {

@@ -245,7 +245,7 @@ package struct FastDecimal: Sendable, Equatable {
             // (high × 2^64 + low) mod 10, with 2^64 ≡ 6 (mod 10): no division for the usual non-zero digit.
             guard ((high % 10) * 6 + low % 10) % 10 == 0 else { break }
             let quotientHigh = high / 10
-            (low, _) = UInt64(10).dividingFullWidth((high: high % 10, low: low))
+            (low, _) = divideStep(high % 10, low, by: 10)
             high = quotientHigh
             exponent += 1
         }
@@ -348,21 +348,30 @@ package struct FastDecimal: Sendable, Equatable {
             let q2: UInt64
             let q1: UInt64
             let q0: UInt64
-            (q2, remainder) = divisor.dividingFullWidth((high: remainder, low: limbs.2))
-            (q1, remainder) = divisor.dividingFullWidth((high: remainder, low: limbs.1))
-            (q0, remainder) = divisor.dividingFullWidth((high: remainder, low: limbs.0))
+            (q2, remainder) = divideStep(remainder, limbs.2, by: divisor)
+            (q1, remainder) = divideStep(remainder, limbs.1, by: divisor)
+            (q0, remainder) = divideStep(remainder, limbs.0, by: divisor)
             limbs = (q0, q1, q2, q3)
             left -= step
         }
         return (limbs.1, limbs.0)
     }
 
+    /// (high:low) / divisor for high < divisor: the full-width division is a library call,
+    /// a 64-bit one an instruction, and a product's upper limbs are often zero.
+    @inline(__always)
+    static func divideStep(_ high: UInt64, _ low: UInt64, by divisor: UInt64) -> (UInt64, UInt64) {
+        if high == 0 { return (low / divisor, low % divisor) }
+        let result = divisor.dividingFullWidth((high: high, low: low))
+        return (result.quotient, result.remainder)
+    }
+
     /// ⌊value / (dh:dl)⌋ for a 256-bit value below divisor × 2^128, so that the quotient fits 128 bits.
     static func divide(_ value: (UInt64, UInt64, UInt64, UInt64), by dh: UInt64, _ dl: UInt64) -> (high: UInt64, low: UInt64) {
         if dh == 0 {
             // value < dl × 2^128: the top limb is zero and the next below dl.
-            let (q1, r1) = dl.dividingFullWidth((high: value.2, low: value.1))
-            let (q0, _) = dl.dividingFullWidth((high: r1, low: value.0))
+            let (q1, r1) = divideStep(value.2, value.1, by: dl)
+            let (q0, _) = divideStep(r1, value.0, by: dl)
             return (q1, q0)
         }
         // Knuth's algorithm D with a two-limb divisor, normalised so that its top bit is set.
