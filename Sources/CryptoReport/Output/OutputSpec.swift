@@ -15,18 +15,32 @@ public struct OutputSpec: Sendable, Equatable {
         case disabled
     }
 
-    public var destination: Destination = .directory("Output")
-    /// Distinct, in `ReportFormat` order.
-    public var formats: [ReportFormat] = ReportFormat.reports
-    public var csvDialect: CSVDialect = .rfc4180
+    @Setting("output", .destination) public var destination: Destination = .directory("Output")
+    /// Distinct, in `ReportFormat` order, however often a flag repeats them.
+    @Setting("formats", .formats, merge: { $0 = Array(Set($1)).sorted() }) public var formats: [ReportFormat] = ReportFormat.reports
+    @Setting("csv_dialect", .choice) public var csvDialect: CSVDialect = .rfc4180
+    @Setting("no_latest", .boolean) public var noLatest = false
     /// `cryptoreport-latest-<CURRENCY>.<ext>` copies of the newest reports, and their removal
     /// when the newest run has no alerts file; off with `--no-latest`.
-    public var latest = true
+    public var latest: Bool {
+        get { !noLatest }
+        set { noLatest = !newValue }
+    }
     /// `nil`: the built-in templates.
-    public var templates: String?
-    public var history: History = .automatic
+    @Setting("templates", .path) public var templates: String? = nil
+    /// The database named; `history` says which one is used.
+    @Setting("history", .path) public var database: String? = nil
+    /// A layer naming a database undoes a `no_history` below it.
+    @Setting("no_history", .boolean, yieldsTo: "history") public var noHistory = false
+    public var history: History {
+        get { noHistory ? .disabled : database.map(History.path) ?? .automatic }
+        set {
+            noHistory = newValue == .disabled
+            if case let .path(path) = newValue { database = path } else if newValue == .automatic { database = nil }
+        }
+    }
     /// How long to wait for another run writing into the same folder.
-    public var lockTimeout: Duration = .seconds(60)
+    @Setting("lock_timeout", .seconds(allowingZero: true)) public var lockTimeout: Duration = .seconds(60)
 
     public init() {}
 
