@@ -57,7 +57,7 @@ struct ReportOptions: ParsableArguments {
         completion: Completions.assets, transform: SettingKey.flag("compare"))
     var compare: [String]?
 
-    @Option(name: .customLong("alert"), help: "An alert rule, e.g. \"btc above 60000 SEK\"; repeatable (replaces the file's alerts).", transform: AlertRule.init(setting:))
+    @Option(name: .customLong("alert"), help: "An alert rule, e.g. \"btc above 60000 SEK\"; repeatable (replaces the file's alerts).", transform: AlertRule.init(parsing:))
     var alerts: [AlertRule] = []
 
     @Option(name: .customLong("tickers-url"), help: ArgumentHelp("Where to read the tickers: http(s) URL, file:// URL or path.", valueName: "url"), completion: .file(), transform: SettingKey.flag("tickers_url"))
@@ -181,19 +181,12 @@ extension Flag: GivenFlag {
 }
 
 private func givenSetting(_ value: Any) -> Any? {
+    let mirror = Mirror(reflecting: value)
     switch value {
-    case let optional as any OptionalSetting: optional.wrapped
-    case let on as Bool: on ? true : nil
-    case let lists as [[Any]]: lists.isEmpty ? nil : Array(lists.joined())
-    case let list as [Any]: list.isEmpty ? nil : list
-    default: value
+    case _ where mirror.displayStyle == .optional: return mirror.children.first?.value
+    case let on as Bool: return on ? true : nil
+    case let lists as [[Any]]: return lists.isEmpty ? nil : Array(lists.joined())
+    case let list as [Any]: return list.isEmpty ? nil : list
+    default: return value
     }
-}
-
-private protocol OptionalSetting {
-    var wrapped: Any? { get }
-}
-
-extension Optional: OptionalSetting {
-    fileprivate var wrapped: Any? { map { $0 } }
 }

@@ -28,9 +28,8 @@ public struct OutputSpec: Sendable, Equatable {
     }
     /// `nil`: the built-in templates.
     @Setting("templates", .path) public var templates: String? = nil
-    /// The database named; `history` says which one is used.
+    /// The database named, if any; a layer naming one undoes a `no_history` below it.
     @Setting("history", .path) public var database: String? = nil
-    /// A layer naming a database undoes a `no_history` below it.
     @Setting("no_history", .boolean, yieldsTo: "history") public var noHistory = false
     public var history: History {
         get { noHistory ? .disabled : database.map(History.path) ?? .automatic }
@@ -47,30 +46,17 @@ public struct OutputSpec: Sendable, Equatable {
     /// The history database a report uses, if any. A run of the built-in sample records nothing
     /// unless a database is named: its 2022 figures would sit among the real days.
     public func historyPath(sample: Bool) -> String? {
-        switch history {
-        case .disabled: nil
-        case let .path(path): path
-        case .automatic:
-            if case let .directory(folder) = destination, !sample {
-                URL(fileURLWithPath: folder).appendingPathComponent("history.sqlite").path
-            } else {
-                nil
-            }
-        }
+        history == .automatic && (sample || destination == .standardOutput) ? nil : sharedHistoryPath
     }
 
     /// Where `history` and `backfill` find the reports' database: as above, else
     /// `Output/history.sqlite`. `nil` when history is switched off.
     public var sharedHistoryPath: String? {
-        switch history {
-        case .disabled: nil
-        case let .path(path): path
-        case .automatic:
-            if case let .directory(folder) = destination {
-                URL(fileURLWithPath: folder).appendingPathComponent("history.sqlite").path
-            } else {
-                "Output/history.sqlite"
-            }
+        switch (history, destination) {
+        case (.disabled, _): nil
+        case let (.path(path), _): path
+        case let (.automatic, .directory(folder)): URL(fileURLWithPath: folder).appendingPathComponent("history.sqlite").path
+        case (.automatic, .standardOutput): "Output/history.sqlite"
         }
     }
 }

@@ -78,15 +78,8 @@ package struct ConfigFileReader: Sendable {
     }
 
     static func typeName(_ value: any TOMLValueConvertible) -> String {
-        switch value.type {
-        case .string: "a string"
-        case .int: "a whole number"
-        case .double: "a number with a fraction"
-        case .bool: "true or false"
-        case .array: "an array"
-        case .table: "a table"
-        case .date, .time, .dateTime: "a date or time"
-        }
+        let names: [TOMLType: String] = [.string: "a string", .int: "a whole number", .double: "a number with a fraction", .bool: "true or false", .array: "an array", .table: "a table"]
+        return names[value.type] ?? "a date or time"
     }
 
     /// toml++'s messages read "Error while parsing string: …"; ours are sentences without the

@@ -10,7 +10,7 @@ package struct SettingRule<Value: Sendable>: Sendable {
     /// typed-throwing closure type crashes Swift 6.3's SIL generation.
     let parse: @Sendable ([String]) throws -> Value
 
-    /// From a flag or an environment variable.
+    /// From a flag or an environment variable: a list's items separated by commas.
     package func text(_ string: String) throws(InvalidSettingValue) -> Value {
         try items(kind == .strings ? string.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [string])
     }
@@ -23,9 +23,7 @@ package struct SettingRule<Value: Sendable>: Sendable {
         }
     }
 
-    var erased: SettingRule<any Sendable> {
-        SettingRule<any Sendable>(expected: expected, kind: kind) { try parse($0) }
-    }
+    var erased: SettingRule<any Sendable> { SettingRule<any Sendable>(expected: expected, kind: kind) { try parse($0) } }
 
     /// One value, read by a failable initialiser.
     static func one(_ expected: String, _ kind: SettingKind = .string, _ make: @escaping @Sendable (String) -> Value?) -> SettingRule {
@@ -36,8 +34,8 @@ package struct SettingRule<Value: Sendable>: Sendable {
         }
     }
 
-    /// A list, each item read by `item`, of at least one item unless `allowingEmpty`, and at most
-    /// `most` (`tooMany` says why); an error names the item, so the file can name its line.
+    /// A list, each item read by `item`; at least one unless `allowingEmpty`, at most `most`
+    /// (`tooMany` says why). An error names its item, so that the file can name its line.
     static func list<Item>(
         _ expected: String, allowingEmpty: Bool = false, most: Int = .max, tooMany: String = "", _ item: @escaping @Sendable (String) throws -> Item?
     ) -> SettingRule where Value == [Item] {
@@ -47,8 +45,8 @@ package struct SettingRule<Value: Sendable>: Sendable {
                 do {
                     guard let value = try item(text) else { throw InvalidSettingValue.value(text, expected: expected) }
                     return value
-                } catch let error as InvalidSettingValue {
-                    throw InvalidSettingValue(error.message, item: text)
+                } catch {
+                    throw InvalidSettingValue((error as? InvalidSettingValue)?.message ?? "\(error)", item: text)
                 }
             }
             guard values.count <= most else { throw InvalidSettingValue("\(tooMany), not \(values.count)", item: items.joined(separator: ",")) }
@@ -132,8 +130,7 @@ extension SettingRule where Value == [CurrencyCode] {
 extension SettingRule where Value == TimeZone {
     /// An IANA name (`Europe/Stockholm`, `America/New_York`) or `UTC`.
     static let timeZone = one("a time zone such as Europe/Stockholm, America/New_York or UTC") { text in
-        guard !text.isEmpty else { return nil }
-        return TimeZone(identifier: text) ?? (["UTC", "GMT", "Z"].contains(text.uppercased()) ? TimeZone(identifier: "UTC") : nil)
+        text.isEmpty ? nil : TimeZone(identifier: text) ?? (["UTC", "GMT", "Z"].contains(text.uppercased()) ? TimeZone(identifier: "UTC") : nil)
     }
 }
 
@@ -163,11 +160,8 @@ extension SettingRule where Value == [ReportFormat] {
 extension SettingRule where Value == [String] {
     /// Base assets or market symbols, lower case.
     static let symbols = list("base assets or market symbols, like btc,eth,wrxinr", allowingEmpty: true) { $0.lowercased() }
-
     /// One to five (the comparison chart has five colours).
-    static let compare = list("one to five base assets or market symbols, like btc,eth,sol", most: 5, tooMany: "the comparison follows at most five markets") {
-        $0.lowercased()
-    }
+    static let compare = list("one to five base assets or market symbols, like btc,eth,sol", most: 5, tooMany: "the comparison follows at most five markets") { $0.lowercased() }
 }
 
 extension SettingRule where Value == [MaxAge.Limit] {
@@ -175,17 +169,5 @@ extension SettingRule where Value == [MaxAge.Limit] {
 }
 
 extension SettingRule where Value == [AlertRule] {
-    static let alerts = list("rules like \"btc above 60000 SEK\" or \"any move 10 %\"", allowingEmpty: true) { try AlertRule(setting: $0) }
-}
-
-extension AlertRule {
-    /// One rule, its error as a setting's; a flag's `--alert` is one whole rule, which may hold
-    /// a comma that the list's reading would split.
-    package init(setting text: String) throws {
-        do {
-            self = try AlertRule(parsing: text)
-        } catch {
-            throw InvalidSettingValue(error.message)
-        }
-    }
+    static let alerts = list("rules like \"btc above 60000 SEK\" or \"any move 10 %\"", allowingEmpty: true) { try AlertRule(parsing: $0) }
 }
