@@ -147,8 +147,10 @@ extension ParsableArguments {
     func settingsLayer() -> SettingsLayer {
         var layer = SettingsLayer()
         for child in Mirror(reflecting: self).children {
-            guard let name = child.label.map(keyName), let key = SettingsLayer.key(name), let given = (child.value as? any GivenFlag)?.given else { continue }
-            layer.values[name] = key.value(given)
+            guard let name = child.label.map(keyName), let key = SettingsLayer.key(name), let flag = child.value as? any GivenFlag,
+                let value = given(flag.value)
+            else { continue }
+            layer.values[name] = key.value(value)
         }
         return layer
     }
@@ -156,31 +158,12 @@ extension ParsableArguments {
 
 /// `_lockTimeout` (a property wrapper's storage) or `tickersURL`: `lock_timeout`, `tickers_url`.
 func keyName(_ label: String) -> String {
-    var name = ""
-    var previous: Character = "_"
-    for character in label.drop(while: { $0 == "_" }) {
-        if character.isUppercase && previous.isLowercase { name.append("_") }
-        name.append(contentsOf: character.lowercased())
-        previous = character
-    }
-    return name
+    String(label.drop { $0 == "_" }).replacing(#/([a-z])([A-Z])/#) { "\($0.1)_\($0.2)" }.lowercased()
 }
 
-/// A flag's value as `settingsLayer()` reads it: `nil` when the command line left it out; a plain
-/// switch's `true` (its `false` is its absence); a non-empty list, a repeated option's joined.
-protocol GivenFlag {
-    var given: Any? { get }
-}
-
-extension Option: GivenFlag {
-    var given: Any? { givenSetting(wrappedValue) }
-}
-
-extension Flag: GivenFlag {
-    var given: Any? { givenSetting(wrappedValue) }
-}
-
-private func givenSetting(_ value: Any) -> Any? {
+/// A flag's value: `nil` when the command line left it out; a plain switch's `true` (its `false`
+/// is its absence); a non-empty list, a repeated option's lists joined.
+private func given(_ value: Any) -> Any? {
     let mirror = Mirror(reflecting: value)
     switch value {
     case _ where mirror.displayStyle == .optional: return mirror.children.first?.value
@@ -189,4 +172,16 @@ private func givenSetting(_ value: Any) -> Any? {
     case let list as [Any]: return list.isEmpty ? nil : list
     default: return value
     }
+}
+
+protocol GivenFlag {
+    var value: Any { get }
+}
+
+extension Option: GivenFlag {
+    var value: Any { wrappedValue }
+}
+
+extension Flag: GivenFlag {
+    var value: Any { wrappedValue }
 }
