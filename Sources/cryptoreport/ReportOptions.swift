@@ -119,9 +119,6 @@ struct ReportOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log what happens to standard error.")
     var verbose = false
 
-    @Option(parsing: .unconditional, help: "Scratch: days for nothing.", transform: SettingKey.flag("scratch_days"))
-    var scratchDays: Int?
-
     @OptionGroup var settingsOptions: SettingsOptions
 
     func validate() throws {

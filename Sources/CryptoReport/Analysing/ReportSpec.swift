@@ -16,7 +16,6 @@ public struct ReportSpec: Sendable, Equatable {
     /// gives the machine's zone when no setting names one.
     @Setting("timezone", .timeZone) public var timeZone: TimeZone? = nil
     public var selection = Selection()
-    @Setting("scratch_days", .positive) public var scratchDays: Int? = nil
     @Setting("alerts", .alerts) public var alerts: [AlertRule] = []
     /// Base assets or market symbols the HTML page's comparison chart follows, in order (up to
     /// five, one per colour); empty: the five markets with the most volume value.
