@@ -67,12 +67,10 @@ package struct ConfigFileReader: Sendable {
         case (.number, .double): return [String(value.double ?? 0)]
         case (.boolean, .bool): return [String(value.bool ?? false)]
         case (.strings, .array):
-            var items: [String] = []
-            for item in value.array.map(Array.init) ?? [] {
+            return try (value.array.map(Array.init) ?? []).map { item throws(InvalidSettingValue) in
                 guard let text = item.string else { throw InvalidSettingValue("expected \(kind.rawValue), not \(typeName(item))") }
-                items.append(text)
+                return text
             }
-            return items
         default: throw InvalidSettingValue("expected \(expected), not \(typeName(value))")
         }
     }
@@ -103,7 +101,7 @@ package struct ConfigFileReader: Sendable {
 ///
 /// TOMLKit gives a position for a syntax error only, not for each value, so the line is found
 /// in the text: a valid document sets each top-level key once, on a line that starts with the
-/// key (bare or quoted) and `=`.
+/// key (bare or quoted) and `=`, or with `[key]`.
 struct KeyLines {
     let lines: [Substring]
 
@@ -112,23 +110,11 @@ struct KeyLines {
     }
 
     func line(of key: String, item: String? = nil) -> Int? {
-        let header = "[\(key)]"
-        guard
-            let start = lines.firstIndex(where: {
-                Self.starts($0, key: key) || $0.trimmingCharacters(in: .whitespaces).hasPrefix(header)
-            })
+        let name = NSRegularExpression.escapedPattern(for: key)
+        guard let pattern = try? Regex(#"^[ \t]*(\#(name)|"\#(name)"|'\#(name)')[ \t]*=|^\s*\[\#(name)\]"#),
+            let start = lines.firstIndex(where: { $0.contains(pattern) })
         else { return nil }
         guard let item else { return start + 1 }
-        let needles = ["\"\(item)\"", "'\(item)'"]
-        let found = lines[start...].firstIndex { line in needles.contains { line.contains($0) } }
-        return (found ?? start) + 1
-    }
-
-    static func starts(_ line: Substring, key: String) -> Bool {
-        let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        for spelling in [key, "\"\(key)\"", "'\(key)'"] where trimmed.hasPrefix(spelling) {
-            if trimmed.dropFirst(spelling.count).drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("=") { return true }
-        }
-        return false
+        return (lines[start...].firstIndex { $0.contains("\"\(item)\"") || $0.contains("'\(item)'") } ?? start) + 1
     }
 }
