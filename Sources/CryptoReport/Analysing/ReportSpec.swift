@@ -4,26 +4,26 @@ public import Foundation
 public struct ReportSpec: Sendable, Equatable {
     /// The report currencies, first shown first: one, or two for an HTML page that switches
     /// between them (`--currency SEK,USD`); each other format is written once per currency.
-    @Setting("currency", .currencies) public var currencies: [CurrencyCode] = [.usd]
+    @Setting("currency", Rules.currencies) public var currencies: [CurrencyCode] = [.usd]
     /// The first currency; setting it makes it the only one.
     public var currency: CurrencyCode {
         get { currencies.first ?? .usd }
         set { currencies = [newValue] }
     }
     /// `nil`: the currency's own locale (USD en_US, SEK sv_SE, …), which Rendering knows.
-    @Setting("locale", .locale) public var locale: ReportLocale? = nil
+    @Setting("locale", Rules.locale) public var locale: ReportLocale? = nil
     /// The zone times for people are shown in (HTML, Markdown, the index); `nil`: UTC. The command
     /// gives the machine's zone when no setting names one.
-    @Setting("timezone", .timeZone) public var timeZone: TimeZone? = nil
+    @Setting("timezone", Rules.timeZone) public var timeZone: TimeZone? = nil
     public var selection = Selection()
-    @Setting("alerts", .alerts) public var alerts: [AlertRule] = []
+    @Setting("alerts", Rules.alerts) public var alerts: [AlertRule] = []
     /// Base assets or market symbols the HTML page's comparison chart follows, in order (up to
     /// five, one per colour); empty: the five markets with the most volume value.
-    @Setting("compare", .compare) public var compare: [String] = []
+    @Setting("compare", Rules.compare) public var compare: [String] = []
     /// The least 24 h volume value, in the report currency, that lets a market into the top
     /// lists (gainers, losers, volume, spreads); `nil`: `defaultMinimumVolumeUSD` in the report
     /// currency. Markets that did not trade never lead a list, whatever the floor.
-    @Setting("min_volume_value", .amount) public var minimumVolumeValue: Decimal? = nil
+    @Setting("min_volume_value", Rules.amount) public var minimumVolumeValue: Decimal? = nil
     /// The floor when none is set: 100 USD's worth, converted at the day's ECB rates, so a
     /// kronor and a rupee report leave out the same thin markets.
     public static let defaultMinimumVolumeUSD: Decimal = 100

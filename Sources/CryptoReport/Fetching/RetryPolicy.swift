@@ -3,7 +3,7 @@ public import Foundation
 /// When and how long to wait before trying a source again.
 public struct RetryPolicy: Sendable, Equatable {
     /// Retries after the first attempt.
-    @Setting("retries", .whole(0...10, expected: "a whole number from 0 to 10")) public var retries: Int = 3
+    @Setting("retries", Rules.whole(0...10, expected: "a whole number from 0 to 10")) public var retries: Int = 3
     /// The first backoff; each retry doubles it, up to `maximumDelay`, with jitter.
     public var baseDelay: TimeInterval = 1
     public var maximumDelay: TimeInterval = 30

@@ -12,10 +12,10 @@ public struct Selection: Sendable, Equatable {
 
     @Setting("markets", .choice) public var markets: Markets = .primary
     /// Base assets or market symbols, lower case; empty keeps every market.
-    @Setting("symbols", .symbols) public var symbols: [String] = []
+    @Setting("symbols", Rules.symbols) public var symbols: [String] = []
     /// Volume value, descending, unless asked otherwise.
     @Setting("sort", .choice) public var sort: SortKey = .volume
-    @Setting("top", .positive) public var top: Int? = nil
+    @Setting("top", Rules.positive) public var top: Int? = nil
 
     /// The defaults, and the layers `Settings(layers:)` is merging.
     public init() {}

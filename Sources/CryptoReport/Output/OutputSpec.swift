@@ -15,11 +15,11 @@ public struct OutputSpec: Sendable, Equatable {
         case disabled
     }
 
-    @Setting("output", .destination) public var destination: Destination = .directory("Output")
+    @Setting("output", Rules.destination) public var destination: Destination = .directory("Output")
     /// Distinct, in `ReportFormat` order, however often a flag repeats them.
-    @Setting("formats", .formats, merge: { $0 = Array(Set($1)).sorted() }) public var formats: [ReportFormat] = ReportFormat.reports
+    @Setting("formats", Rules.formats, merge: { $0 = Array(Set($1)).sorted() }) public var formats: [ReportFormat] = ReportFormat.reports
     @Setting("csv_dialect", .choice) public var csvDialect: CSVDialect = .rfc4180
-    @Setting("no_latest", .boolean) public var noLatest = false
+    @Setting("no_latest", Rules.boolean) public var noLatest = false
     /// `cryptoreport-latest-<CURRENCY>.<ext>` copies of the newest reports, and their removal
     /// when the newest run has no alerts file; off with `--no-latest`.
     public var latest: Bool {
@@ -27,10 +27,10 @@ public struct OutputSpec: Sendable, Equatable {
         set { noLatest = !newValue }
     }
     /// `nil`: the built-in templates.
-    @Setting("templates", .path) public var templates: String? = nil
+    @Setting("templates", Rules.path) public var templates: String? = nil
     /// The database named, if any; a layer naming one undoes a `no_history` below it.
-    @Setting("history", .path) public var database: String? = nil
-    @Setting("no_history", .boolean, yieldsTo: "history") public var noHistory = false
+    @Setting("history", Rules.path) public var database: String? = nil
+    @Setting("no_history", Rules.boolean, yieldsTo: "history") public var noHistory = false
     public var history: History {
         get { noHistory ? .disabled : database.map(History.path) ?? .automatic }
         set {
@@ -39,7 +39,7 @@ public struct OutputSpec: Sendable, Equatable {
         }
     }
     /// How long to wait for another run writing into the same folder.
-    @Setting("lock_timeout", .seconds(allowingZero: true)) public var lockTimeout: Duration = .seconds(60)
+    @Setting("lock_timeout", Rules.seconds(allowingZero: true)) public var lockTimeout: Duration = .seconds(60)
 
     public init() {}
 

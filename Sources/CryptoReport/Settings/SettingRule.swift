@@ -64,34 +64,6 @@ enum SettingKind: String, Sendable {
 
 // MARK: - The rules the settings use
 
-extension SettingRule where Value == String {
-    /// Anything but empty, which would silently mean the current folder.
-    static let path = one("a path") { $0.isEmpty ? nil : $0 }
-}
-
-extension SettingRule where Value == Bool {
-    static let boolean = one("true or false", .boolean) { ["true": true, "yes": true, "1": true, "false": false, "no": false, "0": false][$0.lowercased()] }
-}
-
-extension SettingRule where Value == Int {
-    static func whole(_ range: ClosedRange<Int>, expected: String) -> SettingRule {
-        one(expected, .whole) { Int($0).flatMap { range.contains($0) ? $0 : nil } }
-    }
-
-    static let positive = whole(1...Int.max, expected: "a positive whole number")
-}
-
-extension SettingRule where Value == Duration {
-    /// Seconds, fractions allowed, up to a day: beyond that a cron run has hung, and far larger
-    /// values overflow the clock.
-    static func seconds(allowingZero: Bool = false) -> SettingRule {
-        one(allowingZero ? "zero or more seconds, up to 86400" : "a positive number of seconds, up to 86400", .number) { text in
-            guard let seconds = Double(text), seconds.isFinite, seconds <= 86400, allowingZero ? seconds >= 0 : seconds > 0 else { return nil }
-            return .milliseconds((seconds * 1000).rounded())
-        }
-    }
-}
-
 extension SettingRule where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
     /// One of a fixed set of names, in any case.
     static var choice: SettingRule {
@@ -100,22 +72,42 @@ extension SettingRule where Value: RawRepresentable & CaseIterable, Value.RawVal
     }
 }
 
-extension SettingRule where Value == Decimal {
+enum Rules {
+    /// Anything but empty, which would silently mean the current folder.
+    static let path = SettingRule<String>.one("a path") { $0.isEmpty ? nil : $0 }
+
+    static let boolean = SettingRule<Bool>.one("true or false", .boolean) {
+        ["true": true, "yes": true, "1": true, "false": false, "no": false, "0": false][$0.lowercased()]
+    }
+
+    static func whole(_ range: ClosedRange<Int>, expected: String) -> SettingRule<Int> {
+        .one(expected, .whole) { Int($0).flatMap { range.contains($0) ? $0 : nil } }
+    }
+
+    static let positive = whole(1...Int.max, expected: "a positive whole number")
+
+    /// Seconds, fractions allowed, up to a day: beyond that a cron run has hung, and far larger
+    /// values overflow the clock.
+    static func seconds(allowingZero: Bool = false) -> SettingRule<Duration> {
+        .one(allowingZero ? "zero or more seconds, up to 86400" : "a positive number of seconds, up to 86400", .number) { text in
+            guard let seconds = Double(text), seconds.isFinite, seconds <= 86400, allowingZero ? seconds >= 0 : seconds > 0 else { return nil }
+            return .milliseconds((seconds * 1000).rounded())
+        }
+    }
+
     /// An amount of money, zero or more, with `.` for the fraction: `5000`, `2500.50`, read
     /// exactly from its text (a file's number through its shortest text), as money always is.
-    static let amount = one("an amount of zero or more, like 5000 or 2500.50", .number) { text in
+    static let amount = SettingRule<Decimal>.one("an amount of zero or more, like 5000 or 2500.50", .number) { text in
         let digits = text.replacingOccurrences(of: "_", with: "")
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
             digits.filter({ $0 == "." }).count <= 1, digits.first != ".", digits.last != "."
         else { return nil }
         return Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX"))
     }
-}
 
-extension SettingRule where Value == [CurrencyCode] {
     /// One currency, or two for a page that switches between them: `SEK`, `SEK,USD`.
-    static let currencies: SettingRule = {
-        let codes = list("one or two three-letter currency codes such as SEK or SEK,USD") { CurrencyCode($0) }
+    static let currencies: SettingRule<[CurrencyCode]> = {
+        let codes = SettingRule<[CurrencyCode]>.list("one or two three-letter currency codes such as SEK or SEK,USD") { CurrencyCode($0) }
         return SettingRule(expected: codes.expected, kind: .strings) { items in
             let parsed = try codes.parse(items)
             if let twice = parsed.first(where: { code in parsed.filter { $0 == code }.count > 1 }) {
@@ -125,49 +117,38 @@ extension SettingRule where Value == [CurrencyCode] {
             return parsed
         }
     }()
-}
 
-extension SettingRule where Value == TimeZone {
     /// An IANA name (`Europe/Stockholm`, `America/New_York`) or `UTC`.
-    static let timeZone = one("a time zone such as Europe/Stockholm, America/New_York or UTC") { text in
+    static let timeZone = SettingRule<TimeZone>.one("a time zone such as Europe/Stockholm, America/New_York or UTC") { text in
         text.isEmpty ? nil : TimeZone(identifier: text) ?? (["UTC", "GMT", "Z"].contains(text.uppercased()) ? TimeZone(identifier: "UTC") : nil)
     }
-}
 
-extension SettingRule where Value == ReportLocale {
-    static let locale = one("a locale identifier such as en_US or sv_SE") { ReportLocale($0) }
-}
+    static let locale = SettingRule<ReportLocale>.one("a locale identifier such as en_US or sv_SE") { ReportLocale($0) }
 
-extension SettingRule where Value == OutputSpec.Destination {
     /// Empty is refused: an unset `$OUTDIR` in a crontab would scatter reports wherever cron starts.
-    static let destination = one("a folder, or - for standard output") { $0 == "-" ? .standardOutput : $0.isEmpty ? nil : .directory($0) }
-}
-
-extension SettingRule where Value == SourceLocation {
-    static func location(_ source: DataSource) -> SettingRule {
-        one("an http(s) URL, a file:// URL or a path") { try? SourceLocation(parsing: $0, source: source) }
+    static let destination = SettingRule<OutputSpec.Destination>.one("a folder, or - for standard output") {
+        $0 == "-" ? .standardOutput : $0.isEmpty ? nil : .directory($0)
     }
-}
 
-extension SettingRule where Value == [ReportFormat] {
+    static func location(_ source: DataSource) -> SettingRule<SourceLocation> {
+        .one("an http(s) URL, a file:// URL or a path") { try? SourceLocation(parsing: $0, source: source) }
+    }
+
     /// `csv,html`, `all`, `md`: distinct, in report order.
-    static let formats: SettingRule = {
+    static let formats: SettingRule<[ReportFormat]> = {
         let names = SettingRule<[[ReportFormat]]>.list("csv, markdown, html, json, ledger, beancount or all") { ReportFormat.parse($0) }
         return SettingRule(expected: names.expected, kind: .strings) { Array(Set(try names.parse($0).joined())).sorted() }
     }()
-}
 
-extension SettingRule where Value == [String] {
     /// Base assets or market symbols, lower case.
-    static let symbols = list("base assets or market symbols, like btc,eth,wrxinr", allowingEmpty: true) { $0.lowercased() }
+    static let symbols = SettingRule<[String]>.list("base assets or market symbols, like btc,eth,wrxinr", allowingEmpty: true) { $0.lowercased() }
+
     /// One to five (the comparison chart has five colours).
-    static let compare = list("one to five base assets or market symbols, like btc,eth,sol", most: 5, tooMany: "the comparison follows at most five markets") { $0.lowercased() }
-}
+    static let compare = SettingRule<[String]>.list("one to five base assets or market symbols, like btc,eth,sol", most: 5, tooMany: "the comparison follows at most five markets") {
+        $0.lowercased()
+    }
 
-extension SettingRule where Value == [MaxAge.Limit] {
-    static let maxAge = list("a duration like 24h or 5d, optionally as tickers=… or rates=…") { MaxAge.Limit($0) }
-}
+    static let maxAge = SettingRule<[MaxAge.Limit]>.list("a duration like 24h or 5d, optionally as tickers=… or rates=…") { MaxAge.Limit($0) }
 
-extension SettingRule where Value == [AlertRule] {
-    static let alerts = list("rules like \"btc above 60000 SEK\" or \"any move 10 %\"", allowingEmpty: true) { try AlertRule(parsing: $0) }
+    static let alerts = SettingRule<[AlertRule]>.list("rules like \"btc above 60000 SEK\" or \"any move 10 %\"", allowingEmpty: true) { try AlertRule(parsing: $0) }
 }

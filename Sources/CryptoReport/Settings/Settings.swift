@@ -33,13 +33,13 @@ public struct Settings: Sendable, Equatable {
 
 /// How the command line reports: the file and the environment may set these too.
 public struct CommandPolicy: Sendable, Equatable {
-    @Setting("quiet", .boolean) public var quietAsked = false
+    @Setting("quiet", Rules.boolean) public var quietAsked = false
     /// Print nothing on success: asked for, and not set aside by `verbose` in the same layer.
     public var quiet: Bool { quietAsked && !verbose }
     /// Log each step to standard error; a layer asking for quiet sets aside the verbose below it.
-    @Setting("verbose", .boolean, yieldsTo: "quiet") public var verbose = false
+    @Setting("verbose", Rules.boolean, yieldsTo: "quiet") public var verbose = false
     /// Exit with 10 when an alert fires (after writing the reports).
-    @Setting("fail_on_alert", .boolean) public var failOnAlert = false
+    @Setting("fail_on_alert", Rules.boolean) public var failOnAlert = false
 
     public init() {}
 }
