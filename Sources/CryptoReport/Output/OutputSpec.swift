@@ -19,13 +19,9 @@ public struct OutputSpec: Sendable, Equatable {
     /// Distinct, in `ReportFormat` order, however often a flag repeats them.
     @Setting("formats", Rules.formats, merge: { $0 = Array(Set($1)).sorted() }) public var formats: [ReportFormat] = ReportFormat.reports
     @Setting("csv_dialect", .choice) public var csvDialect: CSVDialect = .rfc4180
-    @Setting("no_latest", Rules.boolean) public var noLatest = false
     /// `cryptoreport-latest-<CURRENCY>.<ext>` copies of the newest reports, and their removal
     /// when the newest run has no alerts file; off with `--no-latest`.
-    public var latest: Bool {
-        get { !noLatest }
-        set { noLatest = !newValue }
-    }
+    @Setting("no_latest", Rules.boolean, merge: { $0 = !$1 }) public var latest = true
     /// `nil`: the built-in templates.
     @Setting("templates", Rules.path) public var templates: String? = nil
     /// The database named, if any; a layer naming one undoes a `no_history` below it.
