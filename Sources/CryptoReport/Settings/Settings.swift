@@ -34,7 +34,7 @@ public struct Settings: Sendable, Equatable {
 /// How the command line reports: the file and the environment may set these too.
 public struct CommandPolicy: Sendable, Equatable {
     @Setting("quiet", Rules.boolean) public var quietAsked = false
-    /// Print nothing on success: asked for, and not set aside by `verbose` in the same layer.
+    /// Print nothing on success, unless `verbose` is on (set in the same layer or above, it wins).
     public var quiet: Bool { quietAsked && !verbose }
     /// Log each step to standard error; a layer asking for quiet sets aside the verbose below it.
     @Setting("verbose", Rules.boolean, yieldsTo: "quiet") public var verbose = false
