@@ -34,10 +34,12 @@ package struct SettingRule<Value: Sendable>: Sendable {
         }
     }
 
-    /// A list, each item read by `item`; at least one unless `allowingEmpty`, at most `most`
-    /// (`tooMany` says why). An error names its item, so that the file can name its line.
-    static func list<Item>(
-        _ expected: String, allowingEmpty: Bool = false, most: Int = .max, tooMany: String = "", _ item: @escaping @Sendable (String) throws -> Item?
+    /// A list, each item read by `item`; at least one unless `allowingEmpty`, none twice if
+    /// `distinct`, at most `most` (`tooMany` says why). An error names its item, so that the
+    /// file can name its line.
+    static func list<Item: Equatable>(
+        _ expected: String, allowingEmpty: Bool = false, distinct: Bool = false, most: Int = .max, tooMany: String = "",
+        _ item: @escaping @Sendable (String) throws -> Item?
     ) -> SettingRule where Value == [Item] {
         SettingRule(expected: expected, kind: .strings) { items in
             guard allowingEmpty || !items.isEmpty else { throw InvalidSettingValue("expected at least one of \(expected)") }
@@ -48,6 +50,12 @@ package struct SettingRule<Value: Sendable>: Sendable {
                 } catch {
                     throw InvalidSettingValue((error as? InvalidSettingValue)?.message ?? "\(error)", item: text)
                 }
+            }
+            if distinct, let twice = values.indices.first(where: { index in values.filter { $0 == values[index] }.count > 1 }) {
+                throw InvalidSettingValue("\(values[twice]) is given twice", item: items[twice])
+            }
+            if distinct, let twice = values.indices.first(where: { index in values.filter { $0 == values[index] }.count > 1 }) {
+                throw InvalidSettingValue("\(values[twice]) is given twice", item: items[twice])
             }
             guard values.count <= most else { throw InvalidSettingValue("\(tooMany), not \(values.count)", item: items.joined(separator: ",")) }
             return values
@@ -106,17 +114,9 @@ enum Rules {
     }
 
     /// One currency, or two for a page that switches between them: `SEK`, `SEK,USD`.
-    static let currencies: SettingRule<[CurrencyCode]> = {
-        let codes = SettingRule<[CurrencyCode]>.list("one or two three-letter currency codes such as SEK or SEK,USD") { CurrencyCode($0) }
-        return SettingRule(expected: codes.expected, kind: .strings) { items in
-            let parsed = try codes.parse(items)
-            if let twice = parsed.first(where: { code in parsed.filter { $0 == code }.count > 1 }) {
-                throw InvalidSettingValue("\(twice) is given twice", item: twice.code)
-            }
-            guard parsed.count <= 2 else { throw InvalidSettingValue("a report shows one or two currencies, not \(parsed.count)", item: items.joined(separator: ",")) }
-            return parsed
-        }
-    }()
+    static let currencies = SettingRule<[CurrencyCode]>.list(
+        "one or two three-letter currency codes such as SEK or SEK,USD", distinct: true, most: 2, tooMany: "a report shows one or two currencies"
+    ) { CurrencyCode($0) }
 
     /// An IANA name (`Europe/Stockholm`, `America/New_York`) or `UTC`.
     static let timeZone = SettingRule<TimeZone>.one("a time zone such as Europe/Stockholm, America/New_York or UTC") { text in
