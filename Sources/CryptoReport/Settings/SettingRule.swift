@@ -54,9 +54,6 @@ package struct SettingRule<Value: Sendable>: Sendable {
             if distinct, let twice = values.indices.first(where: { index in values.filter { $0 == values[index] }.count > 1 }) {
                 throw InvalidSettingValue("\(values[twice]) is given twice", item: items[twice])
             }
-            if distinct, let twice = values.indices.first(where: { index in values.filter { $0 == values[index] }.count > 1 }) {
-                throw InvalidSettingValue("\(values[twice]) is given twice", item: items[twice])
-            }
             guard values.count <= most else { throw InvalidSettingValue("\(tooMany), not \(values.count)", item: items.joined(separator: ",")) }
             return values
         }
