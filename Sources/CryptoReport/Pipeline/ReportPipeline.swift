@@ -124,7 +124,19 @@ public struct ReportPipeline: Sendable {
         }
         var files = planned.map { each, format, make in
             let name = "cryptoreport-\(each.dataDate)-\(each.currency).\(format.fileExtension)"
-            // The built-in page is written to its file as it is made, never whole in memory.
+            // CSV, JSON and the built-in page are written to their files as they are made, never
+            // whole in memory.
+            switch format {
+            case .csv:
+                return ReportWriter.File(name: name, contents: .bytes { write in
+                    streamReport(to: write) { CSVRenderer(dialect: output.csvDialect).write(each, to: &$0) }
+                })
+            case .json:
+                return ReportWriter.File(name: name, contents: .bytes { write in
+                    try streamReport(to: write) { try JSONRenderer().write(each, to: &$0) }
+                })
+            default: break
+            }
             guard format == .html && templates.rendersHTMLItself else { return ReportWriter.File(name: name, contents: .rendered(make)) }
             return ReportWriter.File(name: name, contents: .streamed { piece in
                 HTMLWriter.write(others.isEmpty ? view ?? ReportViewModel(each) : ReportViewModel(each, alternatives: others), to: piece)
