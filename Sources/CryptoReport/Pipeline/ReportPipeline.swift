@@ -138,8 +138,10 @@ public struct ReportPipeline: Sendable {
             default: break
             }
             guard format == .html && templates.rendersHTMLItself else { return ReportWriter.File(name: name, contents: .rendered(make)) }
-            return ReportWriter.File(name: name, contents: .streamed { piece in
-                HTMLWriter.write(others.isEmpty ? view ?? ReportViewModel(each) : ReportViewModel(each, alternatives: others), to: piece)
+            return ReportWriter.File(name: name, contents: .bytes { write in
+                streamReport(to: write) { output in
+                    HTMLWriter.write(others.isEmpty ? view ?? ReportViewModel(each) : ReportViewModel(each, alternatives: others), to: &output)
+                }
             })
         }
         var obsolete: [String] = []
