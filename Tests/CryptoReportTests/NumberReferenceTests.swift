@@ -50,6 +50,14 @@ struct NumberReferenceTests {
         }
         for value in values {
             expect(DecimalParts.plainText(value), value.description, "description", value)
+            if let parts = DecimalParts(value) {
+                var bytes: [UInt8] = []
+                parts.appendPlain(to: &bytes)
+                expect(String(decoding: bytes, as: UTF8.self), value.description, "appendPlain", value)
+            }
+            var sortable: [UInt8] = []
+            PlainNumber.append(value, significantDigits: 8, to: &sortable)
+            expect(String(decoding: sortable, as: UTF8.self), referencePlain(value, significantDigits: 8), "PlainNumber.append/8", value)
             expect(PlainNumber.format(value), referencePlain(value), "PlainNumber.format", value)
             expect(PlainNumber.format(value, significantDigits: 6), referencePlain(value, significantDigits: 6), "PlainNumber.format/6", value)
             if !value.isZero {

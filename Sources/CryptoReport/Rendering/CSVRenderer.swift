@@ -43,7 +43,7 @@ package struct CSVRenderer: Sendable {
             if !value.isNaN, !value.isZero, let parts = DecimalParts(value),
                 let rounded = parts.rounded(scale: PlainNumber.significantDigits - 1 - parts.magnitude)
             {
-                rounded.appendPlainText(to: &bytes)
+                rounded.appendPlain(to: &bytes)
             } else {
                 bytes += PlainNumber.format(value).utf8
             }

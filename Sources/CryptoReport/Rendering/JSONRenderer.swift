@@ -165,7 +165,7 @@ package struct JSONRenderer: Sendable {
                 return
             }
             bytes.append(UInt8(ascii: "\""))
-            parts.appendPlainText(to: &bytes)
+            parts.appendPlain(to: &bytes)
             bytes.append(UInt8(ascii: "\""))
         }
 

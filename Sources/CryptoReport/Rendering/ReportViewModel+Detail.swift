@@ -43,7 +43,11 @@ extension ReportViewModel {
     /// An element id from a symbol as sent: lower case, and nothing an address would need to
     /// escape (`btcusdt` stays `btcusdt`).
     static func anchor(_ symbol: String) -> String {
-        String(symbol.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
+        // Nearly every symbol is lower-case letters and digits already: itself.
+        if symbol.utf8.allSatisfy({ ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }) {
+            return symbol
+        }
+        return String(symbol.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
     }
 
     /// The price limits of the report's `above`/`below` rules that name this market or its asset,

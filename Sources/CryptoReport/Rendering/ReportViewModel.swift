@@ -314,8 +314,10 @@ struct ReportViewModel {
             change7d: numbers.percent(market.trend?.change7d), change30d: numbers.percent(market.trend?.change30d),
             sincePreviousClass: changeClass(market.trend?.sincePrevious), change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),
             sparkline: Sparkline.unicode(market.trend?.series ?? []),
-            sparklineSVG: Sparkline.svg(
-                market.trend?.series ?? [], label: strings.format(.trendDays, String(market.trend.map(daysCovered) ?? 0))),
+            // The label only for a line that is drawn: most rows of a first run have none.
+            sparklineSVG: (market.trend?.series.count ?? 0) > 1
+                ? Sparkline.svg(market.trend?.series ?? [], label: strings.format(.trendDays, String(market.trend.map(daysCovered) ?? 0)))
+                : "",
             sortValues: sortValues(market), anchor: anchor(market.symbol))
     }
 
@@ -329,8 +331,19 @@ struct ReportViewModel {
             seriesChange, market.high, market.low, market.bid, market.ask, market.spreadPercent, market.spread,
             market.volume, market.volumeValue,
         ]
-        // Eight significant digits order any two figures a reader could tell apart.
-        return values.map { $0.map { PlainNumber.format($0, significantDigits: 8) } ?? "-" }.joined(separator: " ")
+        // Eight significant digits order any two figures a reader could tell apart. Written
+        // into one buffer: a String per figure and their join were most of the cost.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(160)
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: " ")) }
+            guard let value else {
+                bytes.append(UInt8(ascii: "-"))
+                continue
+            }
+            PlainNumber.append(value, significantDigits: 8, to: &bytes)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The comparison's markets: those `--compare` names, else the five with the most volume
