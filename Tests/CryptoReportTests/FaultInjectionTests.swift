@@ -15,7 +15,8 @@ struct FaultInjectionTests {
         request.fetch.cacheDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("cryptoreport-cache-\(UUID().uuidString)").path
         request.fetch.retry = RetryPolicy(retries: retries, baseDelay: 0.2)
-        request.fetch.timeout = .milliseconds(Int(2 * 1000))
+        // Tests that wait for a time limit set their own; this one only keeps a broken run from hanging.
+        request.fetch.timeout = .milliseconds(Int(10 * 1000))
         return request
     }
 
@@ -54,7 +55,9 @@ struct FaultInjectionTests {
         let server = try Self.server(tickersRoute: Response(status: 200, body: Data("[]".utf8), delay: 30))
         defer { server.stop() }
         var request = Self.request(server, retries: 0)
-        // Long enough for the rates, which must not time out first, even on a busy machine.
+        // The rates from a file: over HTTP they could time out first on a busy machine (a fresh
+        // clone's build beside the tests), and the error would name them.
+        request.fetch.rates = .file(Fixtures.ratesURL.path)
         request.fetch.timeout = .milliseconds(Int(2 * 1000))
         let started = ContinuousClock.now
         await #expect(throws: FetchError.timedOut(source: .tickers, location: server.url("/tickers"), seconds: 2)) {
@@ -69,6 +72,7 @@ struct FaultInjectionTests {
         let server = try Self.server(tickersRoute: Response(status: 200, body: Data("[]".utf8), delay: 30))
         defer { server.stop() }
         var request = Self.request(server, retries: 0)
+        request.fetch.rates = .file(Fixtures.ratesURL.path)
         request.fetch.timeout = .milliseconds(Int(1.5 * 1000))
         let started = ContinuousClock.now
         await #expect(throws: FetchError.timedOut(source: .tickers, location: server.url("/tickers"), seconds: 1.5)) {
@@ -150,6 +154,7 @@ struct FaultInjectionTests {
         let server = try Self.server(tickersRoute: slow)
         defer { server.stop() }
         var request = Self.request(server)
+        request.fetch.rates = .file(Fixtures.ratesURL.path)
         request.fetch.timeout = .milliseconds(Int(30 * 1000))
         request.fetch.deadline = .seconds(2)
         let started = ContinuousClock.now

@@ -50,7 +50,7 @@ struct ReportWriterTests {
         #expect(Self.everything(in: folder) == ["a.csv", "b.md", "latest.csv"])
     }
 
-    @Test("a report streamed in pieces is staged as their bytes, on the real file system and on one that takes whole files", arguments: [false, true])
+    @Test("a report streamed in pieces is staged as their bytes, its copy linked to it, on the real file system and on one without hard links", arguments: [false, true])
     func streamed(wholeFiles: Bool) throws {
         let folder = try TemporaryFolder()
         var writer = ReportWriter(directory: folder.url)
@@ -65,6 +65,12 @@ struct ReportWriterTests {
         #expect(Self.text(folder, "a.html") == pieces.joined() && Self.text(folder, "latest.html") == pieces.joined())
         #expect(Self.text(folder, "empty.html") == "")
         #expect(Self.everything(in: folder) == ["a.html", "empty.html", "latest.html"])
+        // The copy is a second name of the same file where hard links exist, a file of its own elsewhere.
+        func inode(_ name: String) throws -> Int? {
+            try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(name).path)[.systemFileNumber] as? Int
+        }
+        #expect(try inode("a.html") != nil)
+        #expect(try (inode("a.html") == inode("latest.html")) == !wholeFiles)
     }
 
     @Test("a synced copy of a file larger than its buffer holds the same bytes; it never replaces a file or makes one from nothing")

@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 
 /// `index.html` of an output folder: the reports it holds by date (newest first) and currency,
 /// with a link to each file, the stable `latest` names, and the summary and alerts of the run
@@ -45,6 +44,12 @@ package struct IndexRenderer: Sendable {
     ///     → SEK, USD), dated or latest: its second currency has no HTML file of its own, and is
     ///     linked to the page, opening in that currency (`#cur=USD`).
     package func render(reports: [ReportFileName], latest: [String], report: Report, pages: [String: [String]] = [:]) -> String {
+        HTMLWriter.index(model(reports: reports, latest: latest, report: report, pages: pages))
+    }
+
+    /// What `Templates/index.html.mustache` shows, for `HTMLWriter.index` (and the test that
+    /// renders the template with Mustache to compare).
+    func model(reports: [ReportFileName], latest: [String], report: Report, pages: [String: [String]] = [:]) -> ViewModel {
         let t = PageStrings(localeIdentifier: report.localeIdentifier)
         let summary = Summary(report, strings: t)
         struct Day: Hashable { var date, currency: String }
@@ -96,7 +101,7 @@ package struct IndexRenderer: Sendable {
         }
         let count = entries.count
         let generatedAt = PeopleTime(zone: report.timeZone, locale: Locale(identifier: report.localeIdentifier)).minute(report.generatedAt)
-        let model = ViewModel(
+        return ViewModel(
             title: t[.indexTitle], generatedAt: generatedAt,
             reportCount: t.format(count == 1 ? .reportOne : .reportOther, count.formatted(.number.locale(Locale(identifier: report.localeIdentifier)))),
             locale: report.localeIdentifier, pageStyle: EmbeddedTemplates.pageFiles["report.css"] ?? "", t: t, lang: t.code, generatedLine: t.format(.generated, generatedAt),
@@ -105,13 +110,6 @@ package struct IndexRenderer: Sendable {
             footer: t.format(.indexFooter, report.localeIdentifier),
             summary: summary, reports: entries, hasReports: !entries.isEmpty,
             latest: latestLinks, hasLatest: !latestLinks.isEmpty)
-        var library = MustacheLibrary()
-        do {
-            try library.register(EmbeddedTemplates.files["index.html"] ?? "", named: "index.html")
-        } catch {
-            return ""
-        }
-        return library.render(model, withTemplate: "index.html") ?? ""
     }
 
     /// The page among `pages` (those `accepting` takes) that holds `currency` as its second
