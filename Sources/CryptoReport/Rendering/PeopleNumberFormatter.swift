@@ -78,6 +78,14 @@ package struct PeopleNumberFormatter: Sendable {
         return Styles.signedPercent(value, locale: locale, fraction: fractionDigits...fractionDigits)
     }
 
+    /// `percent(value)` of a value given as a whole number of hundredths (non-zero), with two
+    /// decimals; `nil` where the style is Foundation's.
+    func percent(hundredths: Int64) -> String? {
+        guard !reference, hundredths != 0 else { return nil }
+        let parts = DecimalParts(isNegative: hundredths < 0, exponent: -2, high: 0, low: hundredths.magnitude)
+        return styles.signedPercent?.format(parts, fraction: 2...2)
+    }
+
     /// An unsigned percentage with enough decimals for small spreads: `0.072%`.
     package func spreadPercent(_ value: Decimal?) -> String {
         guard let value, !value.isNaN else { return "" }
