@@ -97,7 +97,11 @@ public struct ReportPipeline: Sendable {
         // other currencies too): it was made once for each. The details, most of its cost, only
         // when that page is written; the index makes its own small summary.
         let needsView = output.formats.contains { $0 == .markdown || $0 == .html }
-        let view = needsView ? ReportViewModel(report, details: others.isEmpty && output.formats.contains(.html)) : nil
+        // The built-in page makes each detail as it writes it (`lazyDetails`); a template of the
+        // user's is given them all.
+        let view = needsView
+            ? ReportViewModel(report, details: others.isEmpty && output.formats.contains(.html), lazyDetails: templates.rendersHTMLItself)
+            : nil
         // Markdown keeps English (only the HTML page and the index follow the locale's language):
         // a second model only when the page's language is another.
         let markdownView = view.flatMap { view -> ReportViewModel? in
@@ -140,7 +144,10 @@ public struct ReportPipeline: Sendable {
             guard format == .html && templates.rendersHTMLItself else { return ReportWriter.File(name: name, contents: .rendered(make)) }
             return ReportWriter.File(name: name, contents: .bytes { write in
                 streamReport(to: write) { output in
-                    HTMLWriter.write(others.isEmpty ? view ?? ReportViewModel(each) : ReportViewModel(each, alternatives: others), to: &output)
+                    HTMLWriter.write(
+                        others.isEmpty
+                            ? view ?? ReportViewModel(each, lazyDetails: true) : ReportViewModel(each, alternatives: others, lazyDetails: true),
+                        to: &output)
                 }
             })
         }

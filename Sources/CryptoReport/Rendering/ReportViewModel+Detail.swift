@@ -71,14 +71,39 @@ extension ReportViewModel {
     /// - Parameter rows: the table's rows of `report.rows`, in order: a detail shows their figures
     ///   again, so they are taken as the table formatted them rather than formatted twice.
     static func details(_ report: Report, rows: [Row], numbers: PeopleNumberFormatter, strings: PageStrings) -> [Detail] {
-        let shown = Set(report.rows.map { $0.symbol.lowercased() })
-        var byAsset: [String: [MarketRow]] = [:]
-        for market in report.markets.isEmpty ? report.rows : report.markets {
-            byAsset[market.baseAsset.lowercased(), default: []].append(market)
+        let maker = DetailMaker(report, numbers: numbers, strings: strings)
+        return zip(report.rows, rows).map { maker.detail($0, row: $1) }
+    }
+
+    /// Makes one market's detail at a time. The built-in page is written with one (`lazyDetails`):
+    /// at 100,000 markets the details held whole were a quarter of the run's peak memory, for
+    /// text written once and then dropped.
+    struct DetailMaker {
+        var report: Report
+        var numbers: PeopleNumberFormatter
+        var strings: PageStrings
+        /// The table's markets, by lower-cased symbol.
+        var shown: Set<String>
+        /// Every converted market, by lower-cased base asset.
+        var byAsset: [String: [MarketRow]]
+
+        init(_ report: Report, numbers: PeopleNumberFormatter, strings: PageStrings) {
+            self.report = report
+            self.numbers = numbers
+            self.strings = strings
+            shown = Set(report.rows.map { $0.symbol.lowercased() })
+            var byAsset: [String: [MarketRow]] = [:]
+            for market in report.markets.isEmpty ? report.rows : report.markets {
+                byAsset[market.baseAsset.lowercased(), default: []].append(market)
+            }
+            self.byAsset = byAsset
         }
-        return zip(report.rows, rows).map { market, row in
+
+        /// The detail of `market`, whose table row is `row`.
+        func detail(_ market: MarketRow, row: Row) -> Detail {
+            let symbol = market.symbol.lowercased()
             let others = (byAsset[market.baseAsset.lowercased()] ?? [])
-                .filter { $0.symbol.lowercased() != market.symbol.lowercased() }
+                .filter { $0.symbol.lowercased() != symbol }
                 .sorted { $0.symbol < $1.symbol }
                 .map { other -> Detail.Other in
                     let premium = premiumCell(other.price, over: market.price, numbers: numbers)

@@ -149,9 +149,14 @@ struct ReportViewModel {
     /// `52`: selected markets the floor (or no trade at all) kept out of the top lists.
     var belowVolumeFloor: String
     var hasBelowVolumeFloor: Bool
-    /// One per row of the table, in its order.
+    /// One per row of the table, in its order; empty when the model makes each as the page is
+    /// written (`lazyDetails`, `forEachDetail`).
     var details: [Detail]
     var hasDetails: Bool
+    /// Makes the details one at a time, for the built-in page (`lazyDetails`).
+    var detailMaker: DetailMaker?
+    /// With `detailMaker` and a second currency: where each symbol is in that currency's rows.
+    var alternativeRowIndex: [String: Int] = [:]
     /// The details' price history in this model's currency, as JSON for the page's script
     /// (`ReportViewModel+HistoryData`), already escaped for a `<script type="application/json">`.
     var historyData = ""
@@ -194,7 +199,9 @@ struct ReportViewModel {
     ///     English otherwise). Markdown is rendered from an English model.
     ///   - withDetails: the HTML page's per-market details and their history data, which
     ///     Markdown does not show: the largest part of the model at many markets.
-    init(_ report: Report, strings: PageStrings? = nil, details withDetails: Bool = true) {
+    ///   - lazyDetails: with `withDetails`, the details are made one at a time as the built-in
+    ///     page is written (`forEachDetail`) instead of held in `details`, which stays empty.
+    init(_ report: Report, strings: PageStrings? = nil, details withDetails: Bool = true, lazyDetails: Bool = false) {
         let locale = Locale(identifier: report.localeIdentifier)
         let numbers = PeopleNumberFormatter(currency: report.currency, locale: locale)
         let time = PeopleTime(zone: report.timeZone, locale: locale)
@@ -289,8 +296,14 @@ struct ReportViewModel {
         volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
-        details = withDetails ? Self.details(report, rows: rows, numbers: numbers, strings: t) : []
-        hasDetails = !details.isEmpty
+        if withDetails && lazyDetails {
+            details = []
+            detailMaker = DetailMaker(report, numbers: numbers, strings: t)
+            hasDetails = !rows.isEmpty
+        } else {
+            details = withDetails ? Self.details(report, rows: rows, numbers: numbers, strings: t) : []
+            hasDetails = !details.isEmpty
+        }
         historyData = withDetails ? Self.historyData(report, numbers: numbers, strings: t) : ""
         hasHistoryData = !historyData.isEmpty
         converterData = Self.converterData([report])
