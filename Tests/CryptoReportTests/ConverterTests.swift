@@ -18,6 +18,28 @@ struct ConverterTests {
         try JSONDecoder().decode(Data.self, from: Foundation.Data(json.utf8))
     }
 
+    @Test("the converter's JSON, written by hand, is JSONEncoder's with sorted keys: escapes, empty values, one and two currencies")
+    func encoderBytes() throws {
+        typealias Converter = ReportViewModel.ConverterData
+        let samples = [
+            Converter(ecbDate: "2022-11-21", currencies: [.init(code: "SEK", locale: "sv-SE")], units: []),
+            Converter(
+                ecbDate: "2022-11-21", currencies: [.init(code: "SEK", locale: "sv-SE"), .init(code: "USD", locale: "en-US")],
+                units: [
+                    .init(name: "USD", market: "", values: ["10.7235", "1"]),
+                    .init(name: "A\"B\\C/D\n\u{1}é✓", market: "x</script>", values: ["", "0.000008600"]),
+                    .init(name: "BTC", market: "btcusdt", values: []),
+                ]),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for sample in samples {
+            #expect(sample.json == String(decoding: try encoder.encode(sample), as: UTF8.self))
+        }
+        let sek = try HTMLReportAppTests.sample("SEK")
+        #expect(try Self.decode(ReportViewModel.converterData([sek])).units.count > 100)
+    }
+
     @Test("each asset at its table market's CSV price, each currency at the ECB rates, in both report currencies")
     func rates() throws {
         let sek = try HTMLReportAppTests.sample("SEK"), usd = try HTMLReportAppTests.sample("USD")

@@ -161,6 +161,24 @@ struct HTMLWriterTests {
         try Self.expectSame(partial, "SEK and USD of fewer markets")
     }
 
+    @Test("details made one at a time as the page is written are the details held whole: one and two currencies, history, limits, fewer markets")
+    func lazyDetails() throws {
+        let alerts = ["btc above 1 USD", "eth below 1000000 SEK"]
+        let sek = try Self.withHistory("SEK", days: [1, 7, 30], alerts: alerts), usd = try Self.withHistory("USD", days: [1, 7, 30], alerts: alerts)
+        let fewer = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "USD") { $0.report.selection.markets = .primary }
+        let plain = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "SEK") { $0.report.selection.markets = .all }
+        let pairs: [(ReportViewModel, ReportViewModel)] = [
+            (ReportViewModel(sek), ReportViewModel(sek, lazyDetails: true)),
+            (ReportViewModel(plain), ReportViewModel(plain, lazyDetails: true)),
+            (ReportViewModel(sek, alternatives: [usd]), ReportViewModel(sek, alternatives: [usd], lazyDetails: true)),
+            (ReportViewModel(plain, alternatives: [fewer]), ReportViewModel(plain, alternatives: [fewer], lazyDetails: true)),
+        ]
+        for (whole, lazy) in pairs {
+            #expect(lazy.details.isEmpty && lazy.hasDetails && !whole.details.isEmpty)
+            #expect(HTMLWriter.render(lazy) == HTMLWriter.render(whole))
+        }
+    }
+
     @Test("the page streamed in pieces is the page written whole")
     func streamed() throws {
         let sek = try Self.withHistory("SEK", days: [1, 7, 30]), usd = try Self.withHistory("USD", days: [1, 7, 30])
@@ -192,12 +210,12 @@ struct HTMLWriterTests {
     func escaping() throws {
         var writer = HTMLWriter()
         writer.put(#"a<b>c&d"e'f ✓ plain"#)
-        #expect(writer.out == "a&lt;b&gt;c&amp;d&quot;e&#39;f ✓ plain")
+        #expect(writer.out.text == "a&lt;b&gt;c&amp;d&quot;e&#39;f ✓ plain")
         // Swift compares Characters: `"` with U+0301 is one, and Mustache's table does not know it.
-        writer.out = ""
+        writer.out = ReportBytes(reserving: 0)
         let hostile = "x\"\u{301} onmouseover=alert(1) <\u{301}"
         writer.put(hostile)
-        #expect(writer.out == "x&quot;\u{301} onmouseover=alert(1) &lt;\u{301}")
+        #expect(writer.out.text == "x&quot;\u{301} onmouseover=alert(1) &lt;\u{301}")
         // Such a name from the feed is refused when read (`SourceText`), so a template of the
         // user's, whose Mustache would let the quote through, never sees it.
         let tickers = Fixtures.tickerJSON([

@@ -50,6 +50,14 @@ struct NumberReferenceTests {
         }
         for value in values {
             expect(DecimalParts.plainText(value), value.description, "description", value)
+            if let parts = DecimalParts(value) {
+                var bytes: [UInt8] = []
+                parts.appendPlain(to: &bytes)
+                expect(String(decoding: bytes, as: UTF8.self), value.description, "appendPlain", value)
+            }
+            var sortable: [UInt8] = []
+            PlainNumber.append(value, significantDigits: 8, to: &sortable)
+            expect(String(decoding: sortable, as: UTF8.self), referencePlain(value, significantDigits: 8), "PlainNumber.append/8", value)
             expect(PlainNumber.format(value), referencePlain(value), "PlainNumber.format", value)
             expect(PlainNumber.format(value, significantDigits: 6), referencePlain(value, significantDigits: 6), "PlainNumber.format/6", value)
             if !value.isZero {
@@ -120,6 +128,40 @@ struct NumberReferenceTests {
             default: return value - Fixtures.decimal("0.5")
             }
         }
+    }
+
+    @Test("a detail's premium, worked out in hundredths, is the Decimal one's text and class: every pair of the sample, random pairs and exact ties", arguments: ["USD", "SEK"])
+    func premium(currency: String) async throws {
+        let locale = Locale(identifier: PeopleNumberFormatter.defaultLocaleIdentifier(for: currency))
+        let numbers = PeopleNumberFormatter(currency: currency, locale: locale)
+        func reference(_ price: Decimal, _ base: Decimal) -> (String, String) {
+            let premium = base > 0 ? (price / base - 1) * 100 : nil
+            return (numbers.referenceFormatter().percent(premium), ReportViewModel.changeClass(premium))
+        }
+        let prices = try await Self.figures(currency: currency).filter { $0 >= 0 }
+        var pairs: [(Decimal, Decimal)] = []
+        for (index, price) in prices.enumerated() where index % 7 == 0 {
+            pairs.append((price, prices[(index * 31 + 5) % prices.count]))
+        }
+        let random = Self.randomDecimals(count: 2000, seed: 11).map { $0 < 0 ? -$0 : $0 }
+        for index in stride(from: 0, to: random.count - 1, by: 2) { pairs.append((random[index], random[index + 1])) }
+        // Ties of the shown hundredths, either side of one, and zero.
+        for base in [Fixtures.decimal("16123.37"), Fixtures.decimal("0.000008600"), 3] {
+            for factor in ["1.012345", "0.987655", "1.00005", "0.99995", "1", "1.0000499999999", "2.5", "0"] {
+                pairs.append((base * Fixtures.decimal(factor), base))
+            }
+        }
+        pairs.append((1, 0))
+        var mismatches: [String] = []
+        for (price, base) in pairs {
+            let mine = ReportViewModel.premiumCell(price, over: base, numbers: numbers)
+            let theirs = reference(price, base)
+            if mine.text != theirs.0 || mine.changeClass != theirs.1, mismatches.count < 10 {
+                mismatches.append("\(price) over \(base): \(mine) ≠ \(theirs)")
+            }
+        }
+        #expect(pairs.count > 1000)
+        #expect(mismatches == [])
     }
 
     @Test("seeded random decimals", arguments: [("USD", UInt64(1)), ("SEK", 2), ("EUR", 3), ("INR", 4)])

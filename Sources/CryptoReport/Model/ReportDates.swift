@@ -12,18 +12,21 @@ public enum ReportDates {
 
     /// `2022-11-22T00:51:32Z`, or with milliseconds when the time has them.
     public static func iso8601(_ date: Date) -> String {
+        text { bytes in appendISO8601(date, to: &bytes) }
+    }
+
+    /// `iso8601(date)`'s bytes, for a writer that makes no `String` per cell.
+    package static func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
         let parts = fields(date)
-        return text { bytes in
-            appendDay(parts, to: &bytes)
-            bytes.append(UInt8(ascii: "T"))
-            appendTime(parts, seconds: true, to: &bytes)
-            let milliseconds = Int((Double(parts.nanosecond) / 1_000_000).rounded())
-            if milliseconds > 0 && milliseconds < 1000 {
-                bytes.append(UInt8(ascii: "."))
-                appendPadded(milliseconds, width: 3, to: &bytes)
-            }
-            bytes.append(UInt8(ascii: "Z"))
+        appendDay(parts, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendTime(parts, seconds: true, to: &bytes)
+        let milliseconds = Int((Double(parts.nanosecond) / 1_000_000).rounded())
+        if milliseconds > 0 && milliseconds < 1000 {
+            bytes.append(UInt8(ascii: "."))
+            appendPadded(milliseconds, width: 3, to: &bytes)
         }
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     /// `2022-11-22 00:51 UTC`, for people.
@@ -101,6 +104,17 @@ public enum ReportDates {
 
     /// `%0Nd`.
     private static func appendPadded(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+        // Every field of a date from 1970 to 9999 fits four digits: written without a String.
+        if value >= 0 && value < 10_000 && width <= 4 {
+            let digits = value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : 4
+            for _ in digits..<max(width, digits) { bytes.append(UInt8(ascii: "0")) }
+            var divisor = digits == 1 ? 1 : digits == 2 ? 10 : digits == 3 ? 100 : 1000
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+            return
+        }
         let digits = Array(String(value).utf8)
         if value >= 0 && digits.count < width {
             bytes += [UInt8](repeating: UInt8(ascii: "0"), count: width - digits.count)

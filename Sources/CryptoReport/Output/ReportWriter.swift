@@ -126,6 +126,10 @@ package struct ReportWriter: Sendable {
             /// Written as it is made, a piece at a time, by a report that cannot fail (the HTML
             /// page): the 221 MB page of 100,000 markets is never whole in memory.
             case streamed((_ piece: @escaping (String) -> Void) -> Void)
+            /// Bytes handed to `write` a piece at a time as the report is made (each valid only
+            /// during that call): no format's whole text is in memory. A report that cannot be
+            /// made fails the commit, and its partly written file goes.
+            case bytes((_ write: (UnsafeRawBufferPointer) -> Void) throws -> Void)
             /// The same bytes as the file of that name staged earlier in the commit (a `latest` copy).
             case copy(of: String)
         }
@@ -175,6 +179,16 @@ package struct ReportWriter: Sendable {
                             }
                         }
                     }, file.name)
+                case let .bytes(produce):
+                    var failure: (any Error)?
+                    let error = fileSystem.createSynced(path(staged)) { write in
+                        do { try produce(write) } catch { failure = error }
+                    }
+                    if let failure {
+                        if error == 0 { _ = fileSystem.unlink(path(staged)) }
+                        throw .writeFailed(path: path(file.name), reason: "the report could not be made: \(failure.localizedDescription)")
+                    }
+                    try check(error, file.name)
                 case let .copy(of: original):
                     guard let source = stagedNames[original] else {
                         throw .writeFailed(path: path(file.name), reason: "\(original) is not written by this run")

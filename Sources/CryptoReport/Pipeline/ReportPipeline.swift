@@ -97,7 +97,11 @@ public struct ReportPipeline: Sendable {
         // other currencies too): it was made once for each. The details, most of its cost, only
         // when that page is written; the index makes its own small summary.
         let needsView = output.formats.contains { $0 == .markdown || $0 == .html }
-        let view = needsView ? ReportViewModel(report, details: others.isEmpty && output.formats.contains(.html)) : nil
+        // The built-in page makes each detail as it writes it (`lazyDetails`); a template of the
+        // user's is given them all.
+        let view = needsView
+            ? ReportViewModel(report, details: others.isEmpty && output.formats.contains(.html), lazyDetails: templates.rendersHTMLItself)
+            : nil
         // Markdown keeps English (only the HTML page and the index follow the locale's language):
         // a second model only when the page's language is another.
         let markdownView = view.flatMap { view -> ReportViewModel? in
@@ -124,10 +128,27 @@ public struct ReportPipeline: Sendable {
         }
         var files = planned.map { each, format, make in
             let name = "cryptoreport-\(each.dataDate)-\(each.currency).\(format.fileExtension)"
-            // The built-in page is written to its file as it is made, never whole in memory.
+            // CSV, JSON and the built-in page are written to their files as they are made, never
+            // whole in memory.
+            switch format {
+            case .csv:
+                return ReportWriter.File(name: name, contents: .bytes { write in
+                    streamReport(to: write) { CSVRenderer(dialect: output.csvDialect).write(each, to: &$0) }
+                })
+            case .json:
+                return ReportWriter.File(name: name, contents: .bytes { write in
+                    try streamReport(to: write) { try JSONRenderer().write(each, to: &$0) }
+                })
+            default: break
+            }
             guard format == .html && templates.rendersHTMLItself else { return ReportWriter.File(name: name, contents: .rendered(make)) }
-            return ReportWriter.File(name: name, contents: .streamed { piece in
-                HTMLWriter.write(others.isEmpty ? view ?? ReportViewModel(each) : ReportViewModel(each, alternatives: others), to: piece)
+            return ReportWriter.File(name: name, contents: .bytes { write in
+                streamReport(to: write) { output in
+                    HTMLWriter.write(
+                        others.isEmpty
+                            ? view ?? ReportViewModel(each, lazyDetails: true) : ReportViewModel(each, alternatives: others, lazyDetails: true),
+                        to: &output)
+                }
             })
         }
         var obsolete: [String] = []

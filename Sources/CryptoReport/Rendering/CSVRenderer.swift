@@ -43,7 +43,7 @@ package struct CSVRenderer: Sendable {
             if !value.isNaN, !value.isZero, let parts = DecimalParts(value),
                 let rounded = parts.rounded(scale: PlainNumber.significantDigits - 1 - parts.magnitude)
             {
-                rounded.appendPlainText(to: &bytes)
+                rounded.appendPlain(to: &bytes)
             } else {
                 bytes += PlainNumber.format(value).utf8
             }
@@ -62,42 +62,55 @@ package struct CSVRenderer: Sendable {
     }
 
     package func render(_ report: Report) -> String {
+        var output = ReportBytes(reserving: (report.rows.count + 1) * 260)
+        write(report, to: &output)
+        return output.text
+    }
+
+    /// The file's bytes, a line at a time into `output` (a staged file's pieces): no cell, line
+    /// or file is a `String` of its own.
+    func write(_ report: Report, to output: inout ReportBytes) {
         let style = Style(dialect, localeIdentifier: report.localeIdentifier)
-        // Each line made in one reused byte buffer and appended to the file as made: an array of
-        // cells per row, a line per row and then their join held the file's text three times
-        // over (100,000 markets: some 25 MB each).
-        var file = String()
-        file.reserveCapacity((report.rows.count + 1) * 260)
-        if style.byteOrderMark { file += "\u{FEFF}" }
-        file += (Self.columns + Self.extraColumns).joined(separator: style.separator)
+        if style.byteOrderMark { output += "\u{FEFF}" }
+        output += (Self.columns + Self.extraColumns).joined(separator: style.separator)
         let separator = Array(style.separator.utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(1024)
         for row in report.rows {
-            bytes.removeAll(keepingCapacity: true)
-            bytes += "\r\n".utf8
+            output += "\r\n"
             for text in [row.symbol, row.baseAsset, row.quoteAsset, row.currency] {
-                bytes += style.text(text).utf8
-                bytes += separator
+                Self.appendText(text, separator: style.separator, to: &output.bytes)
+                output += separator
             }
             for value in [
                 row.price, row.open, row.high, row.low, row.bid, row.ask, row.changePercent, row.spread,
                 row.spreadPercent, row.volume, row.volumeValue, row.fxRate,
             ] {
-                style.append(value, to: &bytes)
-                bytes += separator
+                style.append(value, to: &output.bytes)
+                output += separator
             }
-            if let updatedAt = row.updatedAt { bytes += ReportDates.iso8601(updatedAt).utf8 }
-            bytes += separator
-            bytes += (row.isStale ? "true" : "false").utf8
+            if let updatedAt = row.updatedAt { ReportDates.appendISO8601(updatedAt, to: &output.bytes) }
+            output += separator
+            output += row.isStale ? "true" : "false"
             for value in [row.trend?.sincePrevious, row.trend?.change7d, row.trend?.change30d] {
-                bytes += separator
-                style.append(value, to: &bytes)
+                output += separator
+                style.append(value, to: &output.bytes)
             }
-            file += String(decoding: bytes, as: UTF8.self)
+            output.flushIfFull()
         }
-        file += "\r\n"
-        return file
+        output += "\r\n"
+    }
+
+    /// `text(value, separator:)`'s bytes: a symbol or asset name (nearly every cell) needs
+    /// neither quoting nor defusing, and is appended as it is.
+    static func appendText(_ value: String, separator: String, to bytes: inout [UInt8]) {
+        let plain = value.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
+        if plain {
+            bytes.append(contentsOf: value.utf8)
+        } else {
+            bytes.append(contentsOf: text(value, separator: separator).utf8)
+        }
     }
 
     /// The `…-alerts.csv` file: one row per fired alert.

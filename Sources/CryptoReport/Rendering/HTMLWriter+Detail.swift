@@ -4,7 +4,7 @@ extension HTMLWriter {
     mutating func details(_ model: ReportViewModel) {
         let t = model.t
         out += "<div class=\"details\">\n"
-        for detail in model.details {
+        model.forEachDetail { detail in
             self.detail(detail, t)
             flushIfFull()
         }

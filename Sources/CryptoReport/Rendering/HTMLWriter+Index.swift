@@ -5,10 +5,9 @@
 /// bytes, so a change to the template not made here too fails there.
 extension HTMLWriter {
     static func index(_ model: IndexRenderer.ViewModel) -> String {
-        var writer = HTMLWriter()
-        writer.out.reserveCapacity(8_192 + model.pageStyle.utf8.count + model.reports.count * 320)
+        var writer = HTMLWriter(out: ReportBytes(reserving: 8_192 + model.pageStyle.utf8.count + model.reports.count * 320))
         writer.index(model)
-        return writer.out
+        return writer.out.text
     }
 
     private mutating func index(_ model: IndexRenderer.ViewModel) {

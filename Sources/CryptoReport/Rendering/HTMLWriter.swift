@@ -10,39 +10,44 @@
 /// `{{tag}}` of the template is `put`, each `{{{tag}}}` appended as it is; a section's lines that
 /// stand alone in the template (`{{#hasAlerts}}` on a line of its own) leave nothing, as in Mustache.
 struct HTMLWriter {
-    var out = ""
-    /// Where a streamed page's text goes, a piece at a time (`write(_:to:)`); nil while it is
-    /// written into `out` whole.
-    private var sink: ((String) -> Void)?
-    private var pieceSize = 0
+    /// The page's bytes; handed to its staged file a piece at a time between markets when
+    /// streamed (`write(_:to:)`).
+    var out: ReportBytes
 
-    static func render(_ model: ReportViewModel) -> String {
-        var writer = HTMLWriter()
-        // About 2.3 KB a market in the table and its detail, twice that with a second currency.
-        let perRow = model.alternative.isEmpty ? 2600 : 4800
-        writer.out.reserveCapacity(
-            16_384 + model.pageStyle.utf8.count + model.pageScript.utf8.count + model.rows.count * perRow
-                + model.views.reduce(0) { $0 + $1.historyData.utf8.count })
-        writer.page(model)
-        return writer.out
+    init(out: ReportBytes = ReportBytes(reserving: 0)) {
+        self.out = out
     }
 
-    /// The same page handed to `sink` in pieces of about `pieceSize` bytes, so that the whole
-    /// page (221 MB at 100,000 markets) is never in memory beside its view model.
-    static func write(_ model: ReportViewModel, pieceSize: Int = 1 << 20, to sink: @escaping (String) -> Void) {
-        var writer = HTMLWriter()
-        writer.sink = sink
-        writer.pieceSize = pieceSize
-        writer.out.reserveCapacity(pieceSize + 65_536)
+    static func render(_ model: ReportViewModel) -> String {
+        // About 2.3 KB a market in the table and its detail, twice that with a second currency.
+        let perRow = model.alternative.isEmpty ? 2600 : 4800
+        var writer = HTMLWriter(
+            out: ReportBytes(
+                reserving: 16_384 + model.pageStyle.utf8.count + model.pageScript.utf8.count + model.rows.count * perRow
+                    + model.views.reduce(0) { $0 + $1.historyData.utf8.count }))
         writer.page(model)
-        if !writer.out.isEmpty { sink(writer.out) }
+        return writer.out.text
+    }
+
+    /// The same page written into `output`, handed on a piece at a time as `output` fills, so
+    /// that the whole page (221 MB at 100,000 markets) is never in memory beside its view model.
+    static func write(_ model: ReportViewModel, to output: inout ReportBytes) {
+        var writer = HTMLWriter(out: output)
+        output = ReportBytes(reserving: 0)
+        writer.page(model)
+        output = writer.out
+    }
+
+    /// The page handed to `sink` as text in pieces of about `pieceSize` bytes.
+    static func write(_ model: ReportViewModel, pieceSize: Int = 1 << 20, to sink: @escaping (String) -> Void) {
+        var output = ReportBytes(pieceSize: pieceSize) { sink(String(decoding: $0, as: UTF8.self)) }
+        write(model, to: &output)
+        output.finish()
     }
 
     /// Called between markets: hands a full piece on when the page is streamed.
     mutating func flushIfFull() {
-        guard let sink, out.utf8.count >= pieceSize else { return }
-        sink(out)
-        out.removeAll(keepingCapacity: true)
+        out.flushIfFull()
     }
 
     private mutating func page(_ model: ReportViewModel) {
@@ -116,38 +121,33 @@ struct HTMLWriter {
     /// `&`, `"` and `'`), but byte by byte: Mustache compares whole Characters, so a quote or `<`
     /// that a combining mark follows (`"\u{301}`) would pass it unescaped and end an attribute.
     mutating func put(_ text: String) {
-        let utf8 = text.utf8
-        // Most texts (figures, names) hold none of these: appended whole.
-        guard utf8.contains(where: Self.isSpecial) else {
-            out += text
-            return
-        }
-        var start = utf8.startIndex, index = start
-        while index != utf8.endIndex {
-            let replacement: String
-            switch utf8[index] {
+        var text = text
+        text.withUTF8 { put(bytes: $0) }
+    }
+
+    /// `put` of UTF-8 bytes: most texts (figures, names) hold nothing to escape and are
+    /// appended whole, after one pass over a table.
+    mutating func put(bytes: UnsafeBufferPointer<UInt8>) {
+        var start = 0
+        let isSpecial = Self.isSpecial
+        for index in 0..<bytes.count where isSpecial[Int(bytes[index])] {
+            let replacement: StaticString
+            switch bytes[index] {
             case UInt8(ascii: "<"): replacement = "&lt;"
             case UInt8(ascii: ">"): replacement = "&gt;"
             case UInt8(ascii: "&"): replacement = "&amp;"
             case UInt8(ascii: "\""): replacement = "&quot;"
-            case UInt8(ascii: "'"): replacement = "&#39;"
-            default:
-                utf8.formIndex(after: &index)
-                continue
+            default: replacement = "&#39;"
             }
-            // An ASCII byte is a scalar of its own: both ends are scalar boundaries.
-            out += text[start..<index]
-            out += replacement
-            utf8.formIndex(after: &index)
-            start = index
+            out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            out.bytes.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+            start = index + 1
         }
-        out += text[start..<utf8.endIndex]
+        out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 
-    private static func isSpecial(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
-        default: false
-        }
+    /// The bytes `put` escapes, looked up by value.
+    private static let isSpecial: [Bool] = (0..<256).map { byte in
+        [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "\""), UInt8(ascii: "'")].contains(UInt8(byte))
     }
 }

@@ -5,6 +5,13 @@ package struct JSONRenderer: Sendable {
     package init() {}
 
     package func render(_ report: Report) throws -> String {
+        var output = ReportBytes(reserving: 4096 + report.rows.count * 900)
+        try write(report, to: &output)
+        return output.text
+    }
+
+    /// The file's bytes into `output` (a staged file's pieces), market by market.
+    func write(_ report: Report, to output: inout ReportBytes) throws {
         // JSONEncoder writes the document around the markets; the markets, nearly all of the
         // file, are written straight into bytes in the encoder's own layout (`MarketWriter`):
         // encoding them built a tree of every value first, the largest allocation of a
@@ -12,28 +19,22 @@ package struct JSONRenderer: Sendable {
         // Without its markets from the start: made and then dropped, they were half of the
         // renderer's time and a copy of every market's text.
         let document = Document(report, withMarkets: false)
-        let text = String(decoding: try Self.encode(document), as: UTF8.self)
-        let placeholder = "\n  \"markets\" : [\n\n  ]"
-        guard !report.rows.isEmpty, let range = text.range(of: placeholder) else {
-            return String(decoding: try Self.encode(Document(report)), as: UTF8.self) + "\n"
+        let skeleton = [UInt8](try Self.encode(document))
+        let placeholder = Array("\n  \"markets\" : [\n\n  ]".utf8)
+        guard !report.rows.isEmpty, let range = skeleton.firstRange(of: placeholder) else {
+            output += [UInt8](try Self.encode(Document(report)))
+            output += "\n"
+            return
         }
-        // Each market's bytes go into the result as they are made: a buffer of the whole file
-        // turned into a String at the end held the file twice (88 MB each at 100,000 markets).
-        var file = String()
-        file.reserveCapacity(text.utf8.count + report.rows.count * 900)
-        file += text[..<range.lowerBound]
-        file += "\n  \"markets\" : ["
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(4096)
+        output.bytes += skeleton[..<range.lowerBound]
+        output += "\n  \"markets\" : ["
         for (index, row) in report.rows.enumerated() {
-            bytes.removeAll(keepingCapacity: true)
-            MarketWriter.append(Market(row), last: index == report.rows.count - 1, to: &bytes)
-            file += String(decoding: bytes, as: UTF8.self)
+            MarketWriter.append(row, last: index == report.rows.count - 1, to: &output.bytes)
+            output.flushIfFull()
         }
-        file += "\n  ]"
-        file += text[range.upperBound...]
-        file += "\n"
-        return file
+        output += "\n  ]"
+        output.bytes += skeleton[range.upperBound...]
+        output += "\n"
     }
 
     static func encode(_ document: Document) throws -> Data {
@@ -65,6 +66,107 @@ package struct JSONRenderer: Sendable {
             }
             bytes += "\n    }".utf8
             if !last { bytes.append(UInt8(ascii: ",")) }
+        }
+
+        /// A market's fields, in `Market`'s order; written sorted by key, as the encoder sorts.
+        enum Field: CaseIterable {
+            case symbol, baseAsset, quoteAsset, currency, price, open, high, low, bid, ask, changePercent
+            case spread, spreadPercent, volume, volumeValue, fxRate, updatedAt, stale, trend
+
+            var key: String {
+                switch self {
+                case .symbol: "symbol"
+                case .baseAsset: "base_asset"
+                case .quoteAsset: "quote_asset"
+                case .currency: "currency"
+                case .price: "price"
+                case .open: "open"
+                case .high: "high"
+                case .low: "low"
+                case .bid: "bid"
+                case .ask: "ask"
+                case .changePercent: "change_pct"
+                case .spread: "spread"
+                case .spreadPercent: "spread_pct"
+                case .volume: "volume"
+                case .volumeValue: "volume_value"
+                case .fxRate: "fx_rate"
+                case .updatedAt: "updated_at"
+                case .stale: "stale"
+                case .trend: "trend"
+                }
+            }
+
+            /// Each field with the bytes that open it (`\n      "key" : `), in the file's order.
+            static let sorted: [(field: Field, opening: [UInt8])] = allCases.sorted { $0.key < $1.key }.map {
+                ($0, Array("\n      \"\($0.key)\" : ".utf8))
+            }
+        }
+
+        /// `append(Market(row), …)`'s bytes, written from the row without a `Market` or a
+        /// `String` per figure: the same layout, which a test compares with the encoder's.
+        static func append(_ row: MarketRow, last: Bool, to bytes: inout [UInt8]) {
+            bytes += "\n    {".utf8
+            var first = true
+            for (field, opening) in Field.sorted {
+                if field == .trend && row.trend == nil { continue }
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                bytes += opening
+                switch field {
+                case .symbol: appendString(row.symbol, to: &bytes)
+                case .baseAsset: appendString(row.baseAsset, to: &bytes)
+                case .quoteAsset: appendString(row.quoteAsset, to: &bytes)
+                case .currency: appendString(row.currency, to: &bytes)
+                case .price: appendNumber(row.price, to: &bytes)
+                case .open: appendNumber(row.open, to: &bytes)
+                case .high: appendNumber(row.high, to: &bytes)
+                case .low: appendNumber(row.low, to: &bytes)
+                case .bid: appendNumber(row.bid, to: &bytes)
+                case .ask: appendNumber(row.ask, to: &bytes)
+                case .changePercent: appendNumber(row.changePercent, to: &bytes)
+                case .spread: appendNumber(row.spread, to: &bytes)
+                case .spreadPercent: appendNumber(row.spreadPercent, to: &bytes)
+                case .volume: appendNumber(row.volume, to: &bytes)
+                case .volumeValue: appendNumber(row.volumeValue, to: &bytes)
+                case .fxRate: appendNumber(row.fxRate, to: &bytes)
+                case .updatedAt:
+                    if let at = row.updatedAt {
+                        bytes.append(UInt8(ascii: "\""))
+                        ReportDates.appendISO8601(at, to: &bytes)
+                        bytes.append(UInt8(ascii: "\""))
+                    } else {
+                        bytes += "null".utf8
+                    }
+                case .stale: bytes += (row.isStale ? "true" : "false").utf8
+                case .trend:
+                    if let trend = row.trend {
+                        appendTrend(
+                            TrendItem(
+                                sincePrevious: JSONRenderer.number(trend.sincePrevious), change7d: JSONRenderer.number(trend.change7d),
+                                change30d: JSONRenderer.number(trend.change30d), series: trend.series.map(DecimalParts.plainText)),
+                            to: &bytes)
+                    }
+                }
+            }
+            bytes += "\n    }".utf8
+            if !last { bytes.append(UInt8(ascii: ",")) }
+        }
+
+        /// `JSONRenderer.number(value)` as a JSON string (`null` for none): plain digits need no
+        /// escaping, and no `String` is made for them.
+        static func appendNumber(_ value: Decimal?, to bytes: inout [UInt8]) {
+            guard let value else {
+                bytes += "null".utf8
+                return
+            }
+            guard let parts = DecimalParts(value) else {
+                appendString(JSONRenderer.number(value) ?? "", to: &bytes)
+                return
+            }
+            bytes.append(UInt8(ascii: "\""))
+            parts.appendPlain(to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
         }
 
         enum Value {

@@ -49,58 +49,58 @@ struct LocaleNumberStyle: Sendable {
     }
 
     private func text(_ parts: DecimalParts, fraction: ClosedRange<Int>, affixes: Affixes) -> String {
-        var digits: [UInt8] = []
-        digits.reserveCapacity(40)
-        parts.appendDigits(to: &digits)
-        // Digits of the integer part and of the fraction, as printed.
-        let fractionShown = max(fraction.lowerBound, min(fraction.upperBound, -parts.exponent))
-        var integer: ArraySlice<UInt8>
-        var fractionDigits: [UInt8] = []
-        if parts.isZero {
-            integer = [UInt8(ascii: "0")]
-        } else if parts.exponent >= 0 {
-            integer = ArraySlice(digits + [UInt8](repeating: UInt8(ascii: "0"), count: parts.exponent))
-        } else {
-            let point = digits.count + parts.exponent
-            if point > 0 {
-                integer = digits[0..<point]
-                fractionDigits = Array(digits[point...])
-            } else {
-                integer = [UInt8(ascii: "0")]
-                fractionDigits = [UInt8](repeating: UInt8(ascii: "0"), count: -point) + digits
-            }
-        }
-        if fractionDigits.count < fractionShown {
-            fractionDigits += [UInt8](repeating: UInt8(ascii: "0"), count: fractionShown - fractionDigits.count)
-        }
         var out: [UInt8] = []
-        out.reserveCapacity(affixes.prefix.count + affixes.suffix.count + integer.count * 2 + fractionDigits.count + 4)
-        out += affixes.prefix
-        appendGrouped(integer, to: &out)
-        if !fractionDigits.isEmpty {
-            out += decimalSeparator
-            out += fractionDigits
-        }
-        out += affixes.suffix
+        out.reserveCapacity(affixes.prefix.count + affixes.suffix.count + 48)
+        append(parts, fraction: fraction, affixes: affixes, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    private func appendGrouped(_ integer: ArraySlice<UInt8>, to out: inout [UInt8]) {
-        let count = integer.count
-        guard primaryGroup > 0, count >= primaryGroup + minimumGrouping else {
-            out += integer
-            return
+    /// The text's bytes, made in one pass: the mantissa's digits into a stack buffer, then the
+    /// integer digits (grouped), the separator and the fraction digits straight into `out`.
+    private func append(_ parts: DecimalParts, fraction: ClosedRange<Int>, affixes: Affixes, to out: inout [UInt8]) {
+        out += affixes.prefix
+        let fractionShown = max(fraction.lowerBound, min(fraction.upperBound, -parts.exponent))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { scratch in
+            let count = parts.isZero ? 0 : parts.writeDigits(into: scratch)
+            let digits = UnsafeBufferPointer(rebasing: scratch[(64 - count)...])
+            // Integer digits: the mantissa's, then its exponent's zeros; or those left of the
+            // point; "0" when the value is below one.
+            let exponent = parts.exponent
+            let integerCount: Int
+            let fromMantissa: Int
+            if count == 0 {
+                (integerCount, fromMantissa) = (1, 0)
+            } else if exponent >= 0 {
+                (integerCount, fromMantissa) = (count + exponent, count)
+            } else if count + exponent > 0 {
+                (integerCount, fromMantissa) = (count + exponent, count + exponent)
+            } else {
+                (integerCount, fromMantissa) = (1, 0)
+            }
+            let grouped = primaryGroup > 0 && integerCount >= primaryGroup + minimumGrouping
+            let step = secondaryGroup > 0 ? secondaryGroup : primaryGroup
+            for index in 0..<integerCount {
+                out.append(index < fromMantissa ? digits[index] : UInt8(ascii: "0"))
+                // Digits still to come left of the point: a separator where a group ends.
+                let left = integerCount - 1 - index
+                if grouped && left >= primaryGroup && (left - primaryGroup) % step == 0 { out += groupingSeparator }
+            }
+            // Fraction digits: zeros between the point and the mantissa, the mantissa's own,
+            // then zeros up to the digits shown.
+            var written = 0
+            if count > 0 && exponent < 0 {
+                let leadingZeros = max(0, -(count + exponent))
+                if leadingZeros + count - fromMantissa > 0 { out += decimalSeparator }
+                for _ in 0..<leadingZeros { out.append(UInt8(ascii: "0")) }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[fromMantissa...]))
+                written = leadingZeros + count - fromMantissa
+            }
+            if written < fractionShown {
+                if written == 0 { out += decimalSeparator }
+                for _ in written..<fractionShown { out.append(UInt8(ascii: "0")) }
+            }
         }
-        // Where separators go, counted as digits left of the decimal point.
-        var breaks: [Int] = [primaryGroup]
-        let step = secondaryGroup > 0 ? secondaryGroup : primaryGroup
-        while let last = breaks.last, last + step < count { breaks.append(last + step) }
-        var index = integer.startIndex
-        for position in (0..<count).reversed() {
-            out.append(integer[index])
-            index += 1
-            if position > 0 && breaks.contains(position) { out += groupingSeparator }
-        }
+        out += affixes.suffix
     }
 
     // MARK: - Learning a style from Foundation

@@ -70,7 +70,7 @@ package struct PeopleNumberFormatter: Sendable {
     /// A signed percentage with two decimals: `+1.23%`, `−0,50 %`.
     package func percent(_ value: Decimal?, fractionDigits: Int = 2) -> String {
         guard let value, !value.isNaN else { return "" }
-        if !reference, let digits = Styles.percentDigits(value),
+        if !reference, let digits = Styles.percentDigits(value, scale: fractionDigits),
             let text = styles.signedPercent?.format(digits, fraction: fractionDigits...fractionDigits)
         {
             return text
@@ -78,11 +78,19 @@ package struct PeopleNumberFormatter: Sendable {
         return Styles.signedPercent(value, locale: locale, fraction: fractionDigits...fractionDigits)
     }
 
+    /// `percent(value)` of a value given as a whole number of hundredths (non-zero), with two
+    /// decimals; `nil` where the style is Foundation's.
+    func percent(hundredths: Int64) -> String? {
+        guard !reference, hundredths != 0 else { return nil }
+        let parts = DecimalParts(isNegative: hundredths < 0, exponent: -2, high: 0, low: hundredths.magnitude)
+        return styles.signedPercent?.format(parts, fraction: 2...2)
+    }
+
     /// An unsigned percentage with enough decimals for small spreads: `0.072%`.
     package func spreadPercent(_ value: Decimal?) -> String {
         guard let value, !value.isNaN else { return "" }
         let digits = Self.fractionDigits(for: value, significant: 2)
-        if !reference, let parts = Styles.percentDigits(value), let text = styles.percent?.format(parts, fraction: digits...digits) {
+        if !reference, let parts = Styles.percentDigits(value, scale: digits), let text = styles.percent?.format(parts, fraction: digits...digits) {
             return text
         }
         return Styles.percent(value, locale: locale, fraction: digits...digits)
@@ -133,11 +141,28 @@ package struct PeopleNumberFormatter: Sendable {
 
         /// The digits Foundation shows for a percentage: it formats `value / 100` and ICU moves
         /// the point back. The division is exact while the mantissa has room for two more
-        /// digits; past 36 digits (every quotient the analyser makes) it rounds, so it is done
-        /// here too, once, instead of a formatter call.
-        static func percentDigits(_ value: Decimal) -> DecimalParts? {
+        /// digits; past 36 digits (every quotient the analyser makes) it rounds near the 38th
+        /// digit. Shown with `scale` fraction digits, that rounding changes nothing unless the
+        /// value lies within a few units of its last digits of a tie at `scale`: only then is
+        /// the division made, once, instead of for every percentage.
+        static func percentDigits(_ value: Decimal, scale: Int) -> DecimalParts? {
             guard let parts = DecimalParts(value) else { return nil }
-            if parts.digitCount <= 36 { return parts }
+            let count = parts.digitCount
+            if count <= 36 { return parts }
+            // Digits dropped when shown, and how far from the tie the value must be: a
+            // hundred times the division's largest error (a unit of the 36th digit).
+            let drop = -scale - parts.exponent
+            let margin = count - 34
+            if drop > margin && drop <= 38 {
+                let mantissa = UInt128(parts.high) << 64 | UInt128(parts.low)
+                var power = UInt128(1)
+                for _ in 0..<drop { power *= 10 }
+                let remainder = mantissa % power
+                let half = power / 2
+                var slack = UInt128(1)
+                for _ in 0..<margin { slack *= 10 }
+                if (remainder > half ? remainder - half : half - remainder) > slack { return parts }
+            }
             guard var shown = DecimalParts(value / 100) else { return nil }
             shown.exponent += 2
             return shown

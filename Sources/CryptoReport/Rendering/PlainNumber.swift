@@ -20,6 +20,15 @@ package enum PlainNumber {
         return rounded.description
     }
 
+    /// `format(value, significantDigits:)`'s bytes, without a `String` for the common case.
+    static func append(_ value: Decimal, significantDigits: Int = significantDigits, to bytes: inout [UInt8]) {
+        if !value.isZero, let parts = DecimalParts(value), let rounded = parts.rounded(scale: significantDigits - 1 - parts.magnitude) {
+            rounded.appendPlain(to: &bytes)
+        } else {
+            bytes += format(value, significantDigits: significantDigits).utf8
+        }
+    }
+
     package static func format(_ value: Decimal?) -> String {
         value.map { format($0) } ?? ""
     }

@@ -13,15 +13,15 @@ extension ReportViewModel {
         var isFirst: Bool
     }
 
-    init(_ report: Report, alternatives: [Report]) {
-        self.init(report)
+    init(_ report: Report, alternatives: [Report], lazyDetails: Bool = false) {
+        self.init(report, lazyDetails: lazyDetails)
         guard var second = alternatives.first else { return }
         // One page, one language and one way of writing numbers: the page's locale (the first
         // currency's, or --locale's), in every view. The USD view of a Swedish page writes
         // −1,31 % and 16 100,00 US$, as `--locale sv_SE` would; the second currency's own
         // files (CSV, Markdown, JSON) keep its locale, from the report as it came.
         second.localeIdentifier = report.localeIdentifier
-        var other = ReportViewModel(second, strings: t)
+        var other = ReportViewModel(second, strings: t, lazyDetails: lazyDetails)
         other.viewIndex = "1"
         other.isSwitchable = true
         viewIndex = "0"
@@ -35,6 +35,9 @@ extension ReportViewModel {
         for index in rows.indices {
             rows[index].alt = otherRows[rows[index].symbol].map { [$0] } ?? []
         }
+        if lazyDetails {
+            alternativeRowIndex = Dictionary(other.rows.enumerated().map { ($1.symbol, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         let otherDetails = Dictionary(other.details.map { ($0.symbol, $0) }, uniquingKeysWith: { first, _ in first })
         for index in details.indices {
             guard let match = otherDetails[details[index].symbol] else { continue }
@@ -46,6 +49,27 @@ extension ReportViewModel {
         first.views = []
         alternative = [other]
         views = [first, other]
+    }
+}
+
+extension ReportViewModel {
+    /// Each detail of the page, in the table's order: those held in `details`, or made one at a
+    /// time (and paired with the second currency's) and let go once `body` has written them.
+    func forEachDetail(_ body: (Detail) -> Void) {
+        guard let maker = detailMaker else {
+            details.forEach(body)
+            return
+        }
+        let other = alternative.first
+        for index in rows.indices where index < maker.report.rows.count {
+            var detail = maker.detail(maker.report.rows[index], row: rows[index])
+            if let other, let otherMaker = other.detailMaker, let position = alternativeRowIndex[detail.symbol],
+                position < otherMaker.report.rows.count
+            {
+                detail.pairWith(otherMaker.detail(otherMaker.report.rows[position], row: other.rows[position]))
+            }
+            body(detail)
+        }
     }
 }
 

@@ -97,6 +97,9 @@ extension ReportViewModel: MustacheParent {
         case "hasBelowVolumeFloor": hasBelowVolumeFloor
         case "details": details
         case "hasDetails": hasDetails
+        // The built-in page's plumbing (`lazyDetails`); a template's model never has it set.
+        case "detailMaker": detailMaker as Any
+        case "alternativeRowIndex": alternativeRowIndex
         case "historyData": historyData
         case "hasHistoryData": hasHistoryData
         case "views": views

@@ -149,9 +149,14 @@ struct ReportViewModel {
     /// `52`: selected markets the floor (or no trade at all) kept out of the top lists.
     var belowVolumeFloor: String
     var hasBelowVolumeFloor: Bool
-    /// One per row of the table, in its order.
+    /// One per row of the table, in its order; empty when the model makes each as the page is
+    /// written (`lazyDetails`, `forEachDetail`).
     var details: [Detail]
     var hasDetails: Bool
+    /// Makes the details one at a time, for the built-in page (`lazyDetails`).
+    var detailMaker: DetailMaker?
+    /// With `detailMaker` and a second currency: where each symbol is in that currency's rows.
+    var alternativeRowIndex: [String: Int] = [:]
     /// The details' price history in this model's currency, as JSON for the page's script
     /// (`ReportViewModel+HistoryData`), already escaped for a `<script type="application/json">`.
     var historyData = ""
@@ -194,7 +199,9 @@ struct ReportViewModel {
     ///     English otherwise). Markdown is rendered from an English model.
     ///   - withDetails: the HTML page's per-market details and their history data, which
     ///     Markdown does not show: the largest part of the model at many markets.
-    init(_ report: Report, strings: PageStrings? = nil, details withDetails: Bool = true) {
+    ///   - lazyDetails: with `withDetails`, the details are made one at a time as the built-in
+    ///     page is written (`forEachDetail`) instead of held in `details`, which stays empty.
+    init(_ report: Report, strings: PageStrings? = nil, details withDetails: Bool = true, lazyDetails: Bool = false) {
         let locale = Locale(identifier: report.localeIdentifier)
         let numbers = PeopleNumberFormatter(currency: report.currency, locale: locale)
         let time = PeopleTime(zone: report.timeZone, locale: locale)
@@ -289,8 +296,14 @@ struct ReportViewModel {
         volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
-        details = withDetails ? Self.details(report, rows: rows, numbers: numbers, strings: t) : []
-        hasDetails = !details.isEmpty
+        if withDetails && lazyDetails {
+            details = []
+            detailMaker = DetailMaker(report, numbers: numbers, strings: t)
+            hasDetails = !rows.isEmpty
+        } else {
+            details = withDetails ? Self.details(report, rows: rows, numbers: numbers, strings: t) : []
+            hasDetails = !details.isEmpty
+        }
         historyData = withDetails ? Self.historyData(report, numbers: numbers, strings: t) : ""
         hasHistoryData = !historyData.isEmpty
         converterData = Self.converterData([report])
@@ -314,8 +327,10 @@ struct ReportViewModel {
             change7d: numbers.percent(market.trend?.change7d), change30d: numbers.percent(market.trend?.change30d),
             sincePreviousClass: changeClass(market.trend?.sincePrevious), change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),
             sparkline: Sparkline.unicode(market.trend?.series ?? []),
-            sparklineSVG: Sparkline.svg(
-                market.trend?.series ?? [], label: strings.format(.trendDays, String(market.trend.map(daysCovered) ?? 0))),
+            // The label only for a line that is drawn: most rows of a first run have none.
+            sparklineSVG: (market.trend?.series.count ?? 0) > 1
+                ? Sparkline.svg(market.trend?.series ?? [], label: strings.format(.trendDays, String(market.trend.map(daysCovered) ?? 0)))
+                : "",
             sortValues: sortValues(market), anchor: anchor(market.symbol))
     }
 
@@ -329,8 +344,19 @@ struct ReportViewModel {
             seriesChange, market.high, market.low, market.bid, market.ask, market.spreadPercent, market.spread,
             market.volume, market.volumeValue,
         ]
-        // Eight significant digits order any two figures a reader could tell apart.
-        return values.map { $0.map { PlainNumber.format($0, significantDigits: 8) } ?? "-" }.joined(separator: " ")
+        // Eight significant digits order any two figures a reader could tell apart. Written
+        // into one buffer: a String per figure and their join were most of the cost.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(160)
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: " ")) }
+            guard let value else {
+                bytes.append(UInt8(ascii: "-"))
+                continue
+            }
+            PlainNumber.append(value, significantDigits: 8, to: &bytes)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The comparison's markets: those `--compare` names, else the five with the most volume

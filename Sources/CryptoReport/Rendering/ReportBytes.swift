@@ -1,0 +1,73 @@
+/// A report's UTF-8 bytes as they are made, in one reused buffer, handed to its file a piece at a
+/// time (or kept whole, for a caller that wants the text).
+///
+/// The writers append straight into it instead of building a `String` per cell and per line:
+/// at 100,000 markets a format's whole text held as a `String` beside the others' was the run's
+/// peak, and each `String` append checks and grows its storage separately.
+struct ReportBytes {
+    var bytes: [UInt8] = []
+    /// Where full pieces go; nil while the report is kept whole.
+    private let sink: ((UnsafeRawBufferPointer) -> Void)?
+    private let pieceSize: Int
+
+    /// The whole report in `bytes`.
+    init(reserving capacity: Int) {
+        sink = nil
+        pieceSize = .max
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Pieces of about `pieceSize` bytes handed to `sink`; call `finish()` at the end.
+    init(pieceSize: Int = 1 << 20, sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+        self.sink = sink
+        self.pieceSize = pieceSize
+        bytes.reserveCapacity(pieceSize + 65_536)
+    }
+
+    /// Hands the bytes made so far on when they fill a piece (called between markets).
+    @inline(__always)
+    mutating func flushIfFull() {
+        if bytes.count >= pieceSize { flush() }
+    }
+
+    /// Hands on what is left.
+    mutating func finish() { flush() }
+
+    private mutating func flush() {
+        guard let sink, !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes(sink)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// The text kept whole.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    @inline(__always)
+    static func += (output: inout ReportBytes, text: String) {
+        output.bytes.append(contentsOf: text.utf8)
+    }
+
+    @inline(__always)
+    static func += (output: inout ReportBytes, text: Substring) {
+        output.bytes.append(contentsOf: text.utf8)
+    }
+
+    @inline(__always)
+    static func += (output: inout ReportBytes, bytes: [UInt8]) {
+        output.bytes.append(contentsOf: bytes)
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        bytes.append(byte)
+    }
+}
+
+/// Runs `write` over a `ReportBytes` that hands its pieces to `sink` (a file being staged).
+func streamReport(to sink: (UnsafeRawBufferPointer) -> Void, _ write: (inout ReportBytes) throws -> Void) rethrows {
+    try withoutActuallyEscaping(sink) { sink in
+        var output = ReportBytes(sink: sink)
+        try write(&output)
+        output.finish()
+    }
+}
