@@ -202,35 +202,47 @@ package struct HistoryStore: Sendable {
     /// The other six prices are not read, and the last price is built from its stored integer
     /// without text: parsing prices was most of a report's history cost.
     package func lastPrices(of runs: [RunSummary]) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
-        guard !runs.isEmpty else { return [:] }
-        return try read { db in
-            var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
+        var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
+        try forEachLastPrices(of: runs) { id, tickers, rates in result[id] = (tickers, rates) }
+        return result
+    }
+
+    /// `lastPrices` one run at a time, in one query, each run's tickers handed to `body` in a
+    /// buffer used again for the next: a month of 10,000 markets held at once was 76 MB of
+    /// tickers, most of it paid for in page faults.
+    package func forEachLastPrices(of runs: [RunSummary], _ body: (Int64, [Ticker], ExchangeRates?) -> Void) throws(HistoryError) {
+        guard !runs.isEmpty else { return }
+        try read { db in
             let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), in: db)
-            for run in runs { result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil) }
-            let ids = result.keys.sorted()
+            var ratesByRun: [Int64: ExchangeRates?] = [:]
+            for run in runs { ratesByRun[run.id] = ratesByDate[run.ratesDate] ?? nil }
+            let ids = ratesByRun.keys.sorted()
             let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
             let names = try MarketNames.load(db)
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT run_id, name_id, last FROM market WHERE run_id IN (\(placeholders)) ORDER BY run_id, name_id",
                 arguments: StatementArguments(ids))
+            var handed = Set<Int64>()
             var currentID: Int64 = -1
             var tickers: [Ticker] = []
+            func hand() {
+                guard currentID >= 0 else { return }
+                body(currentID, tickers, ratesByRun[currentID] ?? nil)
+                handed.insert(currentID)
+                tickers.removeAll(keepingCapacity: true)
+            }
             while let row = try rows.next() {
                 let id: Int64 = row[0]
                 if id != currentID {
-                    if currentID >= 0 { result[currentID]?.tickers = tickers }
+                    hand()
                     currentID = id
-                    // Runs hold about as many markets each: one allocation a run, not a doubling
-                    // series of copies (a month of 10,000 markets copied 80 MB of tickers).
-                    let previousCount = tickers.count
-                    tickers = []
-                    tickers.reserveCapacity(previousCount)
                 }
                 guard let name = names[row[1]], let last = StoredNumber.readLast(row[2]) else { continue }
                 tickers.append(Ticker(symbol: name.symbol, baseAsset: "", quoteAsset: name.quoteAsset, last: last.value))
             }
-            if currentID >= 0 { result[currentID]?.tickers = tickers }
-            return result
+            hand()
+            // A run without stored markets still has its rates, as before.
+            for id in ids where !handed.contains(id) { body(id, [], ratesByRun[id] ?? nil) }
         }
     }
 

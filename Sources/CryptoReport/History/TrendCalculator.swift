@@ -40,8 +40,8 @@ package struct TrendCalculator: Sendable {
         for (index, row) in rows.enumerated() where positions[Self.lowercased(row.symbol)] == nil {
             positions[Self.lowercased(row.symbol)] = index
         }
-        for (id, snapshot) in try store.lastPrices(of: wanted) {
-            prices[id] = Self.prices(snapshot.tickers, rates: snapshot.rates, currency: currency, at: positions, count: rows.count)
+        try store.forEachLastPrices(of: wanted) { id, tickers, rates in
+            prices[id] = Self.prices(tickers, rates: rates, currency: currency, at: positions, count: rows.count)
         }
         let dailyPrices = days.map { day in (day, daily[day].flatMap { prices[$0.id] }) }
         let previousPrices = previous.flatMap { prices[$0.id] }
