@@ -11,7 +11,7 @@ extension HTMLWriter {
         out += "</div>\n"
         for view in model.views where view.hasHistoryData {
             out += "<script type=\"application/json\" class=\"history-data\" data-cur=\""; put(view.viewIndex); out += "\">"
-            out += view.historyData
+            out.append(view.historyData)
             out += "</script>\n"
         }
         out += "\n"

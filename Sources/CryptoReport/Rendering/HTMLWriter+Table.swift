@@ -31,14 +31,14 @@ extension HTMLWriter {
     private mutating func header(_ model: ReportViewModel) {
         let t = model.t
         func column(_ key: String, _ label: PageStrings.Key, numeric: Bool = true, title: PageStrings.Key? = nil) {
-            out += numeric ? "<th scope=\"col\" class=\"num\" data-k=\"" : "<th scope=\"col\" data-k=\""
-            out += key
+            if numeric { out += "<th scope=\"col\" class=\"num\" data-k=\"" } else { out += "<th scope=\"col\" data-k=\"" }
+            out.append(key)
             if let title { out += "\" title=\""; put(t[title]) }
             out += "\">"; put(t[label]); out += "</th>"
         }
         func pair(_ first: String, _ firstLabel: PageStrings.Key, _ second: String, _ secondLabel: PageStrings.Key) {
-            out += "<th scope=\"col\" class=\"num\"><span data-k=\""; out += first; out += "\">"; put(t[firstLabel])
-            out += "</span> <span class=\"lo\" data-k=\""; out += second; out += "\">"; put(t[secondLabel]); out += "</span></th>"
+            out += "<th scope=\"col\" class=\"num\"><span data-k=\""; out.append(first); out += "\">"; put(t[firstLabel])
+            out += "</span> <span class=\"lo\" data-k=\""; out.append(second); out += "\">"; put(t[secondLabel]); out += "</span></th>"
         }
         out += "        <tr>"
         column("n", .market, numeric: false)
@@ -91,7 +91,7 @@ extension HTMLWriter {
             out += "<td class=\"num "; put(row.change30dClass); out += "\""; altAttribute(\.change30d); out += ">"; put(row.change30d); out += "</td>"
         }
         out += "\n          "
-        if model.hasSparklines { out += "<td class=\"spark-cell\">"; out += row.sparklineSVG; out += "</td>" }
+        if model.hasSparklines { out += "<td class=\"spark-cell\">"; out.append(row.sparklineSVG); out += "</td>" }
         out += "\n"
         func two(_ first: KeyPath<ReportViewModel.Row, String>, _ second: KeyPath<ReportViewModel.Row, String>) {
             out += "          <td class=\"num two\"><span"; altAttribute(first); out += ">"; put(row[keyPath: first])
