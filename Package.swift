@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
+        // Tests only: property tests of FastDecimal against Foundation.Decimal.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // libxml2 through pkg-config; the shim header hides its ICU declarations from Swift.
@@ -69,6 +71,7 @@ let package = Package(
                 // The command too: its flags are read the way the file and the environment are.
                 "CryptoReport", "cryptoreport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures", "Golden"],
             swiftSettings: swiftSettings

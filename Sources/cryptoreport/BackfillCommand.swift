@@ -25,12 +25,12 @@ struct BackfillCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "History database (default: the settings' history, else history.sqlite in their output folder, else Output/history.sqlite).",
             valueName: "path"),
-        transform: SettingKeys.history.flag)
+        transform: SettingKey.flag("history"))
     var history: String?
 
     @Option(
         help: "Only these base assets or market symbols, comma-separated (default: the settings' symbols, else every primary market).",
-        transform: SettingKeys.symbols.flag)
+        transform: SettingKey.flag("symbols"))
     var symbols: [String]?
 
     @OptionGroup var settingsOptions: SettingsOptions
@@ -41,10 +41,10 @@ struct BackfillCommand: AsyncParsableCommand {
     @Option(name: .customLong("ecb-history-url"), help: "The ECB 90-day history file.")
     var ecbHistoryURL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each request may take. (default: the settings', else 15)", valueName: "seconds"), transform: SettingKeys.timeout.flag)
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each request may take. (default: the settings', else 15)", valueName: "seconds"), transform: SettingKey.flag("timeout"))
     var timeout: Duration?
 
-    @Option(parsing: .unconditional, help: "Retries after a failed request. (default: the settings', else 3)", transform: SettingKeys.retries.flag)
+    @Option(parsing: .unconditional, help: "Retries after a failed request. (default: the settings', else 3)", transform: SettingKey.flag("retries"))
     var retries: Int?
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
@@ -57,14 +57,7 @@ struct BackfillCommand: AsyncParsableCommand {
     func run() async throws {
         let terminal = isatty(2) == 1
         do {
-            var flags = SettingsLayer()
-            flags.set(SettingKeys.noHistory, history != nil ? false : nil)
-            flags.set(SettingKeys.history, history)
-            flags.set(SettingKeys.symbols, symbols)
-            flags.set(SettingKeys.timeout, timeout)
-            flags.set(SettingKeys.retries, retries)
-            flags.set(SettingKeys.quiet, quiet ? true : nil)
-            let settings = try settingsOptions.settings(flags: flags)
+            let settings = try settingsOptions.settings(flags: settingsLayer())
             guard let history = settings.output.sharedHistoryPath else { throw BackfillRefused.historyOff }
             try ReportWriter.finishInterruptedCommit(inFolderOf: history)
             let quiet = settings.command.quiet

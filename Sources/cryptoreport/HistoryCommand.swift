@@ -18,7 +18,7 @@ struct HistoryCommand: ParsableCommand {
 
     @Option(
         help: "Currency to show prices in (default: the settings' first, else USD).", completion: .list(Completions.currencies),
-        transform: SettingKeys.currency.flag)
+        transform: SettingKey.flag("currency"))
     var currency: [CurrencyCode]?
 
     @Option(help: "csv, markdown (md) or json.")
@@ -31,12 +31,12 @@ struct HistoryCommand: ParsableCommand {
         help: ArgumentHelp(
             "History database (default: the settings' history, else history.sqlite in their output folder, else Output/history.sqlite).",
             valueName: "path"),
-        transform: SettingKeys.history.flag)
+        transform: SettingKey.flag("history"))
     var history: String?
 
     @Option(
         help: "Locale for Markdown numbers (default: the settings', else the currency's own).", completion: .list(Completions.locales),
-        transform: SettingKeys.locale.flag)
+        transform: SettingKey.flag("locale"))
     var locale: ReportLocale?
 
     @OptionGroup var settingsOptions: SettingsOptions
@@ -50,12 +50,7 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         do {
-            var flags = SettingsLayer()
-            flags.set(SettingKeys.noHistory, history != nil ? false : nil)
-            flags.set(SettingKeys.history, history)
-            flags.set(SettingKeys.currency, currency)
-            flags.set(SettingKeys.locale, locale)
-            let settings = try settingsOptions.settings(flags: flags)
+            let settings = try settingsOptions.settings(flags: settingsLayer())
             // Reading what earlier runs recorded: `no_history` stops writing, not this.
             var output = settings.output
             if output.history == .disabled { output.history = .automatic }

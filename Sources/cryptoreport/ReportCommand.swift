@@ -28,7 +28,7 @@ struct ReportRun {
             let settings = try options.settings()
             let command = settings.command
             let logger = CryptoReportCommand.logger(verbose: command.verbose, quiet: command.quiet)
-            for variable in SettingsOptions.unknownVariables() {
+            for variable in EnvironmentReader().unknownVariables(in: ProcessInfo.processInfo.environment) {
                 let hint = EnvironmentReader().suggestion(for: variable).map { " (did you mean \($0)?)" } ?? ""
                 logger.warning("Environment: \(variable) names no setting\(hint); it is ignored.")
             }

@@ -24,23 +24,10 @@ struct SettingsOptions: ParsableArguments {
     /// The settings with `flags` on top. Each layer is parsed where it is read, and a bad value
     /// is an error naming its file line, variable or flag.
     func settings(flags: SettingsLayer, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingsError) -> Settings {
-        var layers: [SettingsLayer] = []
-        if let file = try fileLayer(environment: environment) { layers.append(file) }
-        layers.append(try EnvironmentReader().read(environment))
-        layers.append(flags)
-        return Settings(layers: layers)
-    }
-
-    /// `--config PATH` must exist; the default file is optional.
-    private func fileLayer(environment: [String: String]) throws(SettingsError) -> SettingsLayer? {
-        if noConfig { return nil }
-        if let config { return try ConfigFileReader().read(path: config) }
-        let path = ConfigFileReader.defaultPath(environment: environment)
-        return FileManager.default.fileExists(atPath: path) ? try ConfigFileReader().read(path: path) : nil
-    }
-
-    /// Variables that look like settings but name none, for a warning.
-    static func unknownVariables() -> [String] {
-        EnvironmentReader().unknownVariables(in: ProcessInfo.processInfo.environment)
+        // `--config PATH` must exist; the default file is optional.
+        let standard = ConfigFileReader.defaultPath(environment: environment)
+        let path = noConfig ? nil : config ?? (FileManager.default.fileExists(atPath: standard) ? standard : nil)
+        let file = try path.map { path throws(SettingsError) in try ConfigFileReader().read(path: path) } ?? SettingsLayer()
+        return Settings(layers: [file, try EnvironmentReader().read(environment), flags])
     }
 }

@@ -196,7 +196,7 @@ struct ExecutableTests {
         for arguments in [["--help"], ["help", "report"], ["--currency", "SEK", "-h"]] {
             let help = try Self.run(arguments, in: folder.url)
             #expect(help.status == 0, "\(arguments)")
-            for key in SettingKeys.all {
+            for key in SettingsLayer.keys {
                 #expect(help.stdout.contains(Self.flag(key.name)), "\(arguments): \(Self.flag(key.name)) missing")
             }
             #expect(help.stdout.contains("--config") && help.stdout.contains("Exit codes"), "\(arguments)")

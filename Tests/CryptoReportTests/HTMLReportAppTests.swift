@@ -74,13 +74,13 @@ struct HTMLReportAppTests {
         ("5000", "5000"), ("2500.50", "2500.5"), (" 0 ", "0"), ("1_000", "1000"),
     ])
     func amountParser(text: String, expected: String) throws {
-        let value = try SettingParser<Decimal>.amount.text(text)
+        let value = try Rules.amount.text(text)
         #expect("\(value)" == expected)
     }
 
     @Test("a bad amount is refused with what was expected", arguments: ["-1", "abc", "1,5", "", ".5", "1e3", "NaN"])
     func amountRefused(text: String) {
-        #expect(throws: InvalidSettingValue.self) { try SettingParser<Decimal>.amount.text(text) }
+        #expect(throws: InvalidSettingValue.self) { try Rules.amount.text(text) }
     }
 
     // MARK: - Trend columns only with trends

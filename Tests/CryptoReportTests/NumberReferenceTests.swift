@@ -317,7 +317,7 @@ struct NumberReferenceTests {
     static func describe(_ rows: [RawTickerRow]) -> [String] {
         rows.map { row in
             guard let fields = row.fields else { return "not an object" }
-            return fields.keys.sorted().map { key -> String in
+            return fields.keys.map { key -> String in
                 switch fields[key] {
                 case let .string(text)?: "\(key)=s:\(text)"
                 case let .number(value)?:

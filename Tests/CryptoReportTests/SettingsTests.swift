@@ -18,9 +18,9 @@ struct SettingsTests {
 
     /// `--timeout 5`; a switch alone, or its `--no-` form for false (`--strict`, `--no-strict`).
     static func arguments(key name: String, text: String) throws -> [String] {
-        let key = try #require(SettingKeys.named(name))
+        let key = try #require(SettingsLayer.key(name))
         let flag = ExecutableTests.flag(name)
-        guard key.expected == "true or false" else { return [flag, text] }
+        guard key.rule.kind == .boolean else { return [flag, text] }
         return ["true", "yes", "1"].contains(text) ? [flag] : ["--no-" + flag.dropFirst(2)]
     }
 
@@ -35,6 +35,8 @@ struct SettingsTests {
         var testDescription: String { key }
     }
 
+    /// What each setting reads, by example: a value per layer and what it comes to. Not every
+    /// key needs a row; `precedence` covers each key with values of its own making.
     static let cases: [Case] = [
         Case(key: "currency", file: "[\"SEK\", \"USD\"]", environment: "nok", flag: "EUR,SEK", read: { $0.report.currencies.map(\.code).joined(separator: ",") }, expected: ("USD", "SEK,USD", "NOK", "EUR,SEK")),
         Case(key: "timezone", file: "\"Europe/Stockholm\"", environment: "Asia/Kolkata", flag: "America/New_York", read: { $0.report.timeZone?.identifier ?? "-" }, expected: ("-", "Europe/Stockholm", "Asia/Kolkata", "America/New_York")),
@@ -71,9 +73,9 @@ struct SettingsTests {
         Case(key: "verbose", file: "true", environment: "false", flag: "true", read: { "\($0.command.verbose)" }, expected: ("false", "true", "false", "true")),
     ]
 
-    @Test("every key: flags over the environment over the file over the defaults", arguments: cases)
-    func precedence(_ row: Case) throws {
-        let key = try #require(SettingKeys.named(row.key))
+    @Test("examples: flags over the environment over the file over the defaults", arguments: cases)
+    func examples(_ row: Case) throws {
+        let key = try #require(SettingsLayer.key(row.key))
         let file = try Self.file("\(row.key) = \(row.file)\n")
         let environment = try EnvironmentReader().read([key.environmentVariable: row.environment, "UNRELATED": "x"])
         let flags = try Self.flags([(row.key, row.flag)])
@@ -85,20 +87,59 @@ struct SettingsTests {
         #expect(row.read(Settings(layers: [file, SettingsLayer(), SettingsLayer()])) == row.expected.file)
     }
 
+    /// Texts of every kind a setting takes. Each key uses those its rule accepts, so a new key
+    /// is tested with no row of its own; a key that accepts fewer than two needs a text here.
+    static let texts = [
+        "true", "false", "5", "1", "3", "2.5", "0.5", "SEK,USD", "NOK", "Europe/Stockholm", "Asia/Kolkata", "sv_SE", "en_GB", "html,csv", "json",
+        "excel", "rfc4180", "all", "primary", "change", "name", "btc,eth", "sol", "btc above 60000 SEK", "eth below 1500 USD", "tickers=12h", "1h",
+        "saved/t.json", "https://example.org/t",
+    ]
+
+    /// The file's spelling of a text the environment would give.
+    static func toml(_ text: String, _ kind: SettingKind) -> String {
+        switch kind {
+        case .boolean, .whole, .number: text
+        case .string: "\"\(text)\""
+        case .strings: "[" + text.split(separator: ",").map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        }
+    }
+
+    @Test("every key has a file key, a variable and a flag, each reading the same, and flags > environment > file > defaults", arguments: SettingsLayer.keys.map(\.name))
+    func precedence(_ name: String) throws {
+        let key = try #require(SettingsLayer.key(name))
+        func file(_ text: String) throws -> Settings { Settings(layers: [try Self.file("\(name) = \(Self.toml(text, key.rule.kind))\n")]) }
+        func environment(_ text: String) throws -> SettingsLayer { try EnvironmentReader().read([key.environmentVariable: text, "UNRELATED": "x"]) }
+        // Texts this key takes, from the file as from the environment, each as its own value.
+        let valid = Self.texts.filter { text in
+            guard let read = try? file(text), let variable = try? environment(text) else { return false }
+            return read == Settings(layers: [variable])
+        }
+        func unlike(_ settings: Settings) throws -> String {
+            try #require(valid.first { (try? Settings(layers: [environment($0)])) != settings }, "\(name): no text here makes a change; add one to `texts`")
+        }
+        // Each layer's value unlike the one below, so that a layer left out would show.
+        let low = try unlike(Settings()), middle = try unlike(try file(low)), high = try unlike(Settings(layers: [try environment(middle)]))
+        let flags = try Self.flags([(name, high)])
+        #expect(Settings(layers: [flags]) == Settings(layers: [try environment(high)]), "--\(name) reads \(high) as the variable does")
+        let layers = [try Self.file("\(name) = \(Self.toml(low, key.rule.kind))\n"), try environment(middle), flags]
+        #expect(Settings(layers: Array(layers.prefix(2))) == Settings(layers: [layers[1]]), "the environment over the file")
+        #expect(Settings(layers: layers) == Settings(layers: [flags]), "the flag over both")
+        #expect(Settings(layers: [layers[0], SettingsLayer(), SettingsLayer()]) == (try file(low)), "an empty layer changes nothing")
+    }
+
     @Test("every flag of the report is named after the key it sets (else the command would drop it)")
     func everyFlagHasItsKey() throws {
         let flags = Mirror(reflecting: try ReportOptions.parse([])).children.filter { $0.value is any GivenFlag }
-        let names = flags.compactMap { $0.label.map(ReportOptions.keyName) }
-        #expect(names.count == SettingKeys.all.count)
-        #expect(Set(names).subtracting(SettingKeys.all.map(\.name)) == ["latest"])
-        #expect(ReportOptions.keyName("_tickersURL") == "tickers_url" && ReportOptions.keyName("_lockTimeout") == "lock_timeout")
+        let names = flags.compactMap { $0.label.map(keyName) }
+        #expect(names.count == SettingsLayer.keys.count)
+        #expect(Set(names).subtracting(SettingsLayer.keys.map(\.name)) == ["latest"])
+        #expect(keyName("_tickersURL") == "tickers_url" && keyName("_lockTimeout") == "lock_timeout")
     }
 
-    @Test("the table covers every key, and the README documents each with its variable")
+    @Test("the README documents every key with its variable")
     func everyKeyCovered() throws {
-        #expect(Set(Self.cases.map(\.key)) == Set(SettingKeys.all.map(\.name)))
         let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        for key in SettingKeys.all {
+        for key in SettingsLayer.keys {
             #expect(readme.contains("`\(key.name)`"), "README does not name the key \(key.name)")
         }
         #expect(readme.contains("CRYPTOREPORT_<KEY>"))
@@ -129,7 +170,7 @@ struct SettingsTests {
         "a bad file is one clear error naming the line (and the key)",
         arguments: [
             ("currency = SEK", "Config: c.toml, line 1: not valid TOML (value): could not determine value type; text needs quotes, as in currency = \"SEK\"."),
-            ("\n\ncolour = \"red\"", "Config: c.toml, line 3: unknown key \"colour\"; known: \(SettingKeys.all.map(\.name).joined(separator: ", "))."),
+            ("\n\ncolour = \"red\"", "Config: c.toml, line 3: unknown key \"colour\"; known: \(SettingsLayer.keys.map(\.name).joined(separator: ", "))."),
             ("format = \"html\"", "Config: c.toml, line 1: unknown key \"format\" (did you mean \"formats\"?)."),
             ("top = 0", "Config: c.toml, line 1: top: \"0\" is not valid; expected a positive whole number."),
             ("\n[report]\ncurrency = \"SEK\"", "Config: c.toml, line 2: [report]: sections are not used; put every key at the top level."),

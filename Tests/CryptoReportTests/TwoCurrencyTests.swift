@@ -11,7 +11,7 @@ struct TwoCurrencyTests {
         ("SEK", "SEK"), ("sek,usd", "SEK,USD"), (" USD , SEK ", "USD,SEK"),
     ])
     func parsed(text: String, expected: String) throws {
-        let codes = try SettingKeys.currency.flag(text)
+        let codes: [CurrencyCode] = try SettingKey.flag("currency")(text)
         #expect(codes.map(\.code).joined(separator: ",") == expected)
     }
 
@@ -20,7 +20,7 @@ struct TwoCurrencyTests {
     ])
     func refused(text: String, message: String) {
         #expect {
-            _ = try SettingKeys.currency.flag(text)
+            let _: [CurrencyCode] = try SettingKey.flag("currency")(text)
         } throws: { error in
             "\(error)".contains(message)
         }
@@ -196,6 +196,7 @@ struct TimeZoneTests {
 
     @Test("timezone takes IANA names and UTC, and refuses the rest", arguments: [("Europe/Stockholm", true), ("utc", true), ("Mars/Base", false), ("", false)])
     func parsed(text: String, valid: Bool) {
-        #expect(((try? SettingKeys.timeZone.flag(text)) != nil) == valid)
+        let timeZone: @Sendable (String) throws -> TimeZone = SettingKey.flag("timezone")
+        #expect(((try? timeZone(text)) != nil) == valid)
     }
 }

@@ -17,8 +17,9 @@ public struct AlertRule: Sendable, Equatable, CustomStringConvertible {
     public var condition: Condition
     public var description: String
 
-    public struct ParseError: Error {
+    public struct ParseError: Error, CustomStringConvertible {
         public var message: String
+        public var description: String { message }
     }
 
     public init(parsing text: String) throws(ParseError) {

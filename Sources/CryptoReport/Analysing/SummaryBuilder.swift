@@ -31,7 +31,15 @@ package struct SummaryBuilder: Sendable {
         // Only markets that traded lead a list: a 70 % spread on a market nobody traded is not
         // news, and a zero volume passes no floor, not even a floor of zero.
         // Positions, not rows: each filter of whole market rows was a copy of the selection.
-        let traded = selected.indices.filter { (selected[$0].volumeValue ?? 0) > 0 && (selected[$0].volumeValue ?? 0) >= floor }
+        // Signs and comparisons on integers (`FastDecimal`): Foundation's compact both sides of
+        // every comparison, several per market.
+        let fastFloor = FastDecimal(floor)
+        let traded = selected.indices.filter { index in
+            guard let value = selected[index].volumeValue.map({ FastDecimal($0) }) else { return false }
+            return value.isPositive && FastDecimal.compare(value, fastFloor) >= 0
+        }
+        let changeSigns = changes.map { FastDecimal.compare(FastDecimal($0), FastDecimal.zero) }
+        func changeSign(_ index: Int) -> Int { selected[index].changePercent.map { FastDecimal.compare(FastDecimal($0), FastDecimal.zero) } ?? 0 }
         return ReportSummary(
             counts: .init(
                 tickersReceived: input.tickersReceived, skipped: input.skipped, unconvertible: unconvertible,
@@ -40,13 +48,13 @@ package struct SummaryBuilder: Sendable {
             newestTickerAt: input.tickers.compactMap(\.updatedAt).max(),
             ratesUsed: input.quoteRates.rates.values.filter { !Self.isIdentity($0, currency: input.currency) }
                 .sorted(by: Self.ratesOrder),
-            gainers: top(selected, traded.filter { (selected[$0].changePercent ?? 0) > 0 }, by: \.changePercent),
-            losers: top(selected, traded.filter { (selected[$0].changePercent ?? 0) < 0 }, by: \.changePercent, ascending: true),
+            gainers: top(selected, traded.filter { changeSign($0) > 0 }, by: \.changePercent),
+            losers: top(selected, traded.filter { changeSign($0) < 0 }, by: \.changePercent, ascending: true),
             topVolume: top(selected, traded, by: \.volumeValue),
             widestSpreads: top(selected, traded.filter { selected[$0].spreadPercent != nil }, by: \.spreadPercent),
-            advancers: changes.filter { $0 > 0 }.count,
-            decliners: changes.filter { $0 < 0 }.count,
-            unchanged: changes.filter { $0 == 0 }.count,
+            advancers: changeSigns.filter { $0 > 0 }.count,
+            decliners: changeSigns.filter { $0 < 0 }.count,
+            unchanged: changeSigns.filter { $0 == 0 }.count,
             inrPremium: inrPremium(input.tickers, rates: input.rates),
             volumeFloor: floor, belowVolumeFloor: selected.count - traded.count)
     }

@@ -31,12 +31,24 @@ package struct CurrencyConverter: Sendable {
     /// A rate that is there but not a positive number is corrupt data and fails the run, as it
     /// does for the report currency: never a silent default rate.
     package func quoteRates(for tickers: [Ticker]) throws(ConversionError) -> Result {
+        // Only the markets a crypto quote is priced through (`xusdt`, `xinr`) are looked up:
+        // keying every market by its lower-cased symbol was most of a history day's conversion.
+        var quotes = Set<String>()
+        for ticker in tickers { quotes.insert(Self.lowercased(ticker.quoteAsset)) }
+        var wanted = Set<String>()
+        for quote in quotes where quote != "inr" && quote != "usdt" {
+            wanted.insert(quote + "usdt")
+            wanted.insert(quote + "inr")
+        }
         var lastBySymbol: [String: Decimal] = [:]
-        for ticker in tickers where lastBySymbol[ticker.symbol.lowercased()] == nil {
-            lastBySymbol[ticker.symbol.lowercased()] = ticker.last
+        if !wanted.isEmpty {
+            for ticker in tickers {
+                let symbol = Self.lowercased(ticker.symbol)
+                if wanted.contains(symbol) && lastBySymbol[symbol] == nil { lastBySymbol[symbol] = ticker.last }
+            }
         }
         var result = Result(rates: [:])
-        for quote in Set(tickers.map { $0.quoteAsset.lowercased() }).sorted() {
+        for quote in quotes.sorted() {
             switch try rate(for: quote, lastBySymbol: lastBySymbol) {
             case let .success(rate): result.rates[quote] = rate
             case let .failure(reason): result.reasons[quote] = reason.text
@@ -60,12 +72,17 @@ package struct CurrencyConverter: Sendable {
             for (fiatCode, market) in [("USD", quote + "usdt"), ("INR", quote + "inr")] {
                 guard let last = lastBySymbol[market] else { continue }
                 switch try fiat(fiatCode) {
-                case let .success(rate): return .success(QuoteRate(quoteAsset: quote, rate: last * rate, via: market))
+                case let .success(rate): return .success(QuoteRate(quoteAsset: quote, rate: FastDecimal.multiply(last, rate), via: market))
                 case let .failure(missing): reason = missing
                 }
             }
             return .failure(reason)
         }
+    }
+
+    /// The feed's symbols are lower case already; only another spelling pays for a new string.
+    static func lowercased(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ? text : text.lowercased()
     }
 
     /// The ECB cross rate from a fiat currency into the target, or why there is none.

@@ -3,27 +3,28 @@ public import Foundation
 /// Where the two feeds come from and how hard to try: the fetch stage's part of the settings.
 public struct FetchPolicy: Sendable, Equatable {
     /// `nil`: the WazirX API.
-    public var tickers: SourceLocation?
+    @Setting("tickers_url", Rules.location(.tickers)) public var tickers: SourceLocation? = nil
     /// `nil`: the ECB daily file.
-    public var rates: SourceLocation?
+    @Setting("ecb_url", Rules.location(.rates)) public var rates: SourceLocation? = nil
     /// The built-in snapshot replaces both sources.
-    public var sample = false
+    @Setting("sample", Rules.boolean) public var sample = false
     /// Each request.
-    public var timeout: Duration = .seconds(15)
+    @Setting("timeout", Rules.seconds()) public var timeout: Duration = .seconds(15)
     /// The whole fetch phase, retries included.
-    public var deadline: Duration = .seconds(120)
+    @Setting("deadline", Rules.seconds()) public var deadline: Duration = .seconds(120)
     public var retry = RetryPolicy()
     /// Largest payload accepted, in bytes.
-    public var maximumBytes = 50_000_000
+    @Setting("max_bytes", Rules.positive) public var maximumBytes = 50_000_000
     /// `nil`: `$XDG_CACHE_HOME/cryptoreport`, else `~/.cache/cryptoreport`.
-    public var cacheDirectory: String?
-    public var maxAge = MaxAge()
+    @Setting("cache_dir", Rules.path) public var cacheDirectory: String? = nil
+    /// Each limit over the one before: `tickers=12h` keeps the layer below's limit for rates.
+    @Setting("max_age", Rules.maxAge, merge: { for limit in $1 { $0.apply(limit) } }) public var maxAge = MaxAge()
     /// A cached fallback is an error instead.
-    public var strict = false
+    @Setting("strict", Rules.boolean) public var strict = false
     /// Use only cached payloads; make no request.
-    public var offline = false
+    @Setting("offline", Rules.boolean) public var offline = false
     /// Accept ECB rates older than `maxAge.rates`.
-    public var allowStale = false
+    @Setting("allow_stale", Rules.boolean) public var allowStale = false
 
     public init() {}
 

@@ -27,13 +27,15 @@ package struct DecimalParts: Sendable, Equatable {
 
     /// `nil` for NaN, and wherever the storage layout is not the one known here.
     package init?(_ value: Decimal) {
-        guard let layout = Self.layout else { return nil }
-        var parts = DecimalParts(isNegative: false, exponent: 0, high: 0, low: 0)
-        let valid = withUnsafeBytes(of: value) { raw -> Bool in
-            layout.read(raw, into: &parts)
+        // Two 64-bit loads (`FastDecimal`) rather than a loop over the mantissa's words.
+        guard Self.layout != nil else { return nil }
+        let parts = FastDecimal(value)
+        if parts.isNaN { return nil }
+        if parts.isZero {
+            self.init(isNegative: false, exponent: 0, high: 0, low: 0)
+        } else {
+            self.init(isNegative: parts.isNegative, exponent: parts.exponent, high: parts.high, low: parts.low)
         }
-        guard valid else { return nil }
-        self = parts
     }
 
     package var isZero: Bool { high == 0 && low == 0 }
@@ -41,14 +43,14 @@ package struct DecimalParts: Sendable, Equatable {
     /// `value > 0` read from the sign and mantissa: Decimal's own comparison normalises both
     /// sides first, and a report makes a few of them per market.
     package static func isPositive(_ value: Decimal) -> Bool {
-        guard let parts = DecimalParts(value) else { return value > 0 }
-        return !parts.isNegative && !parts.isZero
+        guard FastDecimal.isAvailable else { return value > 0 }
+        return FastDecimal(value).isPositive
     }
 
     /// `value >= 0`, as `isPositive`.
     package static func isNonNegative(_ value: Decimal) -> Bool {
-        guard let parts = DecimalParts(value) else { return value >= 0 }
-        return !parts.isNegative || parts.isZero
+        guard FastDecimal.isAvailable else { return value >= 0 }
+        return !FastDecimal(value).isNegative
     }
 
     /// How the length and flags are packed into the second byte.
@@ -148,26 +150,31 @@ package struct DecimalParts: Sendable, Equatable {
     /// The `Decimal` of these parts, stored as `Decimal(string:)` stores a parsed number: `nil`
     /// for zero (whose stored exponent depends on the text) or an exponent outside −128…127.
     package var decimal: Decimal? {
-        guard let layout = Self.layout, !isZero, (-128...127).contains(exponent) else { return nil }
-        var value = Decimal()
-        withUnsafeMutableBytes(of: &value) { layout.write(self, into: $0) }
-        return value
+        guard Self.layout != nil, !isZero, (-128...127).contains(exponent) else { return nil }
+        return FastDecimal(high: high, low: low, exponent: exponent, isNegative: isNegative, isCompact: true).decimal
     }
 
     /// Parses plain decimal text (`-12.5`, `5.3e-7`: a grammar already checked by the caller)
     /// into compact parts: trailing zeros of the mantissa moved into the exponent, as
     /// `Decimal(string:)` does. `nil` past 38 significant digits.
     package static func parse(_ text: String.UTF8View) -> DecimalParts? {
+        var copy = String(text)
+        return copy.withUTF8 { parse($0) }
+    }
+
+    /// `parse` over bytes.
+    package static func parse(_ text: UnsafeBufferPointer<UInt8>) -> DecimalParts? {
         var parts = DecimalParts(isNegative: false, exponent: 0, high: 0, low: 0)
         var digits = 0
         var fractionDigits = 0
         var inFraction = false
-        var index = text.startIndex
-        if index < text.endIndex, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+        var index = 0
+        let count = text.count
+        if index < count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
             parts.isNegative = text[index] == UInt8(ascii: "-")
-            index = text.index(after: index)
+            index += 1
         }
-        while index < text.endIndex {
+        while index < count {
             let byte = text[index]
             if byte == UInt8(ascii: ".") {
                 inFraction = true
@@ -186,20 +193,20 @@ package struct DecimalParts: Sendable, Equatable {
             } else {
                 break
             }
-            index = text.index(after: index)
+            index += 1
         }
         var exponent = 0
-        if index < text.endIndex {
+        if index < count {
             // `e`, an optional sign, at most three digits (checked by the caller).
-            index = text.index(after: index)
+            index += 1
             var negative = false
-            if index < text.endIndex, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+            if index < count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
                 negative = text[index] == UInt8(ascii: "-")
-                index = text.index(after: index)
+                index += 1
             }
-            while index < text.endIndex {
-                exponent = exponent * 10 + Int(text[index] - UInt8(ascii: "0"))
-                index = text.index(after: index)
+            while index < count {
+                exponent = exponent * 10 + Int(text[index] &- UInt8(ascii: "0"))
+                index += 1
             }
             if negative { exponent = -exponent }
         }
@@ -370,47 +377,35 @@ package struct DecimalParts: Sendable, Equatable {
 
 /// A `Decimal`'s place in numeric order, worked out once so that sorting many rows does not
 /// compare `Decimal`s (each comparison compacts both sides: the sorts of a 100,000-market report
-/// took a quarter of its analysis). Equal keys are equal values; a value this cannot key (over
-/// 38 digits, or an unknown storage layout) compares through `Decimal` itself.
+/// took a quarter of its analysis). Equal keys are equal values. NaN (never a figure) compares
+/// through `Decimal` itself.
 package struct DecimalOrder: Comparable, Sendable {
     package let value: Decimal
     /// −1, 0 or 1.
     let sign: Int
     let magnitude: Int
-    /// The mantissa scaled to 38 digits, so that values of one magnitude compare as integers.
+    /// The mantissa scaled to 39 digits (below 2^130, so three limbs): values of one magnitude
+    /// then compare as integers, the 39-digit mantissas of products included.
+    let top: UInt64
     let high: UInt64
     let low: UInt64
     let keyed: Bool
-    /// A 39-digit mantissa (products fill all 128 bits): it cannot be scaled to 38 digits, so
-    /// only its sign and magnitude are keyed, and a tie on both is left to `Decimal`. Falling
-    /// back for the whole comparison was most of a 100,000-market sort by volume.
-    let wide: Bool
 
     package init(_ value: Decimal) {
         self.value = value
-        guard let parts = DecimalParts(value), parts.isZero || parts.digitCount <= 39 else {
-            (sign, magnitude, high, low, keyed, wide) = (0, 0, 0, 0, false, false)
+        let parts = FastDecimal(value)
+        guard FastDecimal.isAvailable, !parts.isNaN else {
+            (sign, magnitude, top, high, low, keyed) = (0, 0, 0, 0, 0, false)
             return
         }
         if parts.isZero {
-            (sign, magnitude, high, low, keyed, wide) = (0, 0, 0, 0, true, false)
+            (sign, magnitude, top, high, low, keyed) = (0, 0, 0, 0, 0, true)
             return
         }
-        if parts.digitCount == 39 {
-            (sign, magnitude, high, low, keyed, wide) = (parts.isNegative ? -1 : 1, parts.magnitude, parts.high, parts.low, true, true)
-            return
-        }
-        var (high, low) = (parts.high, parts.low)
-        var missing = 38 - parts.digitCount
-        while missing > 0 {
-            let step = min(missing, 19)
-            let factor = DecimalParts.powersOfTen[step]
-            let lowProduct = low.multipliedFullWidth(by: factor)
-            high = high &* factor &+ lowProduct.high
-            low = lowProduct.low
-            missing -= step
-        }
-        (sign, magnitude, self.high, self.low, keyed, wide) = (parts.isNegative ? -1 : 1, parts.magnitude, high, low, true, false)
+        let digits = FastDecimal.digitCount(parts.high, parts.low)
+        let power = FastDecimal.powersOfTen[39 - digits]
+        let scaled = FastDecimal.multiplyFull(parts.high, parts.low, power.high, power.low)
+        (sign, magnitude, top, high, low, keyed) = (parts.isNegative ? -1 : 1, digits - 1 + parts.exponent, scaled.2, scaled.1, scaled.0, true)
     }
 
     package static func < (left: DecimalOrder, right: DecimalOrder) -> Bool {
@@ -420,8 +415,8 @@ package struct DecimalOrder: Comparable, Sendable {
         let smaller: Bool
         if left.magnitude != right.magnitude {
             smaller = left.magnitude < right.magnitude
-        } else if left.wide || right.wide {
-            return left.value < right.value
+        } else if left.top != right.top {
+            smaller = left.top < right.top
         } else if left.high != right.high {
             smaller = left.high < right.high
         } else if left.low != right.low {
@@ -434,9 +429,7 @@ package struct DecimalOrder: Comparable, Sendable {
 
     package static func == (left: DecimalOrder, right: DecimalOrder) -> Bool {
         guard left.keyed && right.keyed else { return left.value == right.value }
-        if left.sign == right.sign && left.sign != 0 && left.magnitude == right.magnitude && (left.wide || right.wide) {
-            return left.value == right.value
-        }
-        return left.sign == right.sign && (left.sign == 0 || (left.magnitude == right.magnitude && left.high == right.high && left.low == right.low))
+        return left.sign == right.sign
+            && (left.sign == 0 || (left.magnitude == right.magnitude && left.top == right.top && left.high == right.high && left.low == right.low))
     }
 }

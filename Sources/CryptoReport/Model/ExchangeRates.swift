@@ -70,6 +70,6 @@ public struct ExchangeRates: Sendable, Equatable {
     public func rate(from source: String, to target: String) throws(ConversionError) -> Decimal {
         let targetPerEuro = try unitsPerEuro(target)
         let sourcePerEuro = try unitsPerEuro(source)
-        return targetPerEuro / sourcePerEuro
+        return FastDecimal.divide(targetPerEuro, sourcePerEuro)
     }
 }

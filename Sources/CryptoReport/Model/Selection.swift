@@ -1,5 +1,5 @@
 /// Which markets a report shows, and in what order.
-public struct Selection: Sendable, Equatable, Codable {
+public struct Selection: Sendable, Equatable {
     public enum Markets: String, Sendable, Codable, CaseIterable {
         /// One market per base asset: usdt, else inr, else btc, else wrx, else the first by quote name.
         case primary
@@ -10,12 +10,15 @@ public struct Selection: Sendable, Equatable, Codable {
         case change, volume, spread, name, price
     }
 
-    public var markets: Markets = .primary
+    @Setting("markets", .choice) public var markets: Markets = .primary
     /// Base assets or market symbols, lower case; empty keeps every market.
-    public var symbols: [String] = []
+    @Setting("symbols", Rules.symbols) public var symbols: [String] = []
     /// Volume value, descending, unless asked otherwise.
-    public var sort: SortKey = .volume
-    public var top: Int?
+    @Setting("sort", .choice) public var sort: SortKey = .volume
+    @Setting("top", Rules.positive) public var top: Int? = nil
+
+    /// The defaults, and the layers `Settings(layers:)` is merging.
+    public init() {}
 
     public init(markets: Markets = .primary, symbols: [String] = [], sort: SortKey = .volume, top: Int? = nil) {
         self.markets = markets

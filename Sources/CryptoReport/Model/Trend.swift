@@ -22,7 +22,14 @@ public struct Trend: Sendable, Equatable {
     }
 
     static func percent(from old: Decimal?, to new: Decimal) -> Decimal? {
-        guard let old, old > 0 else { return nil }
-        return (new - old) / old * 100
+        guard let old else { return nil }
+        guard FastDecimal.isAvailable else {
+            guard old > 0 else { return nil }
+            return (new - old) / old * 100
+        }
+        // Foundation's own result, three a market (see `FastDecimal`).
+        let start = FastDecimal(old)
+        guard start.isPositive else { return nil }
+        return ((FastDecimal(new) - start) / start * FastDecimal.hundred).decimal
     }
 }

@@ -15,48 +15,44 @@ public struct OutputSpec: Sendable, Equatable {
         case disabled
     }
 
-    public var destination: Destination = .directory("Output")
-    /// Distinct, in `ReportFormat` order.
-    public var formats: [ReportFormat] = ReportFormat.reports
-    public var csvDialect: CSVDialect = .rfc4180
+    @Setting("output", Rules.destination) public var destination: Destination = .directory("Output")
+    /// Distinct, in `ReportFormat` order, however often a flag repeats them.
+    @Setting("formats", Rules.formats, merge: { $0 = Array(Set($1)).sorted() }) public var formats: [ReportFormat] = ReportFormat.reports
+    @Setting("csv_dialect", .choice) public var csvDialect: CSVDialect = .rfc4180
     /// `cryptoreport-latest-<CURRENCY>.<ext>` copies of the newest reports, and their removal
     /// when the newest run has no alerts file; off with `--no-latest`.
-    public var latest = true
+    @Setting("no_latest", Rules.boolean, merge: { $0 = !$1 }) public var latest = true
     /// `nil`: the built-in templates.
-    public var templates: String?
-    public var history: History = .automatic
+    @Setting("templates", Rules.path) public var templates: String? = nil
+    /// The database named, if any; a layer naming one undoes a `no_history` below it.
+    @Setting("history", Rules.path) public var database: String? = nil
+    @Setting("no_history", Rules.boolean, yieldsTo: "history") public var noHistory = false
+    public var history: History {
+        get { noHistory ? .disabled : database.map(History.path) ?? .automatic }
+        set {
+            noHistory = newValue == .disabled
+            if case let .path(path) = newValue { database = path } else if newValue == .automatic { database = nil }
+        }
+    }
     /// How long to wait for another run writing into the same folder.
-    public var lockTimeout: Duration = .seconds(60)
+    @Setting("lock_timeout", Rules.seconds(allowingZero: true)) public var lockTimeout: Duration = .seconds(60)
 
     public init() {}
 
     /// The history database a report uses, if any. A run of the built-in sample records nothing
     /// unless a database is named: its 2022 figures would sit among the real days.
     public func historyPath(sample: Bool) -> String? {
-        switch history {
-        case .disabled: nil
-        case let .path(path): path
-        case .automatic:
-            if case let .directory(folder) = destination, !sample {
-                URL(fileURLWithPath: folder).appendingPathComponent("history.sqlite").path
-            } else {
-                nil
-            }
-        }
+        history == .automatic && (sample || destination == .standardOutput) ? nil : sharedHistoryPath
     }
 
     /// Where `history` and `backfill` find the reports' database: as above, else
     /// `Output/history.sqlite`. `nil` when history is switched off.
     public var sharedHistoryPath: String? {
-        switch history {
-        case .disabled: nil
-        case let .path(path): path
-        case .automatic:
-            if case let .directory(folder) = destination {
-                URL(fileURLWithPath: folder).appendingPathComponent("history.sqlite").path
-            } else {
-                "Output/history.sqlite"
-            }
+        switch (history, destination) {
+        case (.disabled, _): nil
+        case let (.path(path), _): path
+        case let (.automatic, .directory(folder)): URL(fileURLWithPath: folder).appendingPathComponent("history.sqlite").path
+        case (.automatic, .standardOutput): "Output/history.sqlite"
         }
     }
 }

@@ -25,7 +25,8 @@ enum TickerScanner {
         }
     }
 
-    static let keys = Set(RawTickerRow.keys)
+    /// The keys' bytes, to match a key without making a string of it.
+    static let keyBytes: [[UInt8]] = RawTickerRow.keys.map { Array($0.utf8) }
 
     struct Cursor {
         let bytes: UnsafeRawBufferPointer
@@ -73,20 +74,22 @@ enum TickerScanner {
             return position == bytes.count ? count : nil
         }
 
-        mutating func object() -> [String: JSONScalar]? {
+        mutating func object() -> RawTickerRow.Fields? {
             guard expect(UInt8(ascii: "{")) else { return nil }
-            var fields: [String: JSONScalar] = [:]
+            var fields = RawTickerRow.Fields()
             skipWhitespace()
             if current == UInt8(ascii: "}") {
                 position += 1
                 return fields
             }
             while true {
-                guard expect(UInt8(ascii: "\"")), let key = string(), expect(UInt8(ascii: ":")), let value = value() else {
+                guard expect(UInt8(ascii: "\"")), let key = keyIndex(), expect(UInt8(ascii: ":")), let value = value() else {
                     return nil
                 }
-                if TickerScanner.keys.contains(key) {
-                    guard fields.updateValue(value, forKey: key) == nil else { return nil }
+                if key >= 0 {
+                    // A known key given twice: JSONDecoder's reading (the last one) is the rule.
+                    guard fields[key] == nil else { return nil }
+                    fields[key] = value
                 }
                 skipWhitespace()
                 if current == UInt8(ascii: ",") {
@@ -97,6 +100,23 @@ enum TickerScanner {
                 position += 1
                 return fields
             }
+        }
+
+        /// After a key's opening quote, up to and past the closing one: its position in
+        /// `RawTickerRow.keys`, −1 for another key, `nil` where `string()` would fail.
+        mutating func keyIndex() -> Int? {
+            let start = position
+            while let byte = current, byte != UInt8(ascii: "\"") {
+                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+                position += 1
+            }
+            guard current != nil else { return nil }
+            let key = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+            position += 1
+            for (index, known) in TickerScanner.keyBytes.enumerated() where known.count == key.count && known.elementsEqual(key) {
+                return index
+            }
+            return -1
         }
 
         mutating func value() -> JSONScalar? {
@@ -145,8 +165,8 @@ enum TickerScanner {
             if let byte = current, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
                 return nil
             }
-            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-            guard let parts = DecimalParts.parse(text.utf8), let value = parts.decimal else { return nil }
+            let text = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+            guard let parts = text.withMemoryRebound(to: UInt8.self, { DecimalParts.parse($0) }), let value = parts.decimal else { return nil }
             return .number(value)
         }
     }

@@ -36,43 +36,48 @@ package struct ConfigFileReader: Sendable {
             throw .file(path: path, line: nil, message: "not TOML")
         }
         let lines = KeyLines(text)
-        var layer = SettingsLayer()
-        // In the key table's order, so that `no_history = true` beside `history = "…"` switches
-        // history off whatever order the file writes them in.
-        let written = Set(table.keys)
-        for name in written.sorted() where SettingKeys.named(name) == nil {
-            let known = SettingKeys.all.map(\.name).joined(separator: ", ")
+        let names = SettingsLayer.keys.map(\.name)
+        for name in table.keys.sorted() where SettingsLayer.key(name) == nil {
             let line = lines.line(of: name)
             if table[name]?.table != nil {
                 throw .file(path: path, line: line, message: "[\(name)]: sections are not used; put every key at the top level")
             }
-            if let near = EnvironmentReader.nearest(name, among: SettingKeys.all.map(\.name)) {
+            if let near = EnvironmentReader.nearest(name, among: names) {
                 throw .file(path: path, line: line, message: "unknown key \"\(name)\" (did you mean \"\(near)\"?)")
             }
-            throw .file(path: path, line: line, message: "unknown key \"\(name)\"; known: \(known)")
+            throw .file(path: path, line: line, message: "unknown key \"\(name)\"; known: \(names.joined(separator: ", "))")
         }
-        for key in SettingKeys.all where written.contains(key.name) {
+        var layer = SettingsLayer()
+        for key in SettingsLayer.keys {
             guard let value = table[key.name] else { continue }
             do {
-                layer.append(try key.read(file: Self.fileValue(value)))
+                layer.values[key.name] = try key.rule.items(Self.items(value, kind: key.rule.kind, expected: key.rule.expected))
             } catch {
-                let line = lines.line(of: key.name, item: error.item)
-                throw .file(path: path, line: line, message: "\(key.name): \(error.message)")
+                throw .file(path: path, line: lines.line(of: key.name, item: error.item), message: "\(key.name): \(error.message)")
             }
         }
         return layer
     }
 
-    static func fileValue(_ value: any TOMLValueConvertible) -> FileValue {
-        switch value.type {
-        case .string: .string(value.string ?? "")
-        case .int: .integer(value.int ?? 0)
-        case .double: .float(value.double ?? 0)
-        case .bool: .boolean(value.bool ?? false)
-        case .array: .array((value.array.map(Array.init) ?? []).map(fileValue))
-        case .table: .other(typeName: "a table")
-        case .date, .time, .dateTime: .other(typeName: "a date or time")
+    /// The file's value as the items a flag's text gives, once TOML's type is what the key takes.
+    static func items(_ value: any TOMLValueConvertible, kind: SettingKind, expected: String) throws(InvalidSettingValue) -> [String] {
+        switch (kind, value.type) {
+        case (.string, .string), (.strings, .string): return [value.string ?? ""]
+        case (.whole, .int), (.number, .int): return [String(value.int ?? 0)]
+        case (.number, .double): return [String(value.double ?? 0)]
+        case (.boolean, .bool): return [String(value.bool ?? false)]
+        case (.strings, .array):
+            return try (value.array.map(Array.init) ?? []).map { item throws(InvalidSettingValue) in
+                guard let text = item.string else { throw InvalidSettingValue("expected \(kind.rawValue), not \(typeName(item))") }
+                return text
+            }
+        default: throw InvalidSettingValue("expected \(expected), not \(typeName(value))")
         }
+    }
+
+    static func typeName(_ value: any TOMLValueConvertible) -> String {
+        let names: [TOMLType: String] = [.string: "a string", .int: "a whole number", .double: "a number with a fraction", .bool: "true or false", .array: "an array", .table: "a table"]
+        return names[value.type] ?? "a date or time"
     }
 
     /// toml++'s messages read "Error while parsing string: …"; ours are sentences without the
@@ -96,7 +101,7 @@ package struct ConfigFileReader: Sendable {
 ///
 /// TOMLKit gives a position for a syntax error only, not for each value, so the line is found
 /// in the text: a valid document sets each top-level key once, on a line that starts with the
-/// key (bare or quoted) and `=`.
+/// key (bare or quoted) and `=`, or with `[key]`.
 struct KeyLines {
     let lines: [Substring]
 
@@ -105,23 +110,11 @@ struct KeyLines {
     }
 
     func line(of key: String, item: String? = nil) -> Int? {
-        let header = "[\(key)]"
-        guard
-            let start = lines.firstIndex(where: {
-                Self.starts($0, key: key) || $0.trimmingCharacters(in: .whitespaces).hasPrefix(header)
-            })
+        let name = NSRegularExpression.escapedPattern(for: key)
+        guard let pattern = try? Regex(#"^[ \t]*(\#(name)|"\#(name)"|'\#(name)')[ \t]*=|^\s*\[\#(name)\]"#),
+            let start = lines.firstIndex(where: { $0.contains(pattern) })
         else { return nil }
         guard let item else { return start + 1 }
-        let needles = ["\"\(item)\"", "'\(item)'"]
-        let found = lines[start...].firstIndex { line in needles.contains { line.contains($0) } }
-        return (found ?? start) + 1
-    }
-
-    static func starts(_ line: Substring, key: String) -> Bool {
-        let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        for spelling in [key, "\"\(key)\"", "'\(key)'"] where trimmed.hasPrefix(spelling) {
-            if trimmed.dropFirst(spelling.count).drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("=") { return true }
-        }
-        return false
+        return (lines[start...].firstIndex { $0.contains("\"\(item)\"") || $0.contains("'\(item)'") } ?? start) + 1
     }
 }

@@ -7,10 +7,10 @@ package struct EnvironmentReader: Sendable {
 
     package func read(_ environment: [String: String]) throws(SettingsError) -> SettingsLayer {
         var layer = SettingsLayer()
-        for key in SettingKeys.all {
+        for key in SettingsLayer.keys {
             guard let text = environment[key.environmentVariable] else { continue }
             do {
-                layer.append(try key.read(text: text))
+                layer.values[key.name] = try key.rule.text(text)
             } catch {
                 throw .environment(variable: key.environmentVariable, message: error.message)
             }
@@ -21,14 +21,14 @@ package struct EnvironmentReader: Sendable {
     /// `CRYPTOREPORT_…` variables that name no setting: a misspelt one would otherwise be
     /// silently ignored, so the command warns of them.
     package func unknownVariables(in environment: [String: String]) -> [String] {
-        let known = Set(SettingKeys.all.map(\.environmentVariable))
+        let known = Set(SettingsLayer.keys.map(\.environmentVariable))
         return environment.keys.filter { $0.hasPrefix(Self.prefix) && !known.contains($0) }.sorted()
     }
 
     /// The known variable an unknown one most likely meant — `CRYPTOREPORT_FORMAT` for
     /// `CRYPTOREPORT_FORMATS` — when it is at most two letters away.
     package func suggestion(for variable: String) -> String? {
-        Self.nearest(variable, among: SettingKeys.all.map(\.environmentVariable))
+        Self.nearest(variable, among: SettingsLayer.keys.map(\.environmentVariable))
     }
 
     /// The name in `names` at most two letters away from `name`, the nearest first: the file's

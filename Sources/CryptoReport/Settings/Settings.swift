@@ -13,9 +13,7 @@ public struct Settings: Sendable, Equatable {
 
     /// The defaults with `layers` applied in order, each over the ones before.
     package init(layers: [SettingsLayer]) {
-        for layer in layers {
-            layer.apply(to: &self)
-        }
+        self = SettingsLayer.$merging.withValue(layers) { Settings() }
     }
 
     /// What no single value can say is wrong, for a report (`history` and `backfill` write none,
@@ -35,12 +33,13 @@ public struct Settings: Sendable, Equatable {
 
 /// How the command line reports: the file and the environment may set these too.
 public struct CommandPolicy: Sendable, Equatable {
-    /// Print nothing on success.
-    public var quiet = false
-    /// Log each step to standard error.
-    public var verbose = false
+    @Setting("quiet", Rules.boolean) public var quietAsked = false
+    /// Print nothing on success, unless `verbose` is on (set in the same layer or above, it wins).
+    public var quiet: Bool { quietAsked && !verbose }
+    /// Log each step to standard error; a layer asking for quiet sets aside the verbose below it.
+    @Setting("verbose", Rules.boolean, yieldsTo: "quiet") public var verbose = false
     /// Exit with 10 when an alert fires (after writing the reports).
-    public var failOnAlert = false
+    @Setting("fail_on_alert", Rules.boolean) public var failOnAlert = false
 
     public init() {}
 }

@@ -23,8 +23,9 @@ public enum SettingsError: LocalizedError, ExitStatusProviding, Equatable {
     public var exitStatus: ExitStatus { .usage }
 }
 
-/// A value that is not what its setting takes; each layer says where it was read.
-public struct InvalidSettingValue: Error, Sendable, Equatable {
+/// A value that is not what its setting takes; each layer says where it was read (a flag's,
+/// swift-argument-parser, after the flag's name: the `description`).
+public struct InvalidSettingValue: Error, Sendable, Equatable, CustomStringConvertible {
     /// `"-1" is not valid; expected a positive number of seconds, up to 86400`
     public var message: String
     /// For an array: the item at fault, so that the file can name its line.
@@ -34,6 +35,8 @@ public struct InvalidSettingValue: Error, Sendable, Equatable {
         self.message = message
         self.item = item
     }
+
+    public var description: String { message }
 
     static func value(_ text: String, expected: String) -> InvalidSettingValue {
         InvalidSettingValue("\"\(text)\" is not valid; expected \(expected)")

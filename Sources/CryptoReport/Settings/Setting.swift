@@ -1,0 +1,97 @@
+import Foundation
+
+/// A field of the settings that the configuration file, the environment and a flag can set: it
+/// names its key and the rule its text is read by, so the model is the key table
+/// (`SettingsLayer.keys`) and adding an option is this field, its flag and a README row.
+///
+/// Swift gives a property wrapper no key path to its field, so a layer cannot be written into
+/// the settings afterwards: `Settings(layers:)` builds them while the layers are `merging`, and
+/// each field reads its own key from them as it is initialised.
+@propertyWrapper
+public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable, SettingField {
+    public var wrappedValue: Value
+    package let key: SettingKey
+
+    /// `merge` puts a layer's value in; `yieldsTo` names a key that, set (to anything but false)
+    /// by a layer that does not set this one, puts this one back to its default: `--history`
+    /// over a file's `no_history`, `-q` over a file's `verbose`.
+    init<Input>(wrappedValue: Value, _ name: String, _ rule: SettingRule<Input>, yieldsTo: String? = nil, merge: (inout Value, Input) -> Void) {
+        key = SettingKey(name: name, rule: rule.erased) { $0 as? Input }
+        var value = wrappedValue
+        for layer in SettingsLayer.merging {
+            if let given = layer.values[name] as? Input {
+                merge(&value, given)
+            } else if let other = yieldsTo.flatMap({ layer.values[$0] }), other as? Bool != false {
+                value = wrappedValue
+            }
+        }
+        self.wrappedValue = value
+    }
+
+    init(wrappedValue: Value, _ name: String, _ rule: SettingRule<Value>, yieldsTo: String? = nil) {
+        self.init(wrappedValue: wrappedValue, name, rule, yieldsTo: yieldsTo) { $0 = $1 }
+    }
+
+    init<Input>(wrappedValue: Value, _ name: String, _ rule: SettingRule<Input>) where Value == Input? {
+        self.init(wrappedValue: wrappedValue, name, rule) { $0 = $1 }
+    }
+
+    public static func == (a: Self, b: Self) -> Bool { a.wrappedValue == b.wrappedValue }
+}
+
+protocol SettingField {
+    var key: SettingKey { get }
+}
+
+/// One setting: its name in the file (`lock_timeout`) and the environment
+/// (`CRYPTOREPORT_LOCK_TIMEOUT`), and how its value is read.
+package struct SettingKey: Sendable {
+    package let name: String
+    package let rule: SettingRule<any Sendable>
+    /// A value from elsewhere (a flag as swift-argument-parser read it) if it is what the rule reads.
+    package let value: @Sendable (Any) -> (any Sendable)?
+
+    package var environmentVariable: String { EnvironmentReader.prefix + name.uppercased() }
+
+    /// A flag's text, read by key `name`'s rules, for swift-argument-parser's `transform:`, which
+    /// quotes the value itself (an item of a list it does not).
+    package static func flag<Value>(_ name: String) -> @Sendable (String) throws -> Value {
+        { text in
+            guard let rule = SettingsLayer.key(name)?.rule else { throw InvalidSettingValue("no setting \(name)") }
+            let value: any Sendable
+            do throws(InvalidSettingValue) {
+                value = try rule.text(text)
+            } catch {
+                guard let item = error.item else { throw InvalidSettingValue("expected \(rule.expected)") }
+                // The item is worth quoting only when it is not the whole value the parser quotes already.
+                let quoted = "\"\(item)\" is not valid; "
+                let whole = item.trimmingCharacters(in: .whitespaces) == text.trimmingCharacters(in: .whitespaces)
+                throw InvalidSettingValue(whole && error.message.hasPrefix(quoted) ? String(error.message.dropFirst(quoted.count)) : error.message)
+            }
+            guard let typed = value as? Value else { throw InvalidSettingValue("\(name) gives \(type(of: value)), not \(Value.self)") }
+            return typed
+        }
+    }
+}
+
+/// The settings one source gave (the file, the environment or the flags), already parsed, by key.
+package struct SettingsLayer: Sendable {
+    package var values: [String: any Sendable] = [:]
+
+    package init() {}
+
+    /// The layers `Settings(layers:)` is building from, lowest first.
+    @TaskLocal static var merging: [SettingsLayer] = []
+
+    /// Every key, in the order the model declares them: each `@Setting` field of `Settings`.
+    package static let keys: [SettingKey] = keys(in: Settings())
+
+    package static func key(_ name: String) -> SettingKey? { keys.first { $0.name == name } }
+
+    private static func keys(in value: Any) -> [SettingKey] {
+        Mirror(reflecting: value).children.flatMap { child in
+            if let field = child.value as? any SettingField { return [field.key] }
+            return Mirror(reflecting: child.value).displayStyle == .struct ? keys(in: child.value) : []
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// How one setting's value is read: the same rules for a flag, an environment variable and the
+/// configuration file, so that a value is parsed once, where it enters, and never again.
+package struct SettingRule<Value: Sendable>: Sendable {
+    /// What a valid value looks like: "a positive number of seconds, up to 86400".
+    package let expected: String
+    let kind: SettingKind
+    /// The items given (one, except for lists). Throws `InvalidSettingValue`; untyped, because a
+    /// typed-throwing closure type crashes Swift 6.3's SIL generation.
+    let parse: @Sendable ([String]) throws -> Value
+
+    /// From a flag or an environment variable: a list's items separated by commas.
+    package func text(_ string: String) throws(InvalidSettingValue) -> Value {
+        try items(kind == .strings ? string.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [string])
+    }
+
+    func items(_ items: [String]) throws(InvalidSettingValue) -> Value {
+        do {
+            return try parse(items)
+        } catch {
+            throw error as? InvalidSettingValue ?? InvalidSettingValue("\(error)")
+        }
+    }
+
+    var erased: SettingRule<any Sendable> { SettingRule<any Sendable>(expected: expected, kind: kind) { try parse($0) } }
+
+    /// One value, read by a failable initialiser.
+    static func one(_ expected: String, _ kind: SettingKind = .string, _ make: @escaping @Sendable (String) -> Value?) -> SettingRule {
+        SettingRule(expected: expected, kind: kind) { items in
+            let text = items.first ?? ""
+            guard let value = make(text.trimmingCharacters(in: .whitespaces)) else { throw InvalidSettingValue.value(text, expected: expected) }
+            return value
+        }
+    }
+
+    /// A list, each item read by `item`; at least one unless `allowingEmpty`, none twice if
+    /// `distinct`, at most `most` (`tooMany` says why). An error names its item, so that the
+    /// file can name its line.
+    static func list<Item: Equatable>(
+        _ expected: String, allowingEmpty: Bool = false, distinct: Bool = false, most: Int = .max, tooMany: String = "",
+        _ item: @escaping @Sendable (String) throws -> Item?
+    ) -> SettingRule where Value == [Item] {
+        SettingRule(expected: expected, kind: .strings) { items in
+            guard allowingEmpty || !items.isEmpty else { throw InvalidSettingValue("expected at least one of \(expected)") }
+            let values = try items.map { text in
+                do {
+                    guard let value = try item(text) else { throw InvalidSettingValue.value(text, expected: expected) }
+                    return value
+                } catch {
+                    throw InvalidSettingValue((error as? InvalidSettingValue)?.message ?? "\(error)", item: text)
+                }
+            }
+            if distinct, let twice = values.indices.first(where: { index in values.filter { $0 == values[index] }.count > 1 }) {
+                throw InvalidSettingValue("\(values[twice]) is given twice", item: items[twice])
+            }
+            guard values.count <= most else { throw InvalidSettingValue("\(tooMany), not \(values.count)", item: items.joined(separator: ",")) }
+            return values
+        }
+    }
+}
+
+/// What the file must hold; the file's value is then read like a flag's text.
+enum SettingKind: String, Sendable {
+    case string = "a string", whole = "a whole number", number = "a number", boolean = "true or false"
+    /// An array of strings, or one string; comma-separated in a flag or the environment.
+    case strings = "an array of strings"
+}
+
+// MARK: - The rules the settings use
+
+extension SettingRule where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of a fixed set of names, in any case.
+    static var choice: SettingRule {
+        let names = Value.allCases.map(\.rawValue)
+        return one(names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")) { Value(rawValue: $0.lowercased()) }
+    }
+}
+
+enum Rules {
+    /// Anything but empty, which would silently mean the current folder.
+    static let path = SettingRule<String>.one("a path") { $0.isEmpty ? nil : $0 }
+
+    static let boolean = SettingRule<Bool>.one("true or false", .boolean) {
+        ["true": true, "yes": true, "1": true, "false": false, "no": false, "0": false][$0.lowercased()]
+    }
+
+    static func whole(_ range: ClosedRange<Int>, expected: String) -> SettingRule<Int> {
+        .one(expected, .whole) { Int($0).flatMap { range.contains($0) ? $0 : nil } }
+    }
+
+    static let positive = whole(1...Int.max, expected: "a positive whole number")
+
+    /// Seconds, fractions allowed, up to a day: beyond that a cron run has hung, and far larger
+    /// values overflow the clock.
+    static func seconds(allowingZero: Bool = false) -> SettingRule<Duration> {
+        .one(allowingZero ? "zero or more seconds, up to 86400" : "a positive number of seconds, up to 86400", .number) { text in
+            guard let seconds = Double(text), seconds.isFinite, seconds <= 86400, allowingZero ? seconds >= 0 : seconds > 0 else { return nil }
+            return .milliseconds((seconds * 1000).rounded())
+        }
+    }
+
+    /// An amount of money, zero or more, with `.` for the fraction: `5000`, `2500.50`, read
+    /// exactly from its text (a file's number through its shortest text), as money always is.
+    static let amount = SettingRule<Decimal>.one("an amount of zero or more, like 5000 or 2500.50", .number) { text in
+        let digits = text.replacingOccurrences(of: "_", with: "")
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            digits.filter({ $0 == "." }).count <= 1, digits.first != ".", digits.last != "."
+        else { return nil }
+        return Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    /// One currency, or two for a page that switches between them: `SEK`, `SEK,USD`.
+    static let currencies = SettingRule<[CurrencyCode]>.list(
+        "one or two three-letter currency codes such as SEK or SEK,USD", distinct: true, most: 2, tooMany: "a report shows one or two currencies"
+    ) { CurrencyCode($0) }
+
+    /// An IANA name (`Europe/Stockholm`, `America/New_York`) or `UTC`.
+    static let timeZone = SettingRule<TimeZone>.one("a time zone such as Europe/Stockholm, America/New_York or UTC") { text in
+        text.isEmpty ? nil : TimeZone(identifier: text) ?? (["UTC", "GMT", "Z"].contains(text.uppercased()) ? TimeZone(identifier: "UTC") : nil)
+    }
+
+    static let locale = SettingRule<ReportLocale>.one("a locale identifier such as en_US or sv_SE") { ReportLocale($0) }
+
+    /// Empty is refused: an unset `$OUTDIR` in a crontab would scatter reports wherever cron starts.
+    static let destination = SettingRule<OutputSpec.Destination>.one("a folder, or - for standard output") {
+        $0 == "-" ? .standardOutput : $0.isEmpty ? nil : .directory($0)
+    }
+
+    static func location(_ source: DataSource) -> SettingRule<SourceLocation> {
+        .one("an http(s) URL, a file:// URL or a path") { try? SourceLocation(parsing: $0, source: source) }
+    }
+
+    /// `csv,html`, `all`, `md`: distinct, in report order.
+    static let formats: SettingRule<[ReportFormat]> = {
+        let names = SettingRule<[[ReportFormat]]>.list("csv, markdown, html, json, ledger, beancount or all") { ReportFormat.parse($0) }
+        return SettingRule(expected: names.expected, kind: .strings) { Array(Set(try names.parse($0).joined())).sorted() }
+    }()
+
+    /// Base assets or market symbols, lower case.
+    static let symbols = SettingRule<[String]>.list("base assets or market symbols, like btc,eth,wrxinr", allowingEmpty: true) { $0.lowercased() }
+
+    /// One to five (the comparison chart has five colours).
+    static let compare = SettingRule<[String]>.list("one to five base assets or market symbols, like btc,eth,sol", most: 5, tooMany: "the comparison follows at most five markets") {
+        $0.lowercased()
+    }
+
+    static let maxAge = SettingRule<[MaxAge.Limit]>.list("a duration like 24h or 5d, optionally as tickers=… or rates=…") { MaxAge.Limit($0) }
+
+    static let alerts = SettingRule<[AlertRule]>.list("rules like \"btc above 60000 SEK\" or \"any move 10 %\"", allowingEmpty: true) { try AlertRule(parsing: $0) }
+}
