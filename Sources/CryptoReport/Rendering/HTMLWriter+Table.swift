@@ -17,8 +17,10 @@ extension HTMLWriter {
             out += "</summary><div id=\"column-choice\"></div></details>\n  </div>\n  <div class=\"table-wrap\">\n    <table class=\"markets\">\n      <thead>\n"
             header(model)
             out += "      </thead>\n      <tbody>\n"
-            for row in model.rows {
-                self.row(row, model)
+            // By position: each row is passed where it is, not copied (thirty strings retained
+            // and released per market).
+            for index in model.rows.indices {
+                self.row(model.rows[index], model)
                 flushIfFull()
             }
             out += "      </tbody>\n    </table>\n    <p class=\"empty\" id=\"no-match\" hidden>"; put(t[.noMatch]); out += "</p>\n  </div>\n"
@@ -93,14 +95,16 @@ extension HTMLWriter {
         out += "\n          "
         if model.hasSparklines { out += "<td class=\"spark-cell\">"; out.append(row.sparklineSVG); out += "</td>" }
         out += "\n"
-        func two(_ first: KeyPath<ReportViewModel.Row, String>, _ second: KeyPath<ReportViewModel.Row, String>) {
-            out += "          <td class=\"num two\"><span"; altAttribute(first); out += ">"; put(row[keyPath: first])
-            out += "</span><span class=\"lo\""; altAttribute(second); out += ">"; put(row[keyPath: second]); out += "</span></td>\n"
+        // Each cell's text passed as itself: a key path applied to the row copied the whole row
+        // (thirty strings retained and released) for every cell.
+        func two(_ first: KeyPath<ReportViewModel.Row, String>, _ firstText: String, _ second: KeyPath<ReportViewModel.Row, String>, _ secondText: String) {
+            out += "          <td class=\"num two\"><span"; altAttribute(first); out += ">"; put(firstText)
+            out += "</span><span class=\"lo\""; altAttribute(second); out += ">"; put(secondText); out += "</span></td>\n"
         }
-        two(\.high, \.low)
-        two(\.bid, \.ask)
-        two(\.spreadPct, \.spread)
-        two(\.volumeValue, \.volume)
+        two(\.high, row.high, \.low, row.low)
+        two(\.bid, row.bid, \.ask, row.ask)
+        two(\.spreadPct, row.spreadPct, \.spread, row.spread)
+        two(\.volumeValue, row.volumeValue, \.volume, row.volume)
         out += "        </tr>\n"
     }
 }
