@@ -139,6 +139,13 @@ public struct ReportPipeline: Sendable {
                 return ReportWriter.File(name: name, contents: .bytes { write in
                     try streamReport(to: write) { try JSONRenderer().write(each, to: &$0) }
                 })
+            case .markdown where templates.rendersMarkdownItself:
+                let eachView = each.currency == report.currency ? markdownView : nil
+                return ReportWriter.File(name: name, contents: .bytes { write in
+                    streamReport(to: write) {
+                        MarkdownWriter.write(eachView ?? ReportViewModel(each, strings: .english, details: false), to: &$0)
+                    }
+                })
             default: break
             }
             guard format == .html && templates.rendersHTMLItself else { return ReportWriter.File(name: name, contents: .rendered(make)) }

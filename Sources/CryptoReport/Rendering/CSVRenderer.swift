@@ -72,7 +72,7 @@ package struct CSVRenderer: Sendable {
     func write(_ report: Report, to output: inout ReportBytes) {
         let style = Style(dialect, localeIdentifier: report.localeIdentifier)
         if style.byteOrderMark { output += "\u{FEFF}" }
-        output += (Self.columns + Self.extraColumns).joined(separator: style.separator)
+        output.append((Self.columns + Self.extraColumns).joined(separator: style.separator))
         let separator = Array(style.separator.utf8)
         for row in report.rows {
             output += "\r\n"

@@ -11,7 +11,7 @@ extension HTMLWriter {
         out += "</div>\n"
         for view in model.views where view.hasHistoryData {
             out += "<script type=\"application/json\" class=\"history-data\" data-cur=\""; put(view.viewIndex); out += "\">"
-            out += view.historyData
+            out.append(view.historyData)
             out += "</script>\n"
         }
         out += "\n"
@@ -46,17 +46,18 @@ extension HTMLWriter {
         func fact(_ label: PageStrings.Key, _ value: (inout HTMLWriter, ReportViewModel.Detail) -> Void) {
             out += "<div><dt>"; put(t[label]); out += "<dd"; altAttribute(value); out += ">"; value(&self, detail); out += "</div>"
         }
-        func fact(_ label: PageStrings.Key, _ field: KeyPath<ReportViewModel.Detail, String>) {
-            out += "<div><dt>"; put(t[label]); out += "<dd"; altAttribute(field); out += ">"; put(detail[keyPath: field]); out += "</div>"
+        // The text passed as itself: a key path applied to the detail copied all of it.
+        func fact(_ label: PageStrings.Key, _ field: KeyPath<ReportViewModel.Detail, String>, _ text: String) {
+            out += "<div><dt>"; put(t[label]); out += "<dd"; altAttribute(field); out += ">"; put(text); out += "</div>"
         }
-        fact(.open24h, \.open)
-        fact(.high, \.high)
-        fact(.low, \.low)
-        fact(.bid, \.bid)
-        fact(.ask, \.ask)
+        fact(.open24h, \.open, detail.open)
+        fact(.high, \.high, detail.high)
+        fact(.low, \.low, detail.low)
+        fact(.bid, \.bid, detail.bid)
+        fact(.ask, \.ask, detail.ask)
         fact(.spread) { writer, detail in writer.put(detail.spread); writer.out += " · "; writer.put(detail.spreadPct) }
-        fact(.volume, \.volume)
-        fact(.volumeValue, \.volumeValue)
+        fact(.volume, \.volume, detail.volume)
+        fact(.volumeValue, \.volumeValue, detail.volumeValue)
         out += "<div><dt>"; put(t[.tickerTime]); out += "<dd>"; put(detail.updatedAt); out += "</div>"
         if detail.hasRate {
             fact(.rateUsed) { writer, detail in

@@ -15,7 +15,7 @@ extension HTMLWriter {
         out += "<!DOCTYPE html>\n<html lang=\""; put(model.lang)
         out += "\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<meta name=\"color-scheme\" content=\"light dark\">\n<title>"; put(model.title); out += "</title>\n<style>\n"
-        out += model.pageStyle
+        out.append(model.pageStyle)
         out += "</style>\n</head>\n<body>\n<main>\n<header>\n  <h1>"; put(model.title)
         out += "</h1>\n  <p class=\"sub\"><span>"; put(model.generatedLine); out += "</span><span>"; put(model.reportCount)
         out += "</span></p>\n</header>\n"

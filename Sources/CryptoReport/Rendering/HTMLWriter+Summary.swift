@@ -28,7 +28,7 @@ extension HTMLWriter {
                 out += "  <div class=\"card chart\">\n    <h2><a href=\"#"; put(chart.anchor); out += "\">"; put(chart.pair)
                 out += "</a> · "; put(chart.span); out += "</h2>\n    <div class=\"chart-head\"><span class=\"big\">"; put(chart.price)
                 out += "</span> <span class=\""; put(chart.changeClass); out += "\">"; put(chart.change30d); out += "</span></div>\n    "
-                out += chart.svg
+                out.append(chart.svg)
                 out += "\n  </div>\n"
             }
             out += "</section>\n"
@@ -36,7 +36,7 @@ extension HTMLWriter {
         if view.hasComparison {
             out += "<section class=\"card compare-card\" aria-label=\""; put(t[.comparison]); out += "\">\n  <h2>"; put(view.comparisonTitle)
             out += "</h2>\n  "
-            out += view.comparison
+            out.append(view.comparison)
             out += "\n  <ul class=\"plain legend\">"
             for entry in view.compared {
                 out += "<li><span class=\"swatch s"; put(entry.index); out += "\" aria-hidden=\"true\"></span>"; put(entry.name)

@@ -17,8 +17,10 @@ extension HTMLWriter {
             out += "</summary><div id=\"column-choice\"></div></details>\n  </div>\n  <div class=\"table-wrap\">\n    <table class=\"markets\">\n      <thead>\n"
             header(model)
             out += "      </thead>\n      <tbody>\n"
-            for row in model.rows {
-                self.row(row, model)
+            // By position: each row is passed where it is, not copied (thirty strings retained
+            // and released per market).
+            for index in model.rows.indices {
+                self.row(model.rows[index], model)
                 flushIfFull()
             }
             out += "      </tbody>\n    </table>\n    <p class=\"empty\" id=\"no-match\" hidden>"; put(t[.noMatch]); out += "</p>\n  </div>\n"
@@ -31,14 +33,14 @@ extension HTMLWriter {
     private mutating func header(_ model: ReportViewModel) {
         let t = model.t
         func column(_ key: String, _ label: PageStrings.Key, numeric: Bool = true, title: PageStrings.Key? = nil) {
-            out += numeric ? "<th scope=\"col\" class=\"num\" data-k=\"" : "<th scope=\"col\" data-k=\""
-            out += key
+            if numeric { out += "<th scope=\"col\" class=\"num\" data-k=\"" } else { out += "<th scope=\"col\" data-k=\"" }
+            out.append(key)
             if let title { out += "\" title=\""; put(t[title]) }
             out += "\">"; put(t[label]); out += "</th>"
         }
         func pair(_ first: String, _ firstLabel: PageStrings.Key, _ second: String, _ secondLabel: PageStrings.Key) {
-            out += "<th scope=\"col\" class=\"num\"><span data-k=\""; out += first; out += "\">"; put(t[firstLabel])
-            out += "</span> <span class=\"lo\" data-k=\""; out += second; out += "\">"; put(t[secondLabel]); out += "</span></th>"
+            out += "<th scope=\"col\" class=\"num\"><span data-k=\""; out.append(first); out += "\">"; put(t[firstLabel])
+            out += "</span> <span class=\"lo\" data-k=\""; out.append(second); out += "\">"; put(t[secondLabel]); out += "</span></th>"
         }
         out += "        <tr>"
         column("n", .market, numeric: false)
@@ -91,16 +93,18 @@ extension HTMLWriter {
             out += "<td class=\"num "; put(row.change30dClass); out += "\""; altAttribute(\.change30d); out += ">"; put(row.change30d); out += "</td>"
         }
         out += "\n          "
-        if model.hasSparklines { out += "<td class=\"spark-cell\">"; out += row.sparklineSVG; out += "</td>" }
+        if model.hasSparklines { out += "<td class=\"spark-cell\">"; out.append(row.sparklineSVG); out += "</td>" }
         out += "\n"
-        func two(_ first: KeyPath<ReportViewModel.Row, String>, _ second: KeyPath<ReportViewModel.Row, String>) {
-            out += "          <td class=\"num two\"><span"; altAttribute(first); out += ">"; put(row[keyPath: first])
-            out += "</span><span class=\"lo\""; altAttribute(second); out += ">"; put(row[keyPath: second]); out += "</span></td>\n"
+        // Each cell's text passed as itself: a key path applied to the row copied the whole row
+        // (thirty strings retained and released) for every cell.
+        func two(_ first: KeyPath<ReportViewModel.Row, String>, _ firstText: String, _ second: KeyPath<ReportViewModel.Row, String>, _ secondText: String) {
+            out += "          <td class=\"num two\"><span"; altAttribute(first); out += ">"; put(firstText)
+            out += "</span><span class=\"lo\""; altAttribute(second); out += ">"; put(secondText); out += "</span></td>\n"
         }
-        two(\.high, \.low)
-        two(\.bid, \.ask)
-        two(\.spreadPct, \.spread)
-        two(\.volumeValue, \.volume)
+        two(\.high, row.high, \.low, row.low)
+        two(\.bid, row.bid, \.ask, row.ask)
+        two(\.spreadPct, row.spreadPct, \.spread, row.spread)
+        two(\.volumeValue, row.volumeValue, \.volume, row.volume)
         out += "        </tr>\n"
     }
 }

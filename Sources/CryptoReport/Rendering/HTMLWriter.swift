@@ -59,7 +59,7 @@ struct HTMLWriter {
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n<title"
         for alternative in model.alternative { out += " data-alt=\""; put(alternative.title); out += "\"" }
         out += ">"; put(model.title); out += "</title>\n<style>\n"
-        out += model.pageStyle
+        out.append(model.pageStyle)
         out += "</style>\n</head>\n<body>\n<main id=\"page\" data-strings=\""; put(model.scriptStrings); out += "\">\n"
         if model.isSwitchable {
             out += "<div class=\"switch\" id=\"currency-switch\" role=\"group\" aria-label=\""; put(t[.currency]); out += "\" hidden>"
@@ -84,7 +84,7 @@ struct HTMLWriter {
         out += "\n"
         for view in model.views { footer(view) }
         out += "\n</main>\n<script>\n"
-        out += model.pageScript
+        out.append(model.pageScript)
         out += "</script>\n</body>\n</html>\n"
     }
 

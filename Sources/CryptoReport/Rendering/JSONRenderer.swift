@@ -140,17 +140,42 @@ package struct JSONRenderer: Sendable {
                     }
                 case .stale: bytes += (row.isStale ? "true" : "false").utf8
                 case .trend:
-                    if let trend = row.trend {
-                        appendTrend(
-                            TrendItem(
-                                sincePrevious: JSONRenderer.number(trend.sincePrevious), change7d: JSONRenderer.number(trend.change7d),
-                                change30d: JSONRenderer.number(trend.change30d), series: trend.series.map(DecimalParts.plainText)),
-                            to: &bytes)
-                    }
+                    if let trend = row.trend { appendTrend(trend, to: &bytes) }
                 }
             }
             bytes += "\n    }".utf8
             if !last { bytes.append(UInt8(ascii: ",")) }
+        }
+
+        /// `appendTrend(TrendItem(trend))`'s bytes, each figure written from its digits: a
+        /// `String` per day of the series was most of a report with history's JSON.
+        static func appendTrend(_ trend: Trend, to bytes: inout [UInt8]) {
+            bytes += "{".utf8
+            for (key, value) in [("change_30d_pct", trend.change30d), ("change_7d_pct", trend.change7d), ("change_prev_pct", trend.sincePrevious)] {
+                bytes += "\n        \"".utf8
+                bytes += key.utf8
+                bytes += "\" : ".utf8
+                appendNumber(value, to: &bytes)
+                bytes.append(UInt8(ascii: ","))
+            }
+            bytes += "\n        \"series\" : [".utf8
+            if trend.series.isEmpty {
+                bytes += "\n\n        ]".utf8
+            } else {
+                for (index, point) in trend.series.enumerated() {
+                    bytes += "\n          ".utf8
+                    // `DecimalParts.plainText`, as the series always was: Foundation's text
+                    // where the parts cannot be read (NaN).
+                    if DecimalParts(point) == nil {
+                        appendString(DecimalParts.plainText(point), to: &bytes)
+                    } else {
+                        appendNumber(point, to: &bytes)
+                    }
+                    if index < trend.series.count - 1 { bytes.append(UInt8(ascii: ",")) }
+                }
+                bytes += "\n        ]".utf8
+            }
+            bytes += "\n      }".utf8
         }
 
         /// `JSONRenderer.number(value)` as a JSON string (`null` for none): plain digits need no

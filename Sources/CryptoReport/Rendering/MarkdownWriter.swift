@@ -6,10 +6,15 @@
 /// the same bytes, so a change to the template that is not made here too fails there.
 enum MarkdownWriter {
     static func render(_ model: ReportViewModel) -> String {
-        var out = ""
-        out.reserveCapacity(4096 + model.rows.count * 160)
+        var out = ReportBytes(reserving: 4096 + model.rows.count * 160)
+        write(model, to: &out)
+        return out.text
+    }
+
+    /// The report's bytes into `out` (a staged file's pieces, a few markets at a time).
+    static func write(_ model: ReportViewModel, to out: inout ReportBytes) {
         // Every `{{tag}}` of the template, escaped as its content type does.
-        func put(_ text: String) { out += MarkdownContentType.escape(text) }
+        func put(_ text: String) { MarkdownContentType.appendEscaped(text, to: &out.bytes) }
 
         out += "# "; put(model.title); out += "\n\n"
         if model.hasAlerts {
@@ -47,7 +52,7 @@ enum MarkdownWriter {
 
         func top(_ title: String, _ columns: String, _ rows: [ReportViewModel.Row], _ cells: (ReportViewModel.Row) -> Void) {
             guard !rows.isEmpty else { return }
-            out += "## \(title)\n\n| Market | \(columns) |\n|:---|---:|---:|\n"
+            out.append("## \(title)\n\n| Market | \(columns) |\n|:---|---:|---:|\n")
             for row in rows {
                 out += "| "; put(row.pair); out += " | "
                 cells(row)
@@ -69,8 +74,8 @@ enum MarkdownWriter {
             if model.hasChange7d { header += " 7 d |"; rule += "---:|" }
             if model.hasChange30d { header += " 30 d |"; rule += "---:|" }
             if model.hasSparklines { header += " "; header += MarkdownContentType.escape(model.trendHeading); header += " |"; rule += ":---|" }
-            out += header + " High | Low | Spread % | Volume | Volume value |\n"
-            out += rule + "---:|---:|---:|---:|---:|\n"
+            out.append(header + " High | Low | Spread % | Volume | Volume value |\n")
+            out.append(rule + "---:|---:|---:|---:|---:|\n")
             for row in model.rows {
                 out += "| "; put(row.pair)
                 if row.stale { out += " (stale)" }
@@ -101,6 +106,5 @@ enum MarkdownWriter {
         put(model.ecbDate)
         out += ". Markets quoted in other assets (BTC, WRX, …) are converted through that asset's USDT or INR market."
         out += " Reference figures only, not investment advice.\n"
-        return out
     }
 }

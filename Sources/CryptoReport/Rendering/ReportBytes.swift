@@ -42,14 +42,18 @@ struct ReportBytes {
     /// The text kept whole.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// A literal's bytes, copied from where the compiler put them: nearly every append of the
+    /// page is one, and `String`'s UTF-8 view appended a byte sequence at a time.
     @inline(__always)
-    static func += (output: inout ReportBytes, text: String) {
-        output.bytes.append(contentsOf: text.utf8)
+    static func += (output: inout ReportBytes, text: StaticString) {
+        text.withUTF8Buffer { output.bytes.append(contentsOf: $0) }
     }
 
+    /// A `String`'s bytes (a literal goes to the `StaticString` append, which takes it as is).
     @inline(__always)
-    static func += (output: inout ReportBytes, text: Substring) {
-        output.bytes.append(contentsOf: text.utf8)
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     @inline(__always)

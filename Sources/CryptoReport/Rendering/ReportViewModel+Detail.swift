@@ -84,17 +84,21 @@ extension ReportViewModel {
         var strings: PageStrings
         /// The table's markets, by lower-cased symbol.
         var shown: Set<String>
-        /// Every converted market, by lower-cased base asset.
-        var byAsset: [String: [MarketRow]]
+        /// Every converted market (`report.markets`, or the rows when it has none).
+        var markets: [MarketRow]
+        /// Where each lower-cased base asset's markets are in `markets`: positions, not copies
+        /// of the markets (at 100,000 markets those were 30 MB).
+        var byAsset: [String: [Int]]
 
         init(_ report: Report, numbers: PeopleNumberFormatter, strings: PageStrings) {
             self.report = report
             self.numbers = numbers
             self.strings = strings
             shown = Set(report.rows.map { $0.symbol.lowercased() })
-            var byAsset: [String: [MarketRow]] = [:]
-            for market in report.markets.isEmpty ? report.rows : report.markets {
-                byAsset[market.baseAsset.lowercased(), default: []].append(market)
+            markets = report.markets.isEmpty ? report.rows : report.markets
+            var byAsset: [String: [Int]] = [:]
+            for (index, market) in markets.enumerated() {
+                byAsset[market.baseAsset.lowercased(), default: []].append(index)
             }
             self.byAsset = byAsset
         }
@@ -102,7 +106,7 @@ extension ReportViewModel {
         /// The detail of `market`, whose table row is `row`.
         func detail(_ market: MarketRow, row: Row) -> Detail {
             let symbol = market.symbol.lowercased()
-            let others = (byAsset[market.baseAsset.lowercased()] ?? [])
+            let others = (byAsset[market.baseAsset.lowercased()] ?? []).map { markets[$0] }
                 .filter { $0.symbol.lowercased() != symbol }
                 .sorted { $0.symbol < $1.symbol }
                 .map { other -> Detail.Other in
