@@ -65,15 +65,8 @@ extension HTMLWriter {
             for alert in summary.alerts { out += "    <li>"; put(alert.text); out += "</li>\n" }
             out += "  </ul>\n</section>\n"
         }
-        let breadth = summary.breadth
-        out += "<section class=\"grid cards\" aria-label=\""; put(t[.latestSummary]); out += "\">\n  <div class=\"card\">\n    <h2>"; put(model.breadthLine)
-        out += "</h2>\n    <div class=\"breadth\"><span class=\"up\" title=\""; put(t[.advancers]); out += "\">▲ "; put(breadth.advancers)
-        out += "</span><span class=\"down\" title=\""; put(t[.decliners]); out += "\">▼ "; put(breadth.decliners)
-        out += "</span><span class=\"flat\" title=\""; put(t[.unchanged]); out += "\">■ "; put(breadth.unchanged)
-        out += "</span></div>\n    <div class=\"bar\" aria-hidden=\"true\"><span class=\"a\" style=\"flex-grow: "; put(breadth.advancersWeight)
-        out += "\"></span><span class=\"d\" style=\"flex-grow: "; put(breadth.declinersWeight)
-        out += "\"></span><span class=\"u\" style=\"flex-grow: "; put(breadth.unchangedWeight)
-        out += "\"></span></div>\n    <div class=\"small\">"; put(t[.breadthLegend]); out += "</div>\n  </div>\n"
+        out += "<section class=\"grid cards\" aria-label=\""; put(t[.latestSummary]); out += "\">\n  "
+        breadthCard(summary.breadth, heading: model.breadthLine, strings: t)
         if summary.hasInrPremium {
             out += "  <div class=\"card\">\n    <h2>"; put(t[.inrPremium]); out += "</h2>\n    <div class=\"big "; put(summary.inrPremiumClass)
             out += "\">"; put(summary.inrPremium); out += "</div>\n    <div class=\"small\">"; put(summary.inrPremiumDetail); out += "</div>\n  </div>\n"

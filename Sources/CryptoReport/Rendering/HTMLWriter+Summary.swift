@@ -58,14 +58,8 @@ extension HTMLWriter {
         out += "</span></div>\n    <div class=\"small\">"; put(view.said.tickersConverted)
         out += "</div>\n    <div class=\"small\">"; put(view.counts.assetsPhrase); out += " · "; put(view.said.skipped)
         out += "</div>\n    <div class=\"small\">"; put(view.said.unconvertible); out += "</div>\n  </div>\n"
-        let breadth = view.breadth
-        out += "  <div class=\"card\">\n    <h2>"; put(t[.breadth]); out += "</h2>\n    <div class=\"breadth\"><span class=\"up\" title=\""; put(t[.advancers])
-        out += "\">▲ "; put(breadth.advancers); out += "</span><span class=\"down\" title=\""; put(t[.decliners]); out += "\">▼ "; put(breadth.decliners)
-        out += "</span><span class=\"flat\" title=\""; put(t[.unchanged]); out += "\">■ "; put(breadth.unchanged)
-        out += "</span></div>\n    <div class=\"bar\" aria-hidden=\"true\"><span class=\"a\" style=\"flex-grow: "; put(breadth.advancersWeight)
-        out += "\"></span><span class=\"d\" style=\"flex-grow: "; put(breadth.declinersWeight)
-        out += "\"></span><span class=\"u\" style=\"flex-grow: "; put(breadth.unchangedWeight)
-        out += "\"></span></div>\n    <div class=\"small\">"; put(t[.breadthLegend]); out += "</div>\n  </div>\n"
+        out += "  "
+        breadthCard(view.breadth, heading: t[.breadth], strings: t)
         if view.hasInrPremium {
             out += "  <div class=\"card wide\">\n    <h2>"; put(t[.inrPremium]); out += "</h2>\n    <div class=\"big "; put(view.inrPremiumClass)
             out += "\">"; put(view.inrPremium); out += "</div>\n    <div class=\"small\">"; put(view.inrPremiumDetail); out += "</div>\n  </div>\n"
@@ -106,5 +100,18 @@ extension HTMLWriter {
             }
         }
         out += "  <p class=\"small floor\">"; put(view.said.volumeFloor); out += "</p>\n</section>\n"
+    }
+
+    /// The market-breadth card: counts, a bar in their proportions and its legend. The page and
+    /// `index.html` show the same card under their own headings.
+    mutating func breadthCard(_ breadth: ReportViewModel.Breadth, heading: String, strings t: PageStrings) {
+        out += "<div class=\"card\">\n    <h2>"; put(heading)
+        out += "</h2>\n    <div class=\"breadth\"><span class=\"up\" title=\""; put(t[.advancers]); out += "\">▲ "; put(breadth.advancers)
+        out += "</span><span class=\"down\" title=\""; put(t[.decliners]); out += "\">▼ "; put(breadth.decliners)
+        out += "</span><span class=\"flat\" title=\""; put(t[.unchanged]); out += "\">■ "; put(breadth.unchanged)
+        out += "</span></div>\n    <div class=\"bar\" aria-hidden=\"true\"><span class=\"a\" style=\"flex-grow: "; put(breadth.advancersWeight)
+        out += "\"></span><span class=\"d\" style=\"flex-grow: "; put(breadth.declinersWeight)
+        out += "\"></span><span class=\"u\" style=\"flex-grow: "; put(breadth.unchangedWeight)
+        out += "\"></span></div>\n    <div class=\"small\">"; put(t[.breadthLegend]); out += "</div>\n  </div>\n"
     }
 }
