@@ -157,12 +157,6 @@ package struct DecimalParts: Sendable, Equatable {
     /// Parses plain decimal text (`-12.5`, `5.3e-7`: a grammar already checked by the caller)
     /// into compact parts: trailing zeros of the mantissa moved into the exponent, as
     /// `Decimal(string:)` does. `nil` past 38 significant digits.
-    package static func parse(_ text: String.UTF8View) -> DecimalParts? {
-        var copy = String(text)
-        return copy.withUTF8 { parse($0) }
-    }
-
-    /// `parse` over bytes.
     package static func parse(_ text: UnsafeBufferPointer<UInt8>) -> DecimalParts? {
         var parts = DecimalParts(isNegative: false, exponent: 0, high: 0, low: 0)
         var digits = 0
@@ -222,13 +216,6 @@ package struct DecimalParts: Sendable, Equatable {
         return value
     }
 
-    /// Number of decimal digits of a non-zero 64-bit value.
-    static func digitCount(_ value: UInt64) -> Int {
-        var count = 1
-        while count < 20 && value >= powersOfTen[count] { count += 1 }
-        return count
-    }
-
     /// 10^19: the mantissa is printed as up to three runs of 19 digits.
     static let tenToThe19: UInt64 = 10_000_000_000_000_000_000
 
@@ -249,38 +236,60 @@ package struct DecimalParts: Sendable, Equatable {
     }
 
     /// Number of digits in the mantissa (0 for zero).
-    package var digitCount: Int {
-        if isZero { return 0 }
-        let split = chunks()
-        return Self.digitCount(split.values.0) + 19 * (split.count - 1)
-    }
+    package var digitCount: Int { FastDecimal.digitCount(high, low) }
 
     /// ⌊log10 |value|⌋ for a non-zero value.
     package var magnitude: Int { digitCount - 1 + exponent }
 
-    /// The mantissa's digits as ASCII, no leading zeros ("0" for zero).
-    package func appendDigits(to bytes: inout [UInt8]) {
+    /// The mantissa's digits, right-aligned at the end of `buffer` (64 bytes hold the most, 39);
+    /// returns how many. No array is made.
+    func writeDigits(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let split = chunks()
-        Self.appendDigits(split.values.0, minimumWidth: 1, to: &bytes)
-        if split.count > 1 { Self.appendDigits(split.values.1, minimumWidth: 19, to: &bytes) }
-        if split.count > 2 { Self.appendDigits(split.values.2, minimumWidth: 19, to: &bytes) }
-    }
-
-    static func appendDigits(_ value: UInt64, minimumWidth: Int, to bytes: inout [UInt8]) {
-        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &scratch) { buffer in
-            var position = 20
+        var position = buffer.count
+        func write(_ value: UInt64, width: Int) {
             var rest = value
+            var written = 0
             repeat {
                 position -= 1
-                buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                buffer[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
-            } while rest != 0
-            while 20 - position < minimumWidth {
-                position -= 1
-                buffer[position] = UInt8(ascii: "0")
+                written += 1
+            } while rest != 0 || written < width
+        }
+        if split.count > 2 { write(split.values.2, width: 19) }
+        if split.count > 1 { write(split.values.1, width: 19) }
+        write(split.values.0, width: 1)
+        return buffer.count - position
+    }
+
+    /// The text `Decimal.description` gives: plain digits, `-` for negatives, never an exponent,
+    /// and the mantissa's own trailing zeros kept; the digits made on the stack, as the writers
+    /// print every figure of every market this way.
+    func appendPlain(to bytes: inout [UInt8]) {
+        if isZero {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        if isNegative { bytes.append(UInt8(ascii: "-")) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { scratch in
+            let count = writeDigits(into: scratch)
+            let digits = UnsafeBufferPointer(rebasing: scratch[(64 - count)...])
+            if exponent >= 0 {
+                bytes.append(contentsOf: digits)
+                for _ in 0..<exponent { bytes.append(UInt8(ascii: "0")) }
+                return
             }
-            bytes.append(contentsOf: buffer[position..<20])
+            let fraction = -exponent
+            if count > fraction {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[0..<(count - fraction)]))
+                bytes.append(UInt8(ascii: "."))
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(count - fraction)...]))
+            } else {
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(UInt8(ascii: "."))
+                for _ in 0..<(fraction - count) { bytes.append(UInt8(ascii: "0")) }
+                bytes.append(contentsOf: digits)
+            }
         }
     }
 
@@ -289,39 +298,10 @@ package struct DecimalParts: Sendable, Equatable {
         DecimalParts(value)?.plainText ?? value.description
     }
 
-    /// The text `Decimal.description` gives: plain digits, `-` for negatives, never an exponent,
-    /// and the mantissa's own trailing zeros kept.
-    package func appendPlainText(to bytes: inout [UInt8]) {
-        if isZero {
-            bytes.append(UInt8(ascii: "0"))
-            return
-        }
-        if isNegative { bytes.append(UInt8(ascii: "-")) }
-        if exponent >= 0 {
-            appendDigits(to: &bytes)
-            for _ in 0..<exponent { bytes.append(UInt8(ascii: "0")) }
-            return
-        }
-        var digits: [UInt8] = []
-        digits.reserveCapacity(40)
-        appendDigits(to: &digits)
-        let fraction = -exponent
-        if digits.count > fraction {
-            bytes.append(contentsOf: digits[0..<(digits.count - fraction)])
-            bytes.append(UInt8(ascii: "."))
-            bytes.append(contentsOf: digits[(digits.count - fraction)...])
-        } else {
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(UInt8(ascii: "."))
-            for _ in 0..<(fraction - digits.count) { bytes.append(UInt8(ascii: "0")) }
-            bytes.append(contentsOf: digits)
-        }
-    }
-
     package var plainText: String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(48)
-        appendPlainText(to: &bytes)
+        appendPlain(to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 

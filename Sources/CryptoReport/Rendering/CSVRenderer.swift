@@ -40,13 +40,7 @@ package struct CSVRenderer: Sendable {
         func append(_ value: Decimal?, to bytes: inout [UInt8]) {
             guard let value else { return }
             let start = bytes.count
-            if !value.isNaN, !value.isZero, let parts = DecimalParts(value),
-                let rounded = parts.rounded(scale: PlainNumber.significantDigits - 1 - parts.magnitude)
-            {
-                rounded.appendPlain(to: &bytes)
-            } else {
-                bytes += PlainNumber.format(value).utf8
-            }
+            PlainNumber.append(value, to: &bytes)
             if decimalComma {
                 for index in start..<bytes.count where bytes[index] == UInt8(ascii: ".") { bytes[index] = UInt8(ascii: ",") }
             }

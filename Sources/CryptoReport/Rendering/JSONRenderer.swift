@@ -46,28 +46,6 @@ package struct JSONRenderer: Sendable {
     /// One market as JSONEncoder lays it out with `.prettyPrinted, .sortedKeys,
     /// .withoutEscapingSlashes` at the depth of the `markets` array; a test compares the two.
     enum MarketWriter {
-        static func append(_ market: Market, last: Bool, to bytes: inout [UInt8]) {
-            var fields: [(key: String, value: Value)] = market.values.map { ($0.0, $0.1.map(Value.string) ?? .null) }
-            fields.append(("stale", .bool(market.stale)))
-            if let trend = market.trend { fields.append(("trend", .trend(trend))) }
-            fields.sort { $0.key < $1.key }
-            bytes += "\n    {".utf8
-            for (index, field) in fields.enumerated() {
-                bytes += "\n      \"".utf8
-                bytes += field.key.utf8
-                bytes += "\" : ".utf8
-                switch field.value {
-                case let .string(text): appendString(text, to: &bytes)
-                case .null: bytes += "null".utf8
-                case let .bool(flag): bytes += (flag ? "true" : "false").utf8
-                case let .trend(trend): appendTrend(trend, to: &bytes)
-                }
-                if index < fields.count - 1 { bytes.append(UInt8(ascii: ",")) }
-            }
-            bytes += "\n    }".utf8
-            if !last { bytes.append(UInt8(ascii: ",")) }
-        }
-
         /// A market's fields, in `Market`'s order; written sorted by key, as the encoder sorts.
         enum Field: CaseIterable {
             case symbol, baseAsset, quoteAsset, currency, price, open, high, low, bid, ask, changePercent
@@ -103,8 +81,8 @@ package struct JSONRenderer: Sendable {
             }
         }
 
-        /// `append(Market(row), …)`'s bytes, written from the row without a `Market` or a
-        /// `String` per figure: the same layout, which a test compares with the encoder's.
+        /// The bytes `JSONEncoder` writes for `Market(row)`, written from the row without a
+        /// `Market` or a `String` per figure (`NumberReferenceTests` compares the two).
         static func append(_ row: MarketRow, last: Bool, to bytes: inout [UInt8]) {
             bytes += "\n    {".utf8
             var first = true
@@ -147,7 +125,7 @@ package struct JSONRenderer: Sendable {
             if !last { bytes.append(UInt8(ascii: ",")) }
         }
 
-        /// `appendTrend(TrendItem(trend))`'s bytes, each figure written from its digits: a
+        /// The encoder's bytes for `TrendItem(trend)`, each figure written from its digits: a
         /// `String` per day of the series was most of a report with history's JSON.
         static func appendTrend(_ trend: Trend, to bytes: inout [UInt8]) {
             bytes += "{".utf8
@@ -166,10 +144,12 @@ package struct JSONRenderer: Sendable {
                     bytes += "\n          ".utf8
                     // `DecimalParts.plainText`, as the series always was: Foundation's text
                     // where the parts cannot be read (NaN).
-                    if DecimalParts(point) == nil {
-                        appendString(DecimalParts.plainText(point), to: &bytes)
+                    if let parts = DecimalParts(point) {
+                        bytes.append(UInt8(ascii: "\""))
+                        parts.appendPlain(to: &bytes)
+                        bytes.append(UInt8(ascii: "\""))
                     } else {
-                        appendNumber(point, to: &bytes)
+                        appendString(point.description, to: &bytes)
                     }
                     if index < trend.series.count - 1 { bytes.append(UInt8(ascii: ",")) }
                 }
@@ -192,33 +172,6 @@ package struct JSONRenderer: Sendable {
             bytes.append(UInt8(ascii: "\""))
             parts.appendPlain(to: &bytes)
             bytes.append(UInt8(ascii: "\""))
-        }
-
-        enum Value {
-            case string(String), null, bool(Bool), trend(TrendItem)
-        }
-
-        static func appendTrend(_ trend: TrendItem, to bytes: inout [UInt8]) {
-            bytes += "{".utf8
-            for (key, value) in [("change_30d_pct", trend.change30d), ("change_7d_pct", trend.change7d), ("change_prev_pct", trend.sincePrevious)] {
-                bytes += "\n        \"".utf8
-                bytes += key.utf8
-                bytes += "\" : ".utf8
-                if let value { appendString(value, to: &bytes) } else { bytes += "null".utf8 }
-                bytes.append(UInt8(ascii: ","))
-            }
-            bytes += "\n        \"series\" : [".utf8
-            if trend.series.isEmpty {
-                bytes += "\n\n        ]".utf8
-            } else {
-                for (index, point) in trend.series.enumerated() {
-                    bytes += "\n          ".utf8
-                    appendString(point, to: &bytes)
-                    if index < trend.series.count - 1 { bytes.append(UInt8(ascii: ",")) }
-                }
-                bytes += "\n        ]".utf8
-            }
-            bytes += "\n      }".utf8
         }
 
         static let hex = Array("0123456789abcdef".utf8)

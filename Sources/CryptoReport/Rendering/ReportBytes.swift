@@ -60,11 +60,6 @@ struct ReportBytes {
     static func += (output: inout ReportBytes, bytes: [UInt8]) {
         output.bytes.append(contentsOf: bytes)
     }
-
-    @inline(__always)
-    mutating func append(_ byte: UInt8) {
-        bytes.append(byte)
-    }
 }
 
 /// Runs `write` over a `ReportBytes` that hands its pieces to `sink` (a file being staged).
