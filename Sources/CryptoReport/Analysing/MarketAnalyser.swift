@@ -10,15 +10,27 @@ package struct MarketAnalyser: Sendable {
     }
 
     package func analyse(_ tickers: [Ticker], rates: CurrencyConverter.Result, currency: String) -> Result {
+        // Each market is converted from its own ticker alone: chunks of them on every core
+        // (ParallelChunks), joined in the tickers' order.
+        let parts = ParallelChunks.map(tickers.count, chunk: 1_024) { range in
+            var rows: [MarketRow] = []
+            rows.reserveCapacity(range.count)
+            var leftOut: [(quote: String, symbol: String)] = []
+            for ticker in tickers[range] {
+                guard let quoteRate = rates.rates[ticker.quoteAsset.lowercased()] else {
+                    leftOut.append((ticker.quoteAsset.lowercased(), ticker.symbol))
+                    continue
+                }
+                rows.append(row(ticker, rate: quoteRate.rate, currency: currency))
+            }
+            return (rows: rows, leftOut: leftOut)
+        }
         var rows: [MarketRow] = []
         rows.reserveCapacity(tickers.count)
         var leftOut: [String: [String]] = [:]
-        for ticker in tickers {
-            guard let quoteRate = rates.rates[ticker.quoteAsset.lowercased()] else {
-                leftOut[ticker.quoteAsset.lowercased(), default: []].append(ticker.symbol)
-                continue
-            }
-            rows.append(row(ticker, rate: quoteRate.rate, currency: currency))
+        for part in parts {
+            rows += part.rows
+            for (quote, symbol) in part.leftOut { leftOut[quote, default: []].append(symbol) }
         }
         // One warning per quote asset: a missing INR rate must not print two hundred lines.
         let diagnostics = leftOut.keys.sorted().map { quote in
