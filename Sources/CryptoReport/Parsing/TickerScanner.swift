@@ -108,6 +108,12 @@ enum TickerScanner {
     struct Cursor {
         let bytes: UnsafeRawBufferPointer
         var position = 0
+        /// The keys, read once per body rather than through the static for every key.
+        private let keys = TickerScanner.keyBytes
+        /// The key tried first: the one after the last matched. The feed sends every ticker's
+        /// keys in the same order, so nearly every key matches at the first comparison instead
+        /// of after a search through all eleven.
+        private var expectedKey = 0
 
         init(bytes: UnsafeRawBufferPointer) {
             self.bytes = bytes
@@ -156,6 +162,7 @@ enum TickerScanner {
         mutating func object() -> Row? {
             guard expect(UInt8(ascii: "{")) else { return nil }
             var fields = Row(bytes: bytes)
+            expectedKey = 0
             skipWhitespace()
             if current == UInt8(ascii: "}") {
                 position += 1
@@ -192,7 +199,12 @@ enum TickerScanner {
             guard current != nil else { return nil }
             let key = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
             position += 1
-            for (index, known) in TickerScanner.keyBytes.enumerated() where known.count == key.count && known.elementsEqual(key) {
+            if expectedKey < keys.count, keys[expectedKey].count == key.count, keys[expectedKey].elementsEqual(key) {
+                expectedKey += 1
+                return expectedKey - 1
+            }
+            for (index, known) in keys.enumerated() where known.count == key.count && known.elementsEqual(key) {
+                expectedKey = index + 1
                 return index
             }
             return -1
