@@ -52,6 +52,7 @@ public struct ReportPipeline: Sendable {
             try folder.recover()
             writer = folder
         }
+        Self.learnNumberStyles(for: spec)
         let prepared = try await prepareAll(spec, fetch: fetch)
         let snapshot = prepared.snapshot
         var historyFailure: HistoryError?
@@ -187,6 +188,23 @@ public struct ReportPipeline: Sendable {
         record(snapshot, in: history, failure: &historyFailure)
         withExtendedLifetime(lock) {}
         return Outcome(report: report, written: written, standardOutput: nil, historyFailure: historyFailure)
+    }
+
+    /// Starts learning the number styles the reports will use (`PeopleNumberFormatter.Styles`),
+    /// on another core, and returns. They are learnt from Foundation once per locale and currency,
+    /// which was a tenth of a 450-market run, made in turn with everything else after the
+    /// sources were read; here they are made while the sources are read and the report built.
+    /// Whoever needs them first takes them when ready (`Styles.shared` is locked).
+    static func learnNumberStyles(for spec: ReportSpec) {
+        let first = spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: spec.currency.code)
+        // Each currency in its own locale (its files), then the page's others in the first's.
+        let pairs = spec.currencies.map { ($0.code, spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: $0.code)) }
+            + spec.currencies.dropFirst().map { ($0.code, first) }
+        DispatchQueue.global().async {
+            for (currency, locale) in pairs {
+                _ = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: locale))
+            }
+        }
     }
 
     // MARK: - History
