@@ -13,23 +13,14 @@ struct ReportCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ReportOptions
 
-    func run() async throws {
-        try await ReportRun(options: options).run()
-    }
-}
-
-/// One report from the command line: the settings resolved once, the pipeline given its parts,
-/// the outcome printed.
-struct ReportRun {
-    var options: ReportOptions
-
+    /// The settings resolved once, the pipeline given its parts, the outcome printed.
     func run() async throws {
         do {
             let settings = try options.settings()
             let command = settings.command
             let logger = CryptoReportCommand.logger(verbose: command.verbose, quiet: command.quiet)
-            for variable in EnvironmentReader().unknownVariables(in: ProcessInfo.processInfo.environment) {
-                let hint = EnvironmentReader().suggestion(for: variable).map { " (did you mean \($0)?)" } ?? ""
+            for (variable, meant) in EnvironmentReader().unknownVariables(in: ProcessInfo.processInfo.environment) {
+                let hint = meant.map { " (did you mean \($0)?)" } ?? ""
                 logger.warning("Environment: \(variable) names no setting\(hint); it is ignored.")
             }
             let pipeline = ReportPipeline(logger: logger)

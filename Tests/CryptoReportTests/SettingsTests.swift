@@ -51,8 +51,8 @@ struct SettingsTests {
         Case(key: "top", file: "1_000", environment: "5", flag: "3", read: { $0.report.selection.top.map(String.init) ?? "-" }, expected: ("-", "1000", "5", "3")),
         Case(key: "compare", file: "[\"BTC\", \"eth\"]", environment: "sol", flag: "wrxinr, ada", read: { $0.report.compare.joined(separator: ",") }, expected: ("", "btc,eth", "sol", "wrxinr,ada")),
         Case(key: "min_volume_value", file: "2_500.5", environment: "0", flag: "10000", read: { $0.report.minimumVolumeValue.map { "\($0)" } ?? "-" }, expected: ("-", "2500.5", "0", "10000")),
-        Case(key: "history", file: "\"h.sqlite\"", environment: "e.sqlite", flag: "f.sqlite", read: { "\($0.output.history)" }, expected: ("automatic", "path(\"h.sqlite\")", "path(\"e.sqlite\")", "path(\"f.sqlite\")")),
-        Case(key: "no_history", file: "true", environment: "false", flag: "true", read: { "\($0.output.history)" }, expected: ("automatic", "disabled", "automatic", "disabled")),
+        Case(key: "history", file: "\"h.sqlite\"", environment: "e.sqlite", flag: "f.sqlite", read: { $0.output.database ?? "-" }, expected: ("-", "h.sqlite", "e.sqlite", "f.sqlite")),
+        Case(key: "no_history", file: "true", environment: "false", flag: "true", read: { "\($0.output.noHistory)" }, expected: ("false", "true", "false", "true")),
         Case(key: "fail_on_alert", file: "true", environment: "no", flag: "1", read: { "\($0.command.failOnAlert)" }, expected: ("false", "true", "false", "true")),
         Case(key: "alerts", file: "['btc above 60000 SEK', \"any move 10%\"]", environment: "eth below 1500 USD", flag: "sol move 5 % since last report", read: { $0.report.alerts.map(\.description).joined(separator: ";") }, expected: ("", "btc above 60000 SEK;any move 10%", "eth below 1500 USD", "sol move 5 % since last report")),
         Case(key: "tickers_url", file: "\"saved/t.json\"", environment: "file:///srv/t.json", flag: "https://example.org/t", read: { $0.fetch.tickers?.description ?? "-" }, expected: ("-", "saved/t.json", "/srv/t.json", "https://example.org/t")),
@@ -205,10 +205,9 @@ struct SettingsTests {
         #expect(throws: SettingsError.environment(variable: "CRYPTOREPORT_RETRIES", message: "\"many\" is not valid; expected a whole number from 0 to 10")) {
             try EnvironmentReader().read(["CRYPTOREPORT_RETRIES": "many"])
         }
-        #expect(EnvironmentReader().unknownVariables(in: ["CRYPTOREPORT_CURENCY": "SEK", "CRYPTOREPORT_CURRENCY": "SEK"]) == ["CRYPTOREPORT_CURENCY"])
-        #expect(EnvironmentReader().suggestion(for: "CRYPTOREPORT_CURENCY") == "CRYPTOREPORT_CURRENCY")
-        #expect(EnvironmentReader().suggestion(for: "CRYPTOREPORT_FORMAT") == "CRYPTOREPORT_FORMATS")
-        #expect(EnvironmentReader().suggestion(for: "CRYPTOREPORT_COLOUR") == nil)
+        let unknown = EnvironmentReader().unknownVariables(in: ["CRYPTOREPORT_CURENCY": "SEK", "CRYPTOREPORT_CURRENCY": "SEK", "CRYPTOREPORT_FORMAT": "csv", "CRYPTOREPORT_COLOUR": "red"])
+        #expect(unknown.map(\.variable) == ["CRYPTOREPORT_COLOUR", "CRYPTOREPORT_CURENCY", "CRYPTOREPORT_FORMAT"])
+        #expect(unknown.map(\.meant) == [nil, "CRYPTOREPORT_CURRENCY", "CRYPTOREPORT_FORMATS"])
     }
 
     @Test("settings that cannot go together are refused once, after every layer")
@@ -230,9 +229,9 @@ struct SettingsTests {
         var output = OutputSpec()
         #expect(output.historyPath(sample: false)?.hasSuffix("/Output/history.sqlite") == true)
         #expect(output.historyPath(sample: true) == nil)
-        output.history = .path("h.sqlite")
+        output.database = "h.sqlite"
         #expect(output.historyPath(sample: true) == "h.sqlite")
-        output.history = .disabled
+        output.noHistory = true
         #expect(output.historyPath(sample: false) == nil && output.sharedHistoryPath == nil)
     }
 }

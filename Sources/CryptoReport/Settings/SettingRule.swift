@@ -100,14 +100,11 @@ enum Rules {
         }
     }
 
-    /// An amount of money, zero or more, with `.` for the fraction: `5000`, `2500.50`, read
-    /// exactly from its text (a file's number through its shortest text), as money always is.
+    /// Money, zero or more, with `.` for the fraction (`5000`, `2500.50`), read exactly from its
+    /// text (a file's number through its shortest text), as money always is.
     static let amount = SettingRule<Decimal>.one("an amount of zero or more, like 5000 or 2500.50", .number) { text in
         let digits = text.replacingOccurrences(of: "_", with: "")
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            digits.filter({ $0 == "." }).count <= 1, digits.first != ".", digits.last != "."
-        else { return nil }
-        return Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX"))
+        return digits.wholeMatch(of: /[0-9]+(\.[0-9]+)?/) == nil ? nil : Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX"))
     }
 
     /// One currency, or two for a page that switches between them: `SEK`, `SEK,USD`.
