@@ -92,7 +92,6 @@ struct ReportOptions: ParsableArguments {
         }
     }
 
-    /// The flags given, as the top layer of settings.
     func layer() -> SettingsLayer {
         var layer = settingsLayer()
         layer.values["no_latest"] = latest.map { !$0 }

@@ -9,7 +9,6 @@ import TOMLKit
 package struct ConfigFileReader: Sendable {
     package init() {}
 
-    /// `$XDG_CONFIG_HOME/cryptoreport/config.toml`, else `~/.config/cryptoreport/config.toml`.
     package static func defaultPath(environment: [String: String]) -> String {
         let xdg = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
         return (xdg ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config") + "/cryptoreport/config.toml"

@@ -25,7 +25,6 @@ package struct SettingRule<Value: Sendable>: Sendable {
 
     var erased: SettingRule<any Sendable> { SettingRule<any Sendable>(expected: expected, kind: kind) { try parse($0) } }
 
-    /// One value, read by a failable initialiser.
     static func one(_ expected: String, _ kind: SettingKind = .string, _ make: @escaping @Sendable (String) -> Value?) -> SettingRule {
         SettingRule(expected: expected, kind: kind) { items in
             let text = items.first ?? ""
@@ -107,12 +106,10 @@ enum Rules {
         return digits.wholeMatch(of: /[0-9]+(\.[0-9]+)?/) == nil ? nil : Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX"))
     }
 
-    /// One currency, or two for a page that switches between them: `SEK`, `SEK,USD`.
     static let currencies = SettingRule<[CurrencyCode]>.list(
         "one or two three-letter currency codes such as SEK or SEK,USD", distinct: true, most: 2, tooMany: "a report shows one or two currencies"
     ) { CurrencyCode($0) }
 
-    /// An IANA name (`Europe/Stockholm`, `America/New_York`) or `UTC`.
     static let timeZone = SettingRule<TimeZone>.one("a time zone such as Europe/Stockholm, America/New_York or UTC") { text in
         text.isEmpty ? nil : TimeZone(identifier: text) ?? (["UTC", "GMT", "Z"].contains(text.uppercased()) ? TimeZone(identifier: "UTC") : nil)
     }
@@ -134,7 +131,6 @@ enum Rules {
         return SettingRule(expected: names.expected, kind: .strings) { Array(Set(try names.parse($0).joined())).sorted() }
     }()
 
-    /// Base assets or market symbols, lower case.
     static let symbols = SettingRule<[String]>.list("base assets or market symbols, like btc,eth,wrxinr", allowingEmpty: true) { $0.lowercased() }
 
     /// One to five (the comparison chart has five colours).

@@ -7,7 +7,6 @@ public enum SettingsError: LocalizedError, ExitStatusProviding, Equatable {
     /// `line` is `nil` when the file as a whole is wrong (not UTF-8).
     case file(path: String, line: Int?, message: String)
     case environment(variable: String, message: String)
-    /// Two settings that cannot go together.
     case conflict(String)
 
     public var errorDescription: String? {
