@@ -7,7 +7,7 @@ import Foundation
 /// for `lock_timeout`) sets it. Numbers are parsed unconditionally, so that `--timeout -1` is
 /// refused as a bad number rather than taken for a missing one.
 struct ReportOptions: ParsableArguments {
-    @Option(help: "Report currency: USD, EUR or any currency in the ECB file; two, like SEK,USD, make one HTML page that switches between them (and each other format once per currency). (default: USD)", completion: .list(Completions.currencies), transform: SettingKey.flag("currency"))
+    @Option(help: "Report currency: USD, EUR or any currency in the ECB file; two, like SEK,USD, make one HTML page that switches between them (and each other format once per currency). (default: USD)", completion: Completions.currencyList, transform: SettingKey.flag("currency"))
     var currency: [CurrencyCode]?
     @Option(help: "Locale for numbers in Markdown and HTML (default: the currency's own, e.g. sv_SE for SEK).", completion: .list(Completions.locales), transform: SettingKey.flag("locale"))
     var locale: ReportLocale?

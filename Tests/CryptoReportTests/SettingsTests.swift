@@ -234,4 +234,45 @@ struct SettingsTests {
         output.noHistory = true
         #expect(output.historyPath(sample: false) == nil && output.sharedHistoryPath == nil)
     }
+
+    @Test("~/ in a file's or a variable's path is $HOME's, for every path setting, as a shell does for a flag's")
+    func homeInPaths() throws {
+        let folder = try TemporaryFolder()
+        let home = folder.url.appendingPathComponent("home").path
+        let file = folder.url.appendingPathComponent("c.toml")
+        try Data("history = \"~/h.sqlite\"\noutput = \"~/out\"\nformats = [\"csv\"]\n".utf8).write(to: file)
+        let run = try ExecutableTests.run(["--sample", "--config", file.path], in: folder.url, environment: ["HOME": home])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(folder.contents("home") == ["h.sqlite", "out"])
+        let history = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "3650", "--config", file.path, "--format", "csv"], in: folder.url, environment: ["HOME": home])
+        #expect(history.status == 0 && history.stdout.contains("Z,btcusdt,USD,15988,"), "\(history.stderr)")
+        #expect(try Rules.path.text("a~/b") == "a~/b")
+        #expect(try Rules.path.text("~user/b") == "~user/b")
+    }
+
+    @Test("a misspelt CRYPTOREPORT_ variable is named even when the settings it would have fixed fail")
+    func unknownVariableOnFailure() throws {
+        let folder = try TemporaryFolder()
+        let run = try ExecutableTests.run(["--sample", "--output", "-"], in: folder.url, environment: ["CRYPTOREPORT_FORMAT": "csv"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("CRYPTOREPORT_FORMAT names no setting (did you mean CRYPTOREPORT_FORMATS?)"), "\(run.stderr)")
+    }
+
+    @Test("a --config file that is not there is missing input (66), named in one sentence")
+    func missingConfigFile() throws {
+        let folder = try TemporaryFolder()
+        let run = try ExecutableTests.run(["--sample", "--config", "no-such.toml"], in: folder.url)
+        #expect(run.status == 66)
+        #expect(run.stderr == "cryptoreport: Config: cannot read no-such.toml: no such file.\n", "\(run.stderr)")
+    }
+
+    @Test("a failed run leaves no empty folder of its own making; an existing folder stays")
+    func failedRunLeavesNoFolder() throws {
+        let folder = try TemporaryFolder()
+        let typo = try ExecutableTests.run(["--sample", "--currency", "XYZ", "--output", "new"], in: folder.url)
+        #expect(typo.status == 64 && !FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("new").path), "\(typo.stderr)")
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("old"), withIntermediateDirectories: true)
+        let again = try ExecutableTests.run(["--sample", "--currency", "XYZ", "--output", "old"], in: folder.url)
+        #expect(again.status == 64 && FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("old").path))
+    }
 }

@@ -78,7 +78,14 @@ extension SettingRule where Value: RawRepresentable & CaseIterable, Value.RawVal
 
 enum Rules {
     /// Anything but empty, which would silently mean the current folder.
-    static let path = SettingRule<String>.one("a path") { $0.isEmpty ? nil : $0 }
+    static let path = SettingRule<String>.one("a path") { $0.isEmpty ? nil : home($0) }
+
+    /// `~/…` under `$HOME`: no shell expands a file's or a variable's `~`, SQLite does not either,
+    /// and Foundation's URLs, which do, take the account's home whatever `$HOME` says.
+    static func home(_ path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        return (ProcessInfo.processInfo.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + path.dropFirst()
+    }
 
     static let boolean = SettingRule<Bool>.one("true or false", .boolean) {
         ["true": true, "yes": true, "1": true, "false": false, "no": false, "0": false][$0.lowercased()]
@@ -118,11 +125,11 @@ enum Rules {
 
     /// Empty is refused: an unset `$OUTDIR` in a crontab would scatter reports wherever cron starts.
     static let destination = SettingRule<OutputSpec.Destination>.one("a folder, or - for standard output") {
-        $0 == "-" ? .standardOutput : $0.isEmpty ? nil : .directory($0)
+        $0 == "-" ? .standardOutput : $0.isEmpty ? nil : .directory(home($0))
     }
 
     static func location(_ source: DataSource) -> SettingRule<SourceLocation> {
-        .one("an http(s) URL, a file:// URL or a path") { try? SourceLocation(parsing: $0, source: source) }
+        .one("an http(s) URL, a file:// URL or a path") { try? SourceLocation(parsing: home($0), source: source) }
     }
 
     /// `csv,html`, `all`, `md`: distinct, in report order.

@@ -19,7 +19,11 @@ public enum SettingsError: LocalizedError, ExitStatusProviding, Equatable {
         }
     }
 
-    public var exitStatus: ExitStatus { .usage }
+    /// A named file that is not there is missing input (66), as for the feeds; the rest are usage.
+    public var exitStatus: ExitStatus {
+        if case .unreadableFile = self { return .noInput }
+        return .usage
+    }
 }
 
 /// A value that is not what its setting takes; each layer says where it was read (a flag's,
