@@ -91,6 +91,28 @@ struct ParallelWorkTests {
         for name in names { #expect(ReportWriterTests.text(folder, name) == "old \(name.prefix(1))") }
     }
 
+    @Test("tickers judged in chunks on every core: the same tickers, first of a symbol kept, notes in the body's order, as JSONDecoder's reading gives")
+    func tickersInChunks() throws {
+        // 3,000 rows (three chunks): repeated symbols across chunks, rows without a price, and
+        // fields left empty, spread over them.
+        var objects: [String] = []
+        for index in 0..<3_000 {
+            let symbol = index % 997 == 5 && index > 1_000 ? "s\(index - 1_000)usdt" : "s\(index)usdt"
+            let last = index % 401 == 7 ? "-1" : "\(index + 1).5"
+            let volume = index % 613 == 3 ? "lots" : "\(index)"
+            objects.append(Fixtures.ticker(symbol, base: "s\(index)", quote: "usdt", last: last, volume: volume))
+        }
+        let scanned = try TickerDecoder().decode(Fixtures.tickerJSON(objects))
+        // An escaped key the decoder ignores sends the same rows to JSONDecoder instead.
+        let escaped = objects.enumerated().map { index, object in index == 0 ? "{\"n\\u0061me\":\"x\"," + object.dropFirst() : object }
+        let decoded = try TickerDecoder().decode(Fixtures.tickerJSON(escaped))
+        #expect(scanned.received == 3_000 && decoded.received == 3_000)
+        #expect(scanned.tickers == decoded.tickers)
+        #expect(scanned.diagnostics == decoded.diagnostics)
+        #expect(scanned.tickers.count < 3_000 && scanned.diagnostics.count > 3)
+        #expect(scanned.tickers.map(\.symbol) == scanned.tickers.map(\.symbol).sorted { Int($0.dropFirst().dropLast(4)) ?? 0 < Int($1.dropFirst().dropLast(4)) ?? 0 })
+    }
+
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var count = 0
