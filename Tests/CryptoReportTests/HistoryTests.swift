@@ -145,6 +145,35 @@ struct HistoryTests {
         #expect(Sparkline.unicode(values.map(Fixtures.decimal)) == expected)
     }
 
+    /// The lines are drawn between the series' first least and first greatest value, as
+    /// `min()` and `max()` of the `Decimal`s find them: values a `Double` cannot tell apart
+    /// (30 digits), equal values written differently (`1.5`, `1.50`) and negatives included.
+    @Test("sparkline extremes are Decimal's own")
+    func sparklineExtremes() {
+        let pool: [Decimal] = [
+            Decimal(string: "1.000000000000000000000000000001")!, Decimal(string: "1.000000000000000000000000000002")!, 1,
+            Decimal(sign: .plus, exponent: -1, significand: 15), Decimal(sign: .plus, exponent: -2, significand: 150),
+            Decimal(string: "-2.0000000000000000000000000003")!, Decimal(string: "-2.0000000000000000000000000004")!, 0,
+            Decimal(string: "12345678901234567890.123456789012345678")!, Decimal(string: "12345678901234567890.123456789012345679")!,
+        ]
+        var seed: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for _ in 0..<2000 {
+            let values = (0..<(1 + next(12))).map { _ in pool[next(pool.count)] }
+            let found = Sparkline.Points(values).extremes()
+            let low = values.indices.min { values[$0] < values[$1] }
+            let high = values.indices.max { values[$0] < values[$1] }
+            #expect(found?.low == low && found?.high == high, "\(values)")
+        }
+        // Apart only past a `Double`'s 16 digits: flat, not a crash on a block for NaN.
+        #expect(Sparkline.unicode([pool[0], pool[1], pool[2]]) == "▄▄▄")
+        #expect(Sparkline.svg([pool[0], pool[1], pool[2]]).contains("points=\"2.0,12.0 50.0,12.0 98.0,12.0\""))
+        #expect(Sparkline.unicode([pool[3], pool[4]]) == "▄▄")
+    }
+
     @Test("SVG sparkline golden")
     func svgSparkline() {
         let svg = Sparkline.svg(["1", "3", "2"].map(Fixtures.decimal), width: 100, height: 24)

@@ -27,27 +27,46 @@ extension ReportViewModel {
         json += ",\"currency\":" + jsonString(report.currency)
         json += ",\"months\":[" + strings.months.map(jsonString).joined(separator: ",") + "]"
         json += ",\"days\":[" + days.map(jsonString).joined(separator: ",") + "]"
-        var markets: [String] = []
+        // Each market's two strings written as bytes: a `String` per point, and their joins, were
+        // most of the data's time. Prices and changes are digits, `.`, `-` and spaces: nothing
+        // in them needs escaping.
+        var markets: [UInt8] = []
         var limits: [String] = []
         var seen = Set<String>()
+        var point = [Int](repeating: -1, count: days.count)
+        var change = [Int64?](repeating: nil, count: days.count)
         for (anchor, trend, market) in dated where seen.insert(anchor).inserted {
-            var prices = [String](repeating: "-", count: days.count)
-            var changes = prices
+            for index in point.indices {
+                point[index] = -1
+                change[index] = nil
+            }
             var previous: Double?
-            for (day, price) in zip(trend.days, trend.series) {
+            for (offset, (day, price)) in zip(trend.days, trend.series).enumerated() {
                 guard let index = position[day] else { continue }
-                prices[index] = plainPrice(price)
+                point[index] = offset
                 let value = double(price)
                 // A change for people, rounded to the hundredth of a percent the page shows: a
                 // Double is exact enough, and a Decimal division per point cost more than the rest
                 // of the data together.
                 if let previous, previous > 0 {
                     let hundredths = ((value - previous) / previous * 10_000).rounded(.toNearestOrAwayFromZero)
-                    if hundredths.isFinite, abs(hundredths) < 1e15 { changes[index] = String(Int64(hundredths)) }
+                    if hundredths.isFinite, abs(hundredths) < 1e15 { change[index] = Int64(hundredths) }
                 }
                 previous = value
             }
-            markets.append(jsonString(anchor) + ":[" + jsonString(prices.joined(separator: " ")) + "," + jsonString(changes.joined(separator: " ")) + "]")
+            if !markets.isEmpty { markets.append(UInt8(ascii: ",")) }
+            markets += jsonString(anchor).utf8
+            markets += ":[\"".utf8
+            for (index, offset) in point.enumerated() {
+                if index > 0 { markets.append(UInt8(ascii: " ")) }
+                if offset >= 0 { appendPlainPrice(trend.series[offset], to: &markets) } else { markets.append(UInt8(ascii: "-")) }
+            }
+            markets += "\",\"".utf8
+            for (index, hundredths) in change.enumerated() {
+                if index > 0 { markets.append(UInt8(ascii: " ")) }
+                if let hundredths { markets += String(hundredths).utf8 } else { markets.append(UInt8(ascii: "-")) }
+            }
+            markets += "\"]".utf8
             let marketLimits = Self.limits(for: market, in: report).compactMap { limit -> String? in
                 let value = double(limit.value)
                 guard value.isFinite else { return nil }
@@ -55,7 +74,7 @@ extension ReportViewModel {
             }
             if !marketLimits.isEmpty { limits.append(jsonString(anchor) + ":[" + marketLimits.joined(separator: ",") + "]") }
         }
-        json += ",\"m\":{" + markets.joined(separator: ",") + "}"
+        json += ",\"m\":{" + String(decoding: markets, as: UTF8.self) + "}"
         json += ",\"l\":{" + limits.joined(separator: ",") + "}}"
         return json
     }
@@ -64,21 +83,26 @@ extension ReportViewModel {
     /// plain digits (`0.000008600`), so that the script's `Intl.NumberFormat` writes the page's
     /// text: it formats a decimal string exactly, and the digits say how many to show.
     static func plainPrice(_ value: Decimal) -> String {
+        var bytes: [UInt8] = []
+        appendPlainPrice(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func appendPlainPrice(_ value: Decimal, to bytes: inout [UInt8]) {
         let digits = PeopleNumberFormatter.fractionDigits(for: value)
-        var text: String
+        let start = bytes.count
         if let parts = DecimalParts(value), let rounded = parts.rounded(scale: digits) {
-            text = rounded.plainText
+            rounded.appendPlain(to: &bytes)
         } else {
             var input = value
             var rounded = Decimal()
             NSDecimalRound(&rounded, &input, digits, .plain)
-            text = rounded.description
+            bytes += rounded.description.utf8
         }
         // Rounding compacts `1.2999` to `1.3`: the zeros the page shows come back.
-        let shown = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 } ?? -1
-        if shown < 0 { text += digits > 0 ? "." : "" }
-        if digits > max(shown, 0) { text += String(repeating: "0", count: digits - max(shown, 0)) }
-        return text
+        let shown = bytes[start...].firstIndex(of: UInt8(ascii: ".")).map { bytes.count - $0 - 1 } ?? -1
+        if shown < 0 && digits > 0 { bytes.append(UInt8(ascii: ".")) }
+        if digits > max(shown, 0) { bytes += repeatElement(UInt8(ascii: "0"), count: digits - max(shown, 0)) }
     }
 
     /// For the chart and the changes: a `Decimal`'s 128-bit mantissa and exponent as a `Double`,
