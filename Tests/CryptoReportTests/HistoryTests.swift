@@ -267,6 +267,47 @@ struct HistoryTests {
         }
     }
 
+    @Test("trends price each stored day as converting every stored market of it does")
+    func trendsPriceAsTheConverter() throws {
+        let store = try HistoryStore()
+        // A name of an id far past the others (ids are rowids, which a hand-edited file may spread).
+        try store.write { try $0.execute(sql: "INSERT INTO market_name (id, symbol, base_asset, quote_asset) VALUES (5000000000, 'XYZBTC', 'XYZ', 'btc')") }
+        var snapshots = [try Self.snapshot(daysAgo: 3, factor: Fixtures.decimal("0.5")), try Self.snapshot(daysAgo: 2, factor: Fixtures.decimal("0.7"), rateFactor: Fixtures.decimal("1.1")), try Self.snapshot(daysAgo: 1, factor: 1)]
+        for index in snapshots.indices {
+            // Quote assets priced through WRX and BTC, one priced only by a market spelt in
+            // capitals (and not at all on the middle day), a symbol stored in two spellings.
+            snapshots[index].tickers += [
+                Ticker(symbol: "ÄBCWRX", baseAsset: "Äbc", quoteAsset: "WRX", last: Fixtures.decimal("2.5")),
+                Ticker(symbol: "XYZBTC", baseAsset: "XYZ", quoteAsset: "btc", last: Fixtures.decimal("0.001")),
+                Ticker(symbol: "qrsfoo", baseAsset: "qrs", quoteAsset: "foo", last: Fixtures.decimal("3")),
+                Ticker(symbol: "QRSFOO", baseAsset: "QRS", quoteAsset: "FOO", last: Fixtures.decimal("4")),
+            ]
+            if index != 1 { snapshots[index].tickers.append(Ticker(symbol: "FOOUSDT", baseAsset: "FOO", quoteAsset: "USDT", last: Fixtures.decimal("0.25"))) }
+            try store.record(snapshots[index])
+        }
+        let converter = try CurrencyConverter(rates: snapshots[2].rates, target: "SEK")
+        let rows = try Self.rows(snapshots[2].tickers, converter)
+        let trends = try TrendCalculator(store: store).trends(for: rows, currency: "SEK", at: Self.captured)
+        // What trends did before: every stored market of the day converted, each row's symbol
+        // priced by the last stored market of that symbol in any spelling.
+        var expected: [String: [Decimal]] = [:]
+        for run in try store.runs(in: Date(timeIntervalSince1970: 0)...Self.captured) {
+            let stored = try store.snapshot(of: run)
+            let day = try CurrencyConverter(rates: try #require(stored.rates), target: "SEK")
+            let rates = try day.quoteRates(for: stored.tickers).rates
+            var prices: [String: Decimal] = [:]
+            for ticker in stored.tickers {
+                if let rate = rates[ticker.quoteAsset.lowercased()] { prices[ticker.symbol.lowercased()] = (FastDecimal(ticker.last) * FastDecimal(rate.rate)).decimal }
+            }
+            for (symbol, price) in prices { expected[symbol, default: []].append(price) }
+        }
+        #expect(expected["qrsfoo"]?.count == 2 && expected["äbcwrx"]?.count == 3 && expected["xyzbtc"]?.count == 3)
+        for row in rows {
+            let series = try #require(trends[row.symbol.lowercased()]?.series)
+            #expect(Array(series.dropLast()) == expected[row.symbol.lowercased()] ?? [], "\(row.symbol)")
+        }
+    }
+
     static func rows(_ tickers: [Ticker], _ converter: CurrencyConverter) throws -> [MarketRow] {
         MarketAnalyser().analyse(tickers, rates: try converter.quoteRates(for: tickers), currency: converter.target).rows
     }

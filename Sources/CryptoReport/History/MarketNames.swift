@@ -39,6 +39,9 @@ struct MarketNames {
 
     subscript(id: Int64) -> Name? { byID[id] }
 
+    /// Every name by id.
+    var table: [Int64: Name] { byID }
+
     /// Every id with its name, in id order (the order names were first stored).
     var all: [(id: Int64, name: Name)] {
         byID.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
