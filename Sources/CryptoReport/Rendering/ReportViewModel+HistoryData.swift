@@ -16,12 +16,22 @@ import Foundation
 /// - `l`: the market's alert limits: where the line goes, its direction, its label.
 extension ReportViewModel {
     static func historyData(_ report: Report, numbers: PeopleNumberFormatter, strings: PageStrings) -> String {
-        let dated = report.rows.compactMap { market -> (anchor: String, trend: Trend, market: MarketRow)? in
-            guard let trend = market.trend, trend.days.count == trend.series.count, trend.series.count > 1 else { return nil }
-            return (anchor(market.symbol), trend, market)
+        // Positions, not copies of each row and its trend.
+        let dated = report.rows.indices.filter { index in
+            guard let trend = report.rows[index].trend else { return false }
+            return trend.days.count == trend.series.count && trend.series.count > 1
         }
         guard !dated.isEmpty else { return "" }
-        let days = Set(dated.flatMap(\.trend.days)).sorted()
+        // Markets mostly share one list of days: each different list hashed once, not every day
+        // of every market.
+        var allDays = Set<String>()
+        var previousDays: [String]?
+        for index in dated {
+            guard let days = report.rows[index].trend?.days, days != previousDays else { continue }
+            allDays.formUnion(days)
+            previousDays = days
+        }
+        let days = allDays.sorted()
         let position = Dictionary(days.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         var json = "{\"locale\":" + jsonString(report.localeIdentifier.replacingOccurrences(of: "_", with: "-"))
         json += ",\"currency\":" + jsonString(report.currency)
@@ -35,14 +45,26 @@ extension ReportViewModel {
         var seen = Set<String>()
         var point = [Int](repeating: -1, count: days.count)
         var change = [Int64?](repeating: nil, count: days.count)
-        for (anchor, trend, market) in dated where seen.insert(anchor).inserted {
+        // Each point's slot among `days`, looked up again only when a market's days differ from
+        // the one before.
+        var slots: [Int?] = []
+        previousDays = nil
+        for rowIndex in dated {
+            let market = report.rows[rowIndex]
+            guard let trend = market.trend else { continue }
+            let anchor = anchor(market.symbol)
+            guard seen.insert(anchor).inserted else { continue }
             for index in point.indices {
                 point[index] = -1
                 change[index] = nil
             }
+            if trend.days != previousDays {
+                slots = trend.days.map { position[$0] }
+                previousDays = trend.days
+            }
             var previous: Double?
-            for (offset, (day, price)) in zip(trend.days, trend.series).enumerated() {
-                guard let index = position[day] else { continue }
+            for (offset, price) in trend.series.enumerated() {
+                guard let index = slots[offset] else { continue }
                 point[index] = offset
                 let value = double(price)
                 // A change for people, rounded to the hundredth of a percent the page shows: a
@@ -64,7 +86,12 @@ extension ReportViewModel {
             markets += "\",\"".utf8
             for (index, hundredths) in change.enumerated() {
                 if index > 0 { markets.append(UInt8(ascii: " ")) }
-                if let hundredths { markets += String(hundredths).utf8 } else { markets.append(UInt8(ascii: "-")) }
+                guard let hundredths else {
+                    markets.append(UInt8(ascii: "-"))
+                    continue
+                }
+                if hundredths < 0 { markets.append(UInt8(ascii: "-")) }
+                Sparkline.appendDigits(hundredths.magnitude, to: &markets)
             }
             markets += "\"]".utf8
             let marketLimits = Self.limits(for: market, in: report).compactMap { limit -> String? in

@@ -144,9 +144,23 @@ package enum Sparkline {
             bytes.append(UInt8(ascii: "-"))
             units = -units
         }
-        bytes += Array(String(units / 10).utf8)
+        appendDigits(UInt64(units / 10), to: &bytes)
         bytes.append(UInt8(ascii: "."))
         bytes.append(UInt8(ascii: "0") + UInt8(units % 10))
+    }
+
+    /// `String(value)`'s digits, without a `String` and an `Array` per coordinate.
+    static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            var rest = value
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     private static func escape(_ text: String) -> String {
