@@ -17,9 +17,11 @@ enum Completions {
     /// script itself).
     static let assets = CompletionKind.custom { _, _, prefix in
         guard let decoded = try? TickerDecoder().decode(EmbeddedSample.tickers) else { return [] }
-        let names = Set(decoded.tickers.map { $0.baseAsset.lowercased() })
-        return names.filter { $0.hasPrefix(prefix.lowercased()) }.sorted()
+        return items(Set(decoded.tickers.map { $0.baseAsset.lowercased() }).sorted(), completing: prefix)
     }
+
+    /// `--currency`'s, completed after a comma too (`SEK,U`), which a static list cannot.
+    static let currencyList = CompletionKind.custom { _, _, prefix in items(currencies, completing: prefix) }
 
     /// `--format`'s values: the report's, or `history`'s after that subcommand. The bash script
     /// answers an option's values at the top level before it looks at the subcommand, so
@@ -28,6 +30,14 @@ enum Completions {
         let names = words.dropFirst().first == "history"
             ? HistoryCommand.Format.allCases.map(\.rawValue)
             : ["csv", "markdown", "md", "html", "json", "ledger", "beancount", "all"]
-        return names.filter { $0.hasPrefix(prefix.lowercased()) }
+        return items(names, completing: prefix)
+    }
+
+    /// The `names` that complete the word's last item, each with the items before it: the options
+    /// take comma-separated lists (`csv,ht` gives `csv,html`), and the shell matches whole words.
+    static func items(_ names: [String], completing word: String) -> [String] {
+        let head = word.lastIndex(of: ",").map { String(word[...$0]) } ?? ""
+        let item = word.dropFirst(head.count).lowercased()
+        return names.filter { $0.lowercased().hasPrefix(item) }.map { head + $0 }
     }
 }

@@ -53,10 +53,10 @@ struct HistoryCommand: ParsableCommand {
             let settings = try settingsOptions.settings(flags: settingsLayer())
             // Reading what earlier runs recorded: `no_history` stops writing, not this.
             var output = settings.output
-            if output.history == .disabled { output.history = .automatic }
+            output.noHistory = false
             let path = output.sharedHistoryPath ?? "Output/history.sqlite"
             guard FileManager.default.fileExists(atPath: path) else {
-                throw HistoryError.noDatabase(path: path, named: output.history != .automatic)
+                throw HistoryError.noDatabase(path: path, named: output.database != nil)
             }
             let currency = settings.report.currency.code
             let locale = settings.report.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)

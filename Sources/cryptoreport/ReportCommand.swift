@@ -13,30 +13,36 @@ struct ReportCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ReportOptions
 
-    func run() async throws {
-        try await ReportRun(options: options).run()
-    }
-}
-
-/// One report from the command line: the settings resolved once, the pipeline given its parts,
-/// the outcome printed.
-struct ReportRun {
-    var options: ReportOptions
-
+    /// The settings resolved once, the pipeline given its parts, the outcome printed.
     func run() async throws {
         do {
-            let settings = try options.settings()
+            let settings: Settings
+            do {
+                settings = try options.settings()
+            } catch {
+                // A misspelt variable may be why the settings fail (CRYPTOREPORT_FORMAT for FORMATS): name it too.
+                Self.warnOfUnknownVariables(CryptoReportCommand.logger(verbose: false, quiet: false))
+                throw error
+            }
             let command = settings.command
             let logger = CryptoReportCommand.logger(verbose: command.verbose, quiet: command.quiet)
-            for variable in EnvironmentReader().unknownVariables(in: ProcessInfo.processInfo.environment) {
-                let hint = EnvironmentReader().suggestion(for: variable).map { " (did you mean \($0)?)" } ?? ""
-                logger.warning("Environment: \(variable) names no setting\(hint); it is ignored.")
-            }
+            Self.warnOfUnknownVariables(logger)
             let pipeline = ReportPipeline(logger: logger)
             // The reader's zone, unless a setting names one: the machine's (its TZ, else /etc/localtime).
             var report = settings.report
             report.timeZone = report.timeZone ?? TimeZone.current
-            let outcome = try await pipeline.run(report, fetch: settings.fetch, output: settings.output)
+            var newFolder: URL?
+            if case let .directory(path) = settings.output.destination, !FileManager.default.fileExists(atPath: path) {
+                newFolder = URL(fileURLWithPath: path)
+            }
+            let outcome: ReportPipeline.Outcome
+            do {
+                outcome = try await pipeline.run(report, fetch: settings.fetch, output: settings.output)
+            } catch {
+                // A typo (`--currency XYZ`, a missing feed file) leaves no empty folder behind.
+                if let newFolder { OutputLock.removeIfOnlyLock(newFolder) }
+                throw error
+            }
             if let text = outcome.standardOutput {
                 FileHandle.standardOutput.write(Data(text.utf8))
             } else if !command.quiet {
@@ -53,6 +59,12 @@ struct ReportRun {
             }
         } catch {
             throw CryptoReportCommand.fail(error)
+        }
+    }
+
+    static func warnOfUnknownVariables(_ logger: Logger) {
+        for (variable, meant) in EnvironmentReader().unknownVariables(in: ProcessInfo.processInfo.environment) {
+            logger.warning("Environment: \(variable) names no setting\(meant.map { " (did you mean \($0)?)" } ?? ""); it is ignored.")
         }
     }
 }

@@ -182,7 +182,7 @@ struct BackfillTests {
         var request = Settings()
         request.fetch.tickers = .at(tickersFile.path)
         request.fetch.rates = .at(Fixtures.historyURL.path, .rates)
-        request.output.history = .path(historyPath)
+        request.output.database = historyPath
         request.report.selection = Selection(markets: .all)
         request.output.destination = .directory(folder.url.appendingPathComponent("reports").path)
         request.output.formats = [.html]

@@ -190,7 +190,7 @@ struct FaultInjectionTests {
         var request = Settings()
         request.fetch.tickers = .at(tickers.path)
         request.fetch.rates = .at(folder.url.appendingPathComponent("missing.xml").path, .rates)
-        request.output.history = .disabled
+        request.output.noHistory = true
         for _ in 0..<30 {
             await #expect(throws: DataError.self) {
                 try await ReportPipeline().makeReport(request)

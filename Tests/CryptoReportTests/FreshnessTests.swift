@@ -156,7 +156,7 @@ struct FreshnessTests {
         var request = Settings()
         request.fetch.tickers = .at(Fixtures.tickersURL.path)
         request.fetch.rates = .at(rates.path, .rates)
-        request.output.history = .disabled
+        request.output.noHistory = true
         return try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(request)
     }
 

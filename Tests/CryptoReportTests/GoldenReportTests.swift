@@ -65,7 +65,7 @@ struct GoldenReportTests {
         request.report.selection.top = 10
         request.output.formats = [format]
         request.output.destination = .directory(folder.url.path)
-        request.output.history = .path(folder.url.appendingPathComponent("history.sqlite").path)
+        request.output.database = folder.url.appendingPathComponent("history.sqlite").path
         let outcome = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).run(request)
         let text = try String(contentsOf: try #require(outcome.written.first), encoding: .utf8)
         let url = Fixtures.goldenFolder.appendingPathComponent("history-SEK.\(format.fileExtension)")

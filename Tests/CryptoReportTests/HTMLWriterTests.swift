@@ -197,7 +197,7 @@ struct HTMLWriterTests {
         settings.report.currency = "SEK"
         settings.fetch.sample = true
         settings.output.destination = .directory(folder.url.path)
-        settings.output.history = .disabled
+        settings.output.noHistory = true
         settings.output.formats = [.html]
         let clock = FixedClock(Fixtures.reportTime)
         let outcome = try await ReportPipeline(clock: clock).run(settings)

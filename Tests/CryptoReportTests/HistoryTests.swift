@@ -231,6 +231,9 @@ struct HistoryTests {
             #expect(json.contains("\"\(column)\" : "), "\(column) missing from the JSON export")
         }
         #expect(HistoryRenderer(symbol: "btc", currency: "SEK").markdown(points, locale: Locale(identifier: "sv_SE")).contains("Trend: ▁█"))
+        // One point makes no trend: the line is left out rather than left empty.
+        let one = HistoryRenderer(symbol: "btc", currency: "SEK").markdown(Array(points.prefix(1)), locale: Locale(identifier: "sv_SE"))
+        #expect(!one.contains("Trend") && one.contains("| Time |"))
     }
 
     @Test("history export reads one asset's markets and their pricing markets: the same rows as converting every stored market")

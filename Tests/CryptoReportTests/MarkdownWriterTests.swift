@@ -90,7 +90,7 @@ struct MarkdownWriterTests {
         settings.report.currency = "SEK"
         settings.fetch.sample = true
         settings.output.destination = .directory(folder.url.path)
-        settings.output.history = .path(path)
+        settings.output.database = path
         settings.output.formats = [.markdown]
         let outcome = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).run(settings)
         let written = try String(contentsOf: try #require(outcome.written.first), encoding: .utf8)

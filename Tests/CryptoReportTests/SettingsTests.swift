@@ -51,8 +51,8 @@ struct SettingsTests {
         Case(key: "top", file: "1_000", environment: "5", flag: "3", read: { $0.report.selection.top.map(String.init) ?? "-" }, expected: ("-", "1000", "5", "3")),
         Case(key: "compare", file: "[\"BTC\", \"eth\"]", environment: "sol", flag: "wrxinr, ada", read: { $0.report.compare.joined(separator: ",") }, expected: ("", "btc,eth", "sol", "wrxinr,ada")),
         Case(key: "min_volume_value", file: "2_500.5", environment: "0", flag: "10000", read: { $0.report.minimumVolumeValue.map { "\($0)" } ?? "-" }, expected: ("-", "2500.5", "0", "10000")),
-        Case(key: "history", file: "\"h.sqlite\"", environment: "e.sqlite", flag: "f.sqlite", read: { "\($0.output.history)" }, expected: ("automatic", "path(\"h.sqlite\")", "path(\"e.sqlite\")", "path(\"f.sqlite\")")),
-        Case(key: "no_history", file: "true", environment: "false", flag: "true", read: { "\($0.output.history)" }, expected: ("automatic", "disabled", "automatic", "disabled")),
+        Case(key: "history", file: "\"h.sqlite\"", environment: "e.sqlite", flag: "f.sqlite", read: { $0.output.database ?? "-" }, expected: ("-", "h.sqlite", "e.sqlite", "f.sqlite")),
+        Case(key: "no_history", file: "true", environment: "false", flag: "true", read: { "\($0.output.noHistory)" }, expected: ("false", "true", "false", "true")),
         Case(key: "fail_on_alert", file: "true", environment: "no", flag: "1", read: { "\($0.command.failOnAlert)" }, expected: ("false", "true", "false", "true")),
         Case(key: "alerts", file: "['btc above 60000 SEK', \"any move 10%\"]", environment: "eth below 1500 USD", flag: "sol move 5 % since last report", read: { $0.report.alerts.map(\.description).joined(separator: ";") }, expected: ("", "btc above 60000 SEK;any move 10%", "eth below 1500 USD", "sol move 5 % since last report")),
         Case(key: "tickers_url", file: "\"saved/t.json\"", environment: "file:///srv/t.json", flag: "https://example.org/t", read: { $0.fetch.tickers?.description ?? "-" }, expected: ("-", "saved/t.json", "/srv/t.json", "https://example.org/t")),
@@ -205,10 +205,9 @@ struct SettingsTests {
         #expect(throws: SettingsError.environment(variable: "CRYPTOREPORT_RETRIES", message: "\"many\" is not valid; expected a whole number from 0 to 10")) {
             try EnvironmentReader().read(["CRYPTOREPORT_RETRIES": "many"])
         }
-        #expect(EnvironmentReader().unknownVariables(in: ["CRYPTOREPORT_CURENCY": "SEK", "CRYPTOREPORT_CURRENCY": "SEK"]) == ["CRYPTOREPORT_CURENCY"])
-        #expect(EnvironmentReader().suggestion(for: "CRYPTOREPORT_CURENCY") == "CRYPTOREPORT_CURRENCY")
-        #expect(EnvironmentReader().suggestion(for: "CRYPTOREPORT_FORMAT") == "CRYPTOREPORT_FORMATS")
-        #expect(EnvironmentReader().suggestion(for: "CRYPTOREPORT_COLOUR") == nil)
+        let unknown = EnvironmentReader().unknownVariables(in: ["CRYPTOREPORT_CURENCY": "SEK", "CRYPTOREPORT_CURRENCY": "SEK", "CRYPTOREPORT_FORMAT": "csv", "CRYPTOREPORT_COLOUR": "red"])
+        #expect(unknown.map(\.variable) == ["CRYPTOREPORT_COLOUR", "CRYPTOREPORT_CURENCY", "CRYPTOREPORT_FORMAT"])
+        #expect(unknown.map(\.meant) == [nil, "CRYPTOREPORT_CURRENCY", "CRYPTOREPORT_FORMATS"])
     }
 
     @Test("settings that cannot go together are refused once, after every layer")
@@ -230,9 +229,50 @@ struct SettingsTests {
         var output = OutputSpec()
         #expect(output.historyPath(sample: false)?.hasSuffix("/Output/history.sqlite") == true)
         #expect(output.historyPath(sample: true) == nil)
-        output.history = .path("h.sqlite")
+        output.database = "h.sqlite"
         #expect(output.historyPath(sample: true) == "h.sqlite")
-        output.history = .disabled
+        output.noHistory = true
         #expect(output.historyPath(sample: false) == nil && output.sharedHistoryPath == nil)
+    }
+
+    @Test("~/ in a file's or a variable's path is $HOME's, for every path setting, as a shell does for a flag's")
+    func homeInPaths() throws {
+        let folder = try TemporaryFolder()
+        let home = folder.url.appendingPathComponent("home").path
+        let file = folder.url.appendingPathComponent("c.toml")
+        try Data("history = \"~/h.sqlite\"\noutput = \"~/out\"\nformats = [\"csv\"]\n".utf8).write(to: file)
+        let run = try ExecutableTests.run(["--sample", "--config", file.path], in: folder.url, environment: ["HOME": home])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(folder.contents("home") == ["h.sqlite", "out"])
+        let history = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "3650", "--config", file.path, "--format", "csv"], in: folder.url, environment: ["HOME": home])
+        #expect(history.status == 0 && history.stdout.contains("Z,btcusdt,USD,15988,"), "\(history.stderr)")
+        #expect(try Rules.path.text("a~/b") == "a~/b")
+        #expect(try Rules.path.text("~user/b") == "~user/b")
+    }
+
+    @Test("a misspelt CRYPTOREPORT_ variable is named even when the settings it would have fixed fail")
+    func unknownVariableOnFailure() throws {
+        let folder = try TemporaryFolder()
+        let run = try ExecutableTests.run(["--sample", "--output", "-"], in: folder.url, environment: ["CRYPTOREPORT_FORMAT": "csv"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("CRYPTOREPORT_FORMAT names no setting (did you mean CRYPTOREPORT_FORMATS?)"), "\(run.stderr)")
+    }
+
+    @Test("a --config file that is not there is missing input (66), named in one sentence")
+    func missingConfigFile() throws {
+        let folder = try TemporaryFolder()
+        let run = try ExecutableTests.run(["--sample", "--config", "no-such.toml"], in: folder.url)
+        #expect(run.status == 66)
+        #expect(run.stderr == "cryptoreport: Config: cannot read no-such.toml: no such file.\n", "\(run.stderr)")
+    }
+
+    @Test("a failed run leaves no empty folder of its own making; an existing folder stays")
+    func failedRunLeavesNoFolder() throws {
+        let folder = try TemporaryFolder()
+        let typo = try ExecutableTests.run(["--sample", "--currency", "XYZ", "--output", "new"], in: folder.url)
+        #expect(typo.status == 64 && !FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("new").path), "\(typo.stderr)")
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("old"), withIntermediateDirectories: true)
+        let again = try ExecutableTests.run(["--sample", "--currency", "XYZ", "--output", "old"], in: folder.url)
+        #expect(again.status == 64 && FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("old").path))
     }
 }

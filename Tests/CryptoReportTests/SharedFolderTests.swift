@@ -36,7 +36,7 @@ struct SharedFolderTests {
         settings.output.destination = .directory(folder.url.appendingPathComponent("out").path)
         settings.output.formats = formats
         settings.output.latest = latest
-        settings.output.history = .disabled
+        settings.output.noHistory = true
         let clock = FixedClock(Fixtures.reportTime.addingTimeInterval(Double(days) * 86_400))
         return try await ReportPipeline(clock: clock).run(settings)
     }
@@ -144,7 +144,7 @@ struct SharedFolderTests {
             settings.fetch.allowStale = true
             settings.output.destination = .directory(folder.url.appendingPathComponent("out").path)
             settings.output.formats = formats
-            settings.output.history = .disabled
+            settings.output.noHistory = true
             _ = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime.addingTimeInterval(Double(day) * 86_400))).run(settings)
         }
         try await twoCurrencies(day: 0, formats: [.csv, .html])

@@ -51,7 +51,7 @@ struct TwoCurrencyTests {
         settings.report.currencies = currencies
         settings.fetch.sample = true
         settings.output.destination = .directory(folder.path)
-        settings.output.history = .disabled
+        settings.output.noHistory = true
         settings.output.latest = false
         return try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).run(settings)
     }

@@ -57,6 +57,15 @@ package final class OutputLock: @unchecked Sendable {
         return OutputLock(descriptor: descriptor)
     }
 
+    /// Removes `directory` if it holds nothing but the lock file: a run that made the folder and
+    /// then failed (a typo in `--currency`, a missing feed file) leaves no empty folder behind.
+    package static func removeIfOnlyLock(_ directory: URL) {
+        let manager = FileManager.default
+        guard (try? manager.contentsOfDirectory(atPath: directory.path)) == [fileName] else { return }
+        try? manager.removeItem(at: directory.appendingPathComponent(fileName))
+        rmdir(directory.path)
+    }
+
     /// Never through a symbolic link: one planted there would make the lock file, created with
     /// the run's rights, appear wherever it points.
     private static func openLockFile(in directory: URL) throws(OutputError) -> Int32 {

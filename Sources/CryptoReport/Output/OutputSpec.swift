@@ -7,14 +7,6 @@ public struct OutputSpec: Sendable, Equatable {
         case standardOutput
     }
 
-    public enum History: Sendable, Equatable {
-        /// `history.sqlite` in the output folder; none when writing to standard output or from
-        /// the built-in sample.
-        case automatic
-        case path(String)
-        case disabled
-    }
-
     @Setting("output", Rules.destination) public var destination: Destination = .directory("Output")
     /// Distinct, in `ReportFormat` order, however often a flag repeats them.
     @Setting("formats", Rules.formats, merge: { $0 = Array(Set($1)).sorted() }) public var formats: [ReportFormat] = ReportFormat.reports
@@ -24,17 +16,10 @@ public struct OutputSpec: Sendable, Equatable {
     @Setting("no_latest", Rules.boolean, merge: { $0 = !$1 }) public var latest = true
     /// `nil`: the built-in templates.
     @Setting("templates", Rules.path) public var templates: String? = nil
-    /// The database named, if any; a layer naming one undoes a `no_history` below it.
+    /// `nil`: `history.sqlite` in the output folder, or none for standard output or the built-in
+    /// sample. A layer naming a database undoes a `no_history` below it.
     @Setting("history", Rules.path) public var database: String? = nil
     @Setting("no_history", Rules.boolean, yieldsTo: "history") public var noHistory = false
-    public var history: History {
-        get { noHistory ? .disabled : database.map(History.path) ?? .automatic }
-        set {
-            noHistory = newValue == .disabled
-            if case let .path(path) = newValue { database = path } else if newValue == .automatic { database = nil }
-        }
-    }
-    /// How long to wait for another run writing into the same folder.
     @Setting("lock_timeout", Rules.seconds(allowingZero: true)) public var lockTimeout: Duration = .seconds(60)
 
     public init() {}
@@ -42,17 +27,14 @@ public struct OutputSpec: Sendable, Equatable {
     /// The history database a report uses, if any. A run of the built-in sample records nothing
     /// unless a database is named: its 2022 figures would sit among the real days.
     public func historyPath(sample: Bool) -> String? {
-        history == .automatic && (sample || destination == .standardOutput) ? nil : sharedHistoryPath
+        database == nil && (sample || destination == .standardOutput) ? nil : sharedHistoryPath
     }
 
     /// Where `history` and `backfill` find the reports' database: as above, else
     /// `Output/history.sqlite`. `nil` when history is switched off.
     public var sharedHistoryPath: String? {
-        switch (history, destination) {
-        case (.disabled, _): nil
-        case let (.path(path), _): path
-        case let (.automatic, .directory(folder)): URL(fileURLWithPath: folder).appendingPathComponent("history.sqlite").path
-        case (.automatic, .standardOutput): "Output/history.sqlite"
-        }
+        guard !noHistory else { return nil }
+        guard case let .directory(folder) = destination else { return database ?? "Output/history.sqlite" }
+        return database ?? URL(fileURLWithPath: folder).appendingPathComponent("history.sqlite").path
     }
 }

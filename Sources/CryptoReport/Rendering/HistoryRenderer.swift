@@ -43,9 +43,10 @@ package struct HistoryRenderer: Sendable {
     package func markdown(_ points: [HistoryExporter.Point], locale: Locale) -> String {
         let numbers = PeopleNumberFormatter(currency: currency, locale: locale)
         let escape = MarkdownContentType()
-        var lines = [
-            "# \(escape.escapeText(symbol.uppercased())) in \(currency)", "",
-            "Trend: \(Sparkline.unicode(points.map(\.row.price)))", "",
+        // A trend needs two points; a lone "Trend:" would read as a fault.
+        var lines = ["# \(escape.escapeText(symbol.uppercased())) in \(currency)", ""]
+        if points.count > 1 { lines += ["Trend: \(Sparkline.unicode(points.map(\.row.price)))", ""] }
+        lines += [
             "| Time | Market | Price | 24h | Volume value | ECB rates | Source |", "|:---|:---|---:|---:|---:|:---|:---|",
         ]
         for point in points {

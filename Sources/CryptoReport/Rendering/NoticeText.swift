@@ -36,7 +36,7 @@ package enum NoticeText {
         case .tooFewMarkets:
             "--compare: no comparison chart is drawn, as fewer than two of the chosen markets are in the table."
         case .noHistory:
-            "--compare: no comparison chart is drawn, as it needs prices of two days or more from the history and this run has none (--no-history or --output -)."
+            "--compare: no comparison chart is drawn, as it needs prices of two days or more from the history and this run has none (--no-history, --output -, or --sample without --history)."
         case .tooFewDays:
             "--compare: no comparison chart is drawn yet, as the history holds prices of fewer than two days for the chosen markets; each day's run adds one."
         }

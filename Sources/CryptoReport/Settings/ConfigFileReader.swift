@@ -3,18 +3,15 @@ import TOMLKit
 
 /// Reads the configuration file, TOML, into a layer of settings.
 ///
-/// The TOML is TOMLKit's (toml++): any valid TOML reads. What we add is the strictness users
-/// benefit from: an unknown key, a table (every key sits at the top level), or a value of the
-/// wrong kind is an error naming its line, so that a typo never silently changes a report.
+/// Any valid TOML reads (TOMLKit, on toml++). We add the strictness users benefit from: an
+/// unknown key, a table (every key sits at the top level) or a value of the wrong kind is an
+/// error naming its line, so that a typo never silently changes a report.
 package struct ConfigFileReader: Sendable {
     package init() {}
 
-    /// `$XDG_CONFIG_HOME/cryptoreport/config.toml`, else `~/.config/cryptoreport/config.toml`.
     package static func defaultPath(environment: [String: String]) -> String {
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            return xdg + "/cryptoreport/config.toml"
-        }
-        return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config/cryptoreport/config.toml"
+        let xdg = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        return (xdg ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config") + "/cryptoreport/config.toml"
     }
 
     package func read(path: String) throws(SettingsError) -> SettingsLayer {
@@ -35,17 +32,12 @@ package struct ConfigFileReader: Sendable {
         } catch {
             throw .file(path: path, line: nil, message: "not TOML")
         }
-        let lines = KeyLines(text)
         let names = SettingsLayer.keys.map(\.name)
-        for name in table.keys.sorted() where SettingsLayer.key(name) == nil {
-            let line = lines.line(of: name)
-            if table[name]?.table != nil {
-                throw .file(path: path, line: line, message: "[\(name)]: sections are not used; put every key at the top level")
-            }
-            if let near = EnvironmentReader.nearest(name, among: names) {
-                throw .file(path: path, line: line, message: "unknown key \"\(name)\" (did you mean \"\(near)\"?)")
-            }
-            throw .file(path: path, line: line, message: "unknown key \"\(name)\"; known: \(names.joined(separator: ", "))")
+        for name in table.keys.sorted() where !names.contains(name) {
+            let message = table[name]?.table != nil ? "[\(name)]: sections are not used; put every key at the top level"
+                : EnvironmentReader.nearest(name, among: names).map { "unknown key \"\(name)\" (did you mean \"\($0)\"?)" }
+                ?? "unknown key \"\(name)\"; known: \(names.joined(separator: ", "))"
+            throw .file(path: path, line: Self.line(of: name, in: text), message: message)
         }
         var layer = SettingsLayer()
         for key in SettingsLayer.keys {
@@ -53,7 +45,7 @@ package struct ConfigFileReader: Sendable {
             do {
                 layer.values[key.name] = try key.rule.items(Self.items(value, kind: key.rule.kind, expected: key.rule.expected))
             } catch {
-                throw .file(path: path, line: lines.line(of: key.name, item: error.item), message: "\(key.name): \(error.message)")
+                throw .file(path: path, line: Self.line(of: key.name, item: error.item, in: text), message: "\(key.name): \(error.message)")
             }
         }
         return layer
@@ -80,36 +72,20 @@ package struct ConfigFileReader: Sendable {
         return names[value.type] ?? "a date or time"
     }
 
-    /// toml++'s messages read "Error while parsing string: …"; ours are sentences without the
-    /// final period, which the error adds.
-    /// TOMLKit's "Error while parsing value: could not determine value type." as "not valid TOML
-    /// (a value): could not determine value type", with a hint for the likeliest cause.
+    /// toml++'s "Error while parsing value: could not determine value type." as "not valid TOML
+    /// (value): could not determine value type", with a hint for its likeliest cause; the error
+    /// adds the final period.
     static func sentence(_ message: String) -> String {
-        var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
-        while text.hasSuffix(".") { text.removeLast() }
-        let prefix = "Error while parsing "
-        if text.hasPrefix(prefix), let colon = text.range(of: ": ") {
-            let part = text[text.index(text.startIndex, offsetBy: prefix.count)..<colon.lowerBound]
-            text = "not valid TOML (\(part)): " + text[colon.upperBound...]
-        }
-        if text.hasSuffix("could not determine value type") { text += "; text needs quotes, as in currency = \"SEK\"" }
-        return text
-    }
-}
-
-/// The line a top-level key (or an item of its array) is written on.
-///
-/// TOMLKit gives a position for a syntax error only, not for each value, so the line is found
-/// in the text: a valid document sets each top-level key once, on a line that starts with the
-/// key (bare or quoted) and `=`, or with `[key]`.
-struct KeyLines {
-    let lines: [Substring]
-
-    init(_ text: String) {
-        lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        var text = message.trimmingCharacters(in: .whitespacesAndNewlines).replacing(#/\.+$/#, with: "")
+        text = text.replacing(#/^Error while parsing ([^:]*): /#) { "not valid TOML (\($0.1)): " }
+        return text.hasSuffix("could not determine value type") ? text + "; text needs quotes, as in currency = \"SEK\"" : text
     }
 
-    func line(of key: String, item: String? = nil) -> Int? {
+    /// The line a top-level key (or an item of its array) is written on. TOMLKit gives a position
+    /// for a syntax error only, so the line is found in the text: a valid document sets each
+    /// top-level key once, on a line that starts with the key (bare or quoted) and `=`, or `[key]`.
+    static func line(of key: String, item: String? = nil, in text: String) -> Int? {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         let name = NSRegularExpression.escapedPattern(for: key)
         guard let pattern = try? Regex(#"^[ \t]*(\#(name)|"\#(name)"|'\#(name)')[ \t]*=|^\s*\[\#(name)\]"#),
             let start = lines.firstIndex(where: { $0.contains(pattern) })

@@ -1,12 +1,11 @@
 import Foundation
 
-/// A field of the settings that the configuration file, the environment and a flag can set: it
-/// names its key and the rule its text is read by, so the model is the key table
-/// (`SettingsLayer.keys`) and adding an option is this field, its flag and a README row.
+/// A field the configuration file, the environment and a flag can set. It names its key and the
+/// rule its text is read by, so the model is the key table (`SettingsLayer.keys`).
 ///
-/// Swift gives a property wrapper no key path to its field, so a layer cannot be written into
-/// the settings afterwards: `Settings(layers:)` builds them while the layers are `merging`, and
-/// each field reads its own key from them as it is initialised.
+/// Swift gives a property wrapper no key path to its field, so a layer cannot be written into the
+/// settings afterwards: `Settings(layers:)` builds them while the layers are `merging`, and each
+/// field reads its own key as it is initialised.
 @propertyWrapper
 public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable, SettingField {
     public var wrappedValue: Value
@@ -53,23 +52,17 @@ package struct SettingKey: Sendable {
 
     package var environmentVariable: String { EnvironmentReader.prefix + name.uppercased() }
 
-    /// A flag's text, read by key `name`'s rules, for swift-argument-parser's `transform:`, which
-    /// quotes the value itself (an item of a list it does not).
+    /// A flag's text read by key `name`'s rule, for swift-argument-parser's `transform:`.
     package static func flag<Value>(_ name: String) -> @Sendable (String) throws -> Value {
         { text in
-            guard let rule = SettingsLayer.key(name)?.rule else { throw InvalidSettingValue("no setting \(name)") }
-            let value: any Sendable
             do throws(InvalidSettingValue) {
-                value = try rule.text(text)
+                guard let value = try SettingsLayer.key(name)?.rule.text(text) as? Value else { throw InvalidSettingValue("no setting \(name) of \(Value.self)") }
+                return value
             } catch {
-                guard let item = error.item else { throw InvalidSettingValue("expected \(rule.expected)") }
-                // The item is worth quoting only when it is not the whole value the parser quotes already.
-                let quoted = "\"\(item)\" is not valid; "
-                let whole = item.trimmingCharacters(in: .whitespaces) == text.trimmingCharacters(in: .whitespaces)
-                throw InvalidSettingValue(whole && error.message.hasPrefix(quoted) ? String(error.message.dropFirst(quoted.count)) : error.message)
+                // The parser quotes the flag's value itself; our quote is worth keeping only for one item of several.
+                let whole = error.item.map { $0.trimmingCharacters(in: .whitespaces) == text.trimmingCharacters(in: .whitespaces) } ?? true
+                throw whole ? InvalidSettingValue(error.message.replacing(#/^".*" is not valid; /#, with: "")) : error
             }
-            guard let typed = value as? Value else { throw InvalidSettingValue("\(name) gives \(type(of: value)), not \(Value.self)") }
-            return typed
         }
     }
 }

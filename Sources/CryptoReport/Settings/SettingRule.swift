@@ -25,7 +25,6 @@ package struct SettingRule<Value: Sendable>: Sendable {
 
     var erased: SettingRule<any Sendable> { SettingRule<any Sendable>(expected: expected, kind: kind) { try parse($0) } }
 
-    /// One value, read by a failable initialiser.
     static func one(_ expected: String, _ kind: SettingKind = .string, _ make: @escaping @Sendable (String) -> Value?) -> SettingRule {
         SettingRule(expected: expected, kind: kind) { items in
             let text = items.first ?? ""
@@ -79,7 +78,14 @@ extension SettingRule where Value: RawRepresentable & CaseIterable, Value.RawVal
 
 enum Rules {
     /// Anything but empty, which would silently mean the current folder.
-    static let path = SettingRule<String>.one("a path") { $0.isEmpty ? nil : $0 }
+    static let path = SettingRule<String>.one("a path") { $0.isEmpty ? nil : home($0) }
+
+    /// `~/…` under `$HOME`: no shell expands a file's or a variable's `~`, SQLite does not either,
+    /// and Foundation's URLs, which do, take the account's home whatever `$HOME` says.
+    static func home(_ path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        return (ProcessInfo.processInfo.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + path.dropFirst()
+    }
 
     static let boolean = SettingRule<Bool>.one("true or false", .boolean) {
         ["true": true, "yes": true, "1": true, "false": false, "no": false, "0": false][$0.lowercased()]
@@ -100,22 +106,17 @@ enum Rules {
         }
     }
 
-    /// An amount of money, zero or more, with `.` for the fraction: `5000`, `2500.50`, read
-    /// exactly from its text (a file's number through its shortest text), as money always is.
+    /// Money, zero or more, with `.` for the fraction (`5000`, `2500.50`), read exactly from its
+    /// text (a file's number through its shortest text), as money always is.
     static let amount = SettingRule<Decimal>.one("an amount of zero or more, like 5000 or 2500.50", .number) { text in
         let digits = text.replacingOccurrences(of: "_", with: "")
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            digits.filter({ $0 == "." }).count <= 1, digits.first != ".", digits.last != "."
-        else { return nil }
-        return Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX"))
+        return digits.wholeMatch(of: /[0-9]+(\.[0-9]+)?/) == nil ? nil : Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX"))
     }
 
-    /// One currency, or two for a page that switches between them: `SEK`, `SEK,USD`.
     static let currencies = SettingRule<[CurrencyCode]>.list(
         "one or two three-letter currency codes such as SEK or SEK,USD", distinct: true, most: 2, tooMany: "a report shows one or two currencies"
     ) { CurrencyCode($0) }
 
-    /// An IANA name (`Europe/Stockholm`, `America/New_York`) or `UTC`.
     static let timeZone = SettingRule<TimeZone>.one("a time zone such as Europe/Stockholm, America/New_York or UTC") { text in
         text.isEmpty ? nil : TimeZone(identifier: text) ?? (["UTC", "GMT", "Z"].contains(text.uppercased()) ? TimeZone(identifier: "UTC") : nil)
     }
@@ -124,11 +125,11 @@ enum Rules {
 
     /// Empty is refused: an unset `$OUTDIR` in a crontab would scatter reports wherever cron starts.
     static let destination = SettingRule<OutputSpec.Destination>.one("a folder, or - for standard output") {
-        $0 == "-" ? .standardOutput : $0.isEmpty ? nil : .directory($0)
+        $0 == "-" ? .standardOutput : $0.isEmpty ? nil : .directory(home($0))
     }
 
     static func location(_ source: DataSource) -> SettingRule<SourceLocation> {
-        .one("an http(s) URL, a file:// URL or a path") { try? SourceLocation(parsing: $0, source: source) }
+        .one("an http(s) URL, a file:// URL or a path") { try? SourceLocation(parsing: home($0), source: source) }
     }
 
     /// `csv,html`, `all`, `md`: distinct, in report order.
@@ -137,7 +138,6 @@ enum Rules {
         return SettingRule(expected: names.expected, kind: .strings) { Array(Set(try names.parse($0).joined())).sorted() }
     }()
 
-    /// Base assets or market symbols, lower case.
     static let symbols = SettingRule<[String]>.list("base assets or market symbols, like btc,eth,wrxinr", allowingEmpty: true) { $0.lowercased() }
 
     /// One to five (the comparison chart has five colours).

@@ -7,7 +7,6 @@ public enum SettingsError: LocalizedError, ExitStatusProviding, Equatable {
     /// `line` is `nil` when the file as a whole is wrong (not UTF-8).
     case file(path: String, line: Int?, message: String)
     case environment(variable: String, message: String)
-    /// Two settings that cannot go together.
     case conflict(String)
 
     public var errorDescription: String? {
@@ -20,7 +19,11 @@ public enum SettingsError: LocalizedError, ExitStatusProviding, Equatable {
         }
     }
 
-    public var exitStatus: ExitStatus { .usage }
+    /// A named file that is not there is missing input (66), as for the feeds; the rest are usage.
+    public var exitStatus: ExitStatus {
+        if case .unreadableFile = self { return .noInput }
+        return .usage
+    }
 }
 
 /// A value that is not what its setting takes; each layer says where it was read (a flag's,
