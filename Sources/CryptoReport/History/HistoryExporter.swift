@@ -61,7 +61,12 @@ package struct HistoryExporter: Sendable {
                 let quoteRates = try? converter.quoteRates(for: snapshot.tickers)
             else { continue }
             convertible = true
-            let rows = MarketAnalyser().analyse(snapshot.tickers, rates: quoteRates, currency: converter.target).rows
+            // Only the asset's own markets analysed: a row is made from its ticker alone, and the
+            // pricing markets' rows were never chosen.
+            let own = snapshot.tickers.filter { ticker in
+                CurrencyConverter.lowercased(ticker.symbol) == wanted || CurrencyConverter.lowercased(ticker.baseAsset) == wanted
+            }
+            let rows = MarketAnalyser().analyse(own, rates: quoteRates, currency: converter.target).rows
             let exact = rows.first { $0.symbol.lowercased() == wanted }
             let primary = selector.select(rows).first
             guard let row = exact ?? primary else { continue }
