@@ -185,6 +185,13 @@ struct HistorySchemaTests {
         for date in dates {
             #expect(try store.rates(onOrBefore: date) == read[date] ?? nil, "\(date) alone")
         }
+        // Only some currencies read: the same days (one without them is still that day), fewer rates.
+        let some = try store.read { try HistoryStore.rates(onOrBefore: dates, currencies: ["SEK", "INR"], in: $0) }
+        for date in dates {
+            #expect(some[date]??.date == read[date]??.date, "\(date)")
+            #expect(some[date]??.perEuro == read[date]??.perEuro.filter { $0.key == "SEK" }, "\(date)")
+        }
+        #expect(some["2022-11-25"]??.perEuro == [:])
     }
 
     // MARK: - Migration

@@ -145,6 +145,35 @@ struct HistoryTests {
         #expect(Sparkline.unicode(values.map(Fixtures.decimal)) == expected)
     }
 
+    /// The lines are drawn between the series' first least and first greatest value, as
+    /// `min()` and `max()` of the `Decimal`s find them: values a `Double` cannot tell apart
+    /// (30 digits), equal values written differently (`1.5`, `1.50`) and negatives included.
+    @Test("sparkline extremes are Decimal's own")
+    func sparklineExtremes() {
+        let pool: [Decimal] = [
+            Decimal(string: "1.000000000000000000000000000001")!, Decimal(string: "1.000000000000000000000000000002")!, 1,
+            Decimal(sign: .plus, exponent: -1, significand: 15), Decimal(sign: .plus, exponent: -2, significand: 150),
+            Decimal(string: "-2.0000000000000000000000000003")!, Decimal(string: "-2.0000000000000000000000000004")!, 0,
+            Decimal(string: "12345678901234567890.123456789012345678")!, Decimal(string: "12345678901234567890.123456789012345679")!,
+        ]
+        var seed: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for _ in 0..<2000 {
+            let values = (0..<(1 + next(12))).map { _ in pool[next(pool.count)] }
+            let found = Sparkline.Points(values).extremes()
+            let low = values.indices.min { values[$0] < values[$1] }
+            let high = values.indices.max { values[$0] < values[$1] }
+            #expect(found?.low == low && found?.high == high, "\(values)")
+        }
+        // Apart only past a `Double`'s 16 digits: flat, not a crash on a block for NaN.
+        #expect(Sparkline.unicode([pool[0], pool[1], pool[2]]) == "▄▄▄")
+        #expect(Sparkline.svg([pool[0], pool[1], pool[2]]).contains("points=\"2.0,12.0 50.0,12.0 98.0,12.0\""))
+        #expect(Sparkline.unicode([pool[3], pool[4]]) == "▄▄")
+    }
+
     @Test("SVG sparkline golden")
     func svgSparkline() {
         let svg = Sparkline.svg(["1", "3", "2"].map(Fixtures.decimal), width: 100, height: 24)
@@ -238,6 +267,47 @@ struct HistoryTests {
                 #expect(Self.chosen(name, try Self.rows(read.tickers, converter)) == Self.chosen(name, whole[run.id]?.rows ?? []), "\(name) in run \(run.id)")
                 #expect(read.tickers.count < 40, "\(name): \(read.tickers.count) markets read")
             }
+        }
+    }
+
+    @Test("trends price each stored day as converting every stored market of it does")
+    func trendsPriceAsTheConverter() throws {
+        let store = try HistoryStore()
+        // A name of an id far past the others (ids are rowids, which a hand-edited file may spread).
+        try store.write { try $0.execute(sql: "INSERT INTO market_name (id, symbol, base_asset, quote_asset) VALUES (5000000000, 'XYZBTC', 'XYZ', 'btc')") }
+        var snapshots = [try Self.snapshot(daysAgo: 3, factor: Fixtures.decimal("0.5")), try Self.snapshot(daysAgo: 2, factor: Fixtures.decimal("0.7"), rateFactor: Fixtures.decimal("1.1")), try Self.snapshot(daysAgo: 1, factor: 1)]
+        for index in snapshots.indices {
+            // Quote assets priced through WRX and BTC, one priced only by a market spelt in
+            // capitals (and not at all on the middle day), a symbol stored in two spellings.
+            snapshots[index].tickers += [
+                Ticker(symbol: "ÄBCWRX", baseAsset: "Äbc", quoteAsset: "WRX", last: Fixtures.decimal("2.5")),
+                Ticker(symbol: "XYZBTC", baseAsset: "XYZ", quoteAsset: "btc", last: Fixtures.decimal("0.001")),
+                Ticker(symbol: "qrsfoo", baseAsset: "qrs", quoteAsset: "foo", last: Fixtures.decimal("3")),
+                Ticker(symbol: "QRSFOO", baseAsset: "QRS", quoteAsset: "FOO", last: Fixtures.decimal("4")),
+            ]
+            if index != 1 { snapshots[index].tickers.append(Ticker(symbol: "FOOUSDT", baseAsset: "FOO", quoteAsset: "USDT", last: Fixtures.decimal("0.25"))) }
+            try store.record(snapshots[index])
+        }
+        let converter = try CurrencyConverter(rates: snapshots[2].rates, target: "SEK")
+        let rows = try Self.rows(snapshots[2].tickers, converter)
+        let trends = try TrendCalculator(store: store).trends(for: rows, currency: "SEK", at: Self.captured)
+        // What trends did before: every stored market of the day converted, each row's symbol
+        // priced by the last stored market of that symbol in any spelling.
+        var expected: [String: [Decimal]] = [:]
+        for run in try store.runs(in: Date(timeIntervalSince1970: 0)...Self.captured) {
+            let stored = try store.snapshot(of: run)
+            let day = try CurrencyConverter(rates: try #require(stored.rates), target: "SEK")
+            let rates = try day.quoteRates(for: stored.tickers).rates
+            var prices: [String: Decimal] = [:]
+            for ticker in stored.tickers {
+                if let rate = rates[ticker.quoteAsset.lowercased()] { prices[ticker.symbol.lowercased()] = (FastDecimal(ticker.last) * FastDecimal(rate.rate)).decimal }
+            }
+            for (symbol, price) in prices { expected[symbol, default: []].append(price) }
+        }
+        #expect(expected["qrsfoo"]?.count == 2 && expected["äbcwrx"]?.count == 3 && expected["xyzbtc"]?.count == 3)
+        for row in rows {
+            let series = try #require(trends[row.symbol.lowercased()]?.series)
+            #expect(Array(series.dropLast()) == expected[row.symbol.lowercased()] ?? [], "\(row.symbol)")
         }
     }
 

@@ -52,24 +52,31 @@ package struct HistoryExporter: Sendable {
         var convertible = false
         // Only the asset's markets and those that price them: what a run's other markets would add
         // to its rows is nothing (each row is converted on its own), at a hundred times the cost.
-        let stored = try store.markets(of: wanted, in: runs)
+        // Only the rates a conversion into `currency` reads (`CurrencyConverter`).
+        let stored = try store.markets(of: wanted, in: runs, currencies: [currency.uppercased(), "USD", "INR"])
+        let selector = MarketSelector(Selection(markets: .primary, symbols: [wanted]))
         for run in runs {
             guard let snapshot = stored[run.id], let rates = snapshot.rates else { continue }
             guard let converter = try? CurrencyConverter(rates: rates, target: currency),
                 let quoteRates = try? converter.quoteRates(for: snapshot.tickers)
             else { continue }
             convertible = true
-            let rows = MarketAnalyser().analyse(snapshot.tickers, rates: quoteRates, currency: converter.target).rows
+            // Only the asset's own markets analysed: a row is made from its ticker alone, and the
+            // pricing markets' rows were never chosen.
+            let own = snapshot.tickers.filter { ticker in
+                CurrencyConverter.lowercased(ticker.symbol) == wanted || CurrencyConverter.lowercased(ticker.baseAsset) == wanted
+            }
+            let rows = MarketAnalyser().analyse(own, rates: quoteRates, currency: converter.target).rows
             let exact = rows.first { $0.symbol.lowercased() == wanted }
-            let primary = MarketSelector(Selection(markets: .primary, symbols: [wanted])).select(rows).first
+            let primary = selector.select(rows).first
             guard let row = exact ?? primary else { continue }
             points.append(Point(time: run.sourceTime, kind: run.kind, row: row, ratesDate: rates.date))
         }
         if quietly { return points }
-        // The currencies on record only for the error: gathered per run, they were a tenth of a
-        // ten-year `history`.
+        // The currencies on record only for the error, read for it: gathered per run, they were a
+        // tenth of a ten-year `history`.
         if !runs.isEmpty && !convertible {
-            let currencies = Set(runs.compactMap { stored[$0.id]?.rates }.flatMap(\.currencies))
+            let currencies = try store.currencies(of: runs)
             if !currencies.isEmpty { throw .currencyNotRecorded(currency: currency, available: currencies.sorted()) }
         }
         if !runs.isEmpty && convertible && points.isEmpty {

@@ -17,6 +17,12 @@ package struct HistoryStore: Sendable {
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // SQLite's defaults kept: a rollback journal and `synchronous = FULL`. A run commits
+            // its snapshot once, after its reports are on disk; the journal's syncs (four, about a
+            // millisecond on the benchmark's disk) are what make a completed run's day survive a
+            // power cut, not only a crash of the program. WAL with `synchronous = NORMAL` would
+            // save them but may lose the last commits to a power cut, and keeps `-wal`/`-shm`
+            // files beside the database that a copy of `history.sqlite` alone would miss.
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             database = try DatabaseQueue(path: path, configuration: configuration)
@@ -155,11 +161,15 @@ package struct HistoryStore: Sendable {
     /// Names are judged in Swift (`lowercased()`, as `snapshot(of:)`'s callers judge every row,
     /// where SQLite folds ASCII only) against the few hundred stored names; then only the rows of
     /// those names in those runs are read, each found through the (run, name) key.
-    public func markets(of asset: String, in runs: [RunSummary]) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
+    ///
+    /// `currencies`: the only ECB rates read (each day's others left out), `nil` for all: every
+    /// currency of 3,650 days was a fifth of `history --days 3650`, for the two or three a
+    /// conversion asks for.
+    public func markets(of asset: String, in runs: [RunSummary], currencies: Set<String>? = nil) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
         guard !runs.isEmpty else { return [:] }
         return try read { db in
             var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
-            let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), in: db)
+            let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), currencies: currencies, in: db)
             for run in runs { result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil) }
             let runList = result.keys.sorted().map(String.init).joined(separator: ",")
             let runTimes = try Self.runTimes(runList, in: db)
@@ -199,18 +209,27 @@ package struct HistoryStore: Sendable {
 
     /// What trends need of several runs, in one query: each market's symbol, quote asset and last
     /// price (the base asset is left empty), keyed by run, each run's ECB rates beside it.
-    /// The other six prices are not read, and the last price is built from its stored integer
-    /// without text: parsing prices was most of a report's history cost.
     package func lastPrices(of runs: [RunSummary]) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
         var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
-        try forEachLastPrices(of: runs) { id, tickers, rates in result[id] = (tickers, rates) }
+        try forEachLastPrices(of: runs) { names, id, prices, rates in
+            result[id] = (prices.compactMap { price in
+                names[price.nameID].map { Ticker(symbol: $0.symbol, baseAsset: "", quoteAsset: $0.quoteAsset, last: price.last) }
+            }, rates)
+        }
         return result
     }
 
-    /// `lastPrices` one run at a time, in one query, each run's tickers handed to `body` in a
-    /// buffer used again for the next: a month of 10,000 markets held at once was 76 MB of
-    /// tickers, most of it paid for in page faults.
-    package func forEachLastPrices(of runs: [RunSummary], _ body: (Int64, [Ticker], ExchangeRates?) -> Void) throws(HistoryError) {
+    /// A stored market's last price in one run, by the id of its name.
+    typealias LastPrice = (nameID: Int64, last: Decimal)
+
+    /// The last prices of `runs`, in one query, handed to `body` one run at a time with the
+    /// stored names and the run's ECB rates, in name order, in a buffer used again for the next
+    /// run: a month of 10,000 markets held at once was 76 MB of tickers. Only the last price is
+    /// read, built from its stored integer without text; markets go by the id of their name, so
+    /// that a caller works out what a name means once, not once a day (a `Ticker` and a hashed
+    /// symbol per row were most of a month's cost). Rows whose last price cannot be read are left
+    /// out; a run without stored markets is handed with none.
+    func forEachLastPrices(of runs: [RunSummary], _ body: (MarketNames, Int64, [LastPrice], ExchangeRates?) -> Void) throws(HistoryError) {
         guard !runs.isEmpty else { return }
         try read { db in
             let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), in: db)
@@ -224,12 +243,12 @@ package struct HistoryStore: Sendable {
                 arguments: StatementArguments(ids))
             var handed = Set<Int64>()
             var currentID: Int64 = -1
-            var tickers: [Ticker] = []
+            var prices: [LastPrice] = []
             func hand() {
                 guard currentID >= 0 else { return }
-                body(currentID, tickers, ratesByRun[currentID] ?? nil)
+                body(names, currentID, prices, ratesByRun[currentID] ?? nil)
                 handed.insert(currentID)
-                tickers.removeAll(keepingCapacity: true)
+                prices.removeAll(keepingCapacity: true)
             }
             while let row = try rows.next() {
                 let id: Int64 = row[0]
@@ -237,12 +256,21 @@ package struct HistoryStore: Sendable {
                     hand()
                     currentID = id
                 }
-                guard let name = names[row[1]], let last = StoredNumber.readLast(row[2]) else { continue }
-                tickers.append(Ticker(symbol: name.symbol, baseAsset: "", quoteAsset: name.quoteAsset, last: last.value))
+                guard let last = StoredNumber.readLast(row[2]) else { continue }
+                prices.append((row[1], last.value))
             }
             hand()
             // A run without stored markets still has its rates, as before.
-            for id in ids where !handed.contains(id) { body(id, [], ratesByRun[id] ?? nil) }
+            for id in ids where !handed.contains(id) { body(names, id, [], ratesByRun[id] ?? nil) }
+        }
+    }
+
+    /// Every currency the ECB rates of `runs` have, EUR included: what an error offers instead of
+    /// a currency none of them has.
+    package func currencies(of runs: [RunSummary]) throws(HistoryError) -> Set<String> {
+        try read { db in
+            let byDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), in: db)
+            return Set(runs.compactMap { byDate[$0.ratesDate] ?? nil }.flatMap(\.currencies))
         }
     }
 
@@ -257,18 +285,42 @@ package struct HistoryStore: Sendable {
 
     /// For each of `dates`, the newest stored ECB rates dated that day or earlier, read in one
     /// query over the span of `dates`: a `history` of ten years asked 3,650 times, a query each.
-    static func rates(onOrBefore dates: Set<String>, in db: Database) throws -> [String: ExchangeRates?] {
+    ///
+    /// `currencies`: the only rates read, `nil` for all. A day is the same day either way: one
+    /// whose rates lack the wanted currencies is still the newest day, as with all of them read.
+    static func rates(onOrBefore dates: Set<String>, currencies: Set<String>? = nil, in db: Database) throws -> [String: ExchangeRates?] {
         guard let lowest = dates.min(), let highest = dates.max() else { return [:] }
         let first = try String.fetchOne(db, sql: "SELECT MAX(date) FROM rate WHERE date <= ?", arguments: [lowest]) ?? lowest
         var days: [ExchangeRates] = []
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT date, currency, per_euro FROM rate WHERE date BETWEEN ? AND ? ORDER BY date", arguments: [first, highest])
-        while let row = try rows.next() {
-            let day: String = row[0]
-            if days.last?.date != day { days.append(ExchangeRates(date: day, perEuro: [:])) }
-            if let value = StoredNumber.readLast(row[2])?.value, value > 0 { days[days.count - 1].perEuro[row[1]] = value }
+        let span: StatementArguments = [first, highest]
+        if let currencies {
+            // The days from the key alone; then only the wanted rows, each day's in key order.
+            for day in try String.fetchAll(db, sql: "SELECT DISTINCT date FROM rate WHERE date BETWEEN ? AND ? ORDER BY date", arguments: span) {
+                days.append(ExchangeRates(date: day, perEuro: [:]))
+            }
+            let wanted = currencies.sorted()
+            let list = Array(repeating: "?", count: wanted.count).joined(separator: ",")
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT date, currency, per_euro FROM rate WHERE date BETWEEN ? AND ? AND currency IN (\(list)) ORDER BY date",
+                arguments: span + StatementArguments(wanted))
+            var index = 0
+            while let row = try rows.next() {
+                let day: String = row[0]
+                while index < days.count && days[index].date != day { index += 1 }
+                guard index < days.count else { break }
+                if let value = StoredNumber.readLast(row[2])?.value, value > 0 { days[index].perEuro[row[1]] = value }
+            }
+        } else {
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT date, currency, per_euro FROM rate WHERE date BETWEEN ? AND ? ORDER BY date", arguments: span)
+            while let row = try rows.next() {
+                let day: String = row[0]
+                if days.last?.date != day { days.append(ExchangeRates(date: day, perEuro: [:])) }
+                if let value = StoredNumber.readLast(row[2])?.value, value > 0 { days[days.count - 1].perEuro[row[1]] = value }
+            }
         }
         var result: [String: ExchangeRates?] = [:]
+        result.reserveCapacity(dates.count)
         for date in dates {
             // The last day not after `date`: days are in date order.
             var low = 0

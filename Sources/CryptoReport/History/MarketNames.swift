@@ -30,6 +30,10 @@ struct MarketNames {
 
     static func load(_ db: Database) throws -> MarketNames {
         var names = MarketNames()
+        // Sized once: grown an insert at a time, rehashing the keys was half of loading them.
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM market_name") ?? 0
+        names.byID.reserveCapacity(count)
+        names.ids.reserveCapacity(count)
         let rows = try Row.fetchCursor(db, sql: "SELECT id, symbol, base_asset, quote_asset FROM market_name")
         while let row = try rows.next() {
             names.remember(Name(symbol: row[1], baseAsset: row[2], quoteAsset: row[3]), id: row[0])
@@ -38,6 +42,9 @@ struct MarketNames {
     }
 
     subscript(id: Int64) -> Name? { byID[id] }
+
+    /// Every name by id.
+    var table: [Int64: Name] { byID }
 
     /// Every id with its name, in id order (the order names were first stored).
     var all: [(id: Int64, name: Name)] {

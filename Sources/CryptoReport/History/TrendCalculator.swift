@@ -40,8 +40,10 @@ package struct TrendCalculator: Sendable {
         for (index, row) in rows.enumerated() where positions[Self.lowercased(row.symbol)] == nil {
             positions[Self.lowercased(row.symbol)] = index
         }
-        try store.forEachLastPrices(of: wanted) { id, tickers, rates in
-            prices[id] = Self.prices(tickers, rates: rates, currency: currency, at: positions, count: rows.count)
+        var pricer: StoredDayPricer?
+        try store.forEachLastPrices(of: wanted) { names, id, stored, rates in
+            if pricer == nil { pricer = StoredDayPricer(names: names, positions: positions, count: rows.count, currency: currency) }
+            prices[id] = pricer?.prices(stored, rates: rates)
         }
         let dailyPrices = days.map { day in (day, daily[day].flatMap { prices[$0.id] }) }
         let previousPrices = previous.flatMap { prices[$0.id] }
@@ -74,28 +76,6 @@ package struct TrendCalculator: Sendable {
 
     static func latest(in runs: [RunSummary], from start: Date, to end: Date) -> RunSummary? {
         runs.last { $0.sourceTime >= start && $0.sourceTime <= end }
-    }
-
-    /// Last prices in `currency` of the stored markets among the report's rows, at each row's
-    /// position (`positions`: lower-cased symbol to position); all `nil` when the run's day has
-    /// no usable rates for that currency.
-    static func prices(_ tickers: [Ticker], rates: ExchangeRates?, currency: String, at positions: [String: Int], count: Int) -> [Decimal?] {
-        var prices = [Decimal?](repeating: nil, count: count)
-        guard let rates, let converter = try? CurrencyConverter(rates: rates, target: currency),
-            let quoteRates = try? converter.quoteRates(for: tickers)
-        else { return prices }
-        // Each quote asset's rate read once; each price a FastDecimal product (Foundation's own
-        // result): a month of 10,000 markets is 300,000 of them.
-        var fastRates: [String: FastDecimal] = [:]
-        for (quote, rate) in quoteRates.rates { fastRates[quote] = FastDecimal(rate.rate) }
-        let exact = FastDecimal.isAvailable
-        for ticker in tickers {
-            // The last of a symbol stored twice wins, as it did in a dictionary of prices.
-            if let position = positions[lowercased(ticker.symbol)], let rate = fastRates[lowercased(ticker.quoteAsset)] {
-                prices[position] = exact ? (FastDecimal(ticker.last) * rate).decimal : ticker.last * rate.decimal
-            }
-        }
-        return prices
     }
 
     /// The feed's symbols are lower case already; only another spelling pays for a new string.

@@ -16,38 +16,84 @@ import Foundation
 /// - `l`: the market's alert limits: where the line goes, its direction, its label.
 extension ReportViewModel {
     static func historyData(_ report: Report, numbers: PeopleNumberFormatter, strings: PageStrings) -> String {
-        let dated = report.rows.compactMap { market -> (anchor: String, trend: Trend, market: MarketRow)? in
-            guard let trend = market.trend, trend.days.count == trend.series.count, trend.series.count > 1 else { return nil }
-            return (anchor(market.symbol), trend, market)
+        // Positions, not copies of each row and its trend.
+        let dated = report.rows.indices.filter { index in
+            guard let trend = report.rows[index].trend else { return false }
+            return trend.days.count == trend.series.count && trend.series.count > 1
         }
         guard !dated.isEmpty else { return "" }
-        let days = Set(dated.flatMap(\.trend.days)).sorted()
+        // Markets mostly share one list of days: each different list hashed once, not every day
+        // of every market.
+        var allDays = Set<String>()
+        var previousDays: [String]?
+        for index in dated {
+            guard let days = report.rows[index].trend?.days, days != previousDays else { continue }
+            allDays.formUnion(days)
+            previousDays = days
+        }
+        let days = allDays.sorted()
         let position = Dictionary(days.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         var json = "{\"locale\":" + jsonString(report.localeIdentifier.replacingOccurrences(of: "_", with: "-"))
         json += ",\"currency\":" + jsonString(report.currency)
         json += ",\"months\":[" + strings.months.map(jsonString).joined(separator: ",") + "]"
         json += ",\"days\":[" + days.map(jsonString).joined(separator: ",") + "]"
-        var markets: [String] = []
+        // Each market's two strings written as bytes: a `String` per point, and their joins, were
+        // most of the data's time. Prices and changes are digits, `.`, `-` and spaces: nothing
+        // in them needs escaping.
+        var markets: [UInt8] = []
         var limits: [String] = []
         var seen = Set<String>()
-        for (anchor, trend, market) in dated where seen.insert(anchor).inserted {
-            var prices = [String](repeating: "-", count: days.count)
-            var changes = prices
+        var point = [Int](repeating: -1, count: days.count)
+        var change = [Int64?](repeating: nil, count: days.count)
+        // Each point's slot among `days`, looked up again only when a market's days differ from
+        // the one before.
+        var slots: [Int?] = []
+        previousDays = nil
+        for rowIndex in dated {
+            let market = report.rows[rowIndex]
+            guard let trend = market.trend else { continue }
+            let anchor = anchor(market.symbol)
+            guard seen.insert(anchor).inserted else { continue }
+            for index in point.indices {
+                point[index] = -1
+                change[index] = nil
+            }
+            if trend.days != previousDays {
+                slots = trend.days.map { position[$0] }
+                previousDays = trend.days
+            }
             var previous: Double?
-            for (day, price) in zip(trend.days, trend.series) {
-                guard let index = position[day] else { continue }
-                prices[index] = plainPrice(price)
+            for (offset, price) in trend.series.enumerated() {
+                guard let index = slots[offset] else { continue }
+                point[index] = offset
                 let value = double(price)
                 // A change for people, rounded to the hundredth of a percent the page shows: a
                 // Double is exact enough, and a Decimal division per point cost more than the rest
                 // of the data together.
                 if let previous, previous > 0 {
                     let hundredths = ((value - previous) / previous * 10_000).rounded(.toNearestOrAwayFromZero)
-                    if hundredths.isFinite, abs(hundredths) < 1e15 { changes[index] = String(Int64(hundredths)) }
+                    if hundredths.isFinite, abs(hundredths) < 1e15 { change[index] = Int64(hundredths) }
                 }
                 previous = value
             }
-            markets.append(jsonString(anchor) + ":[" + jsonString(prices.joined(separator: " ")) + "," + jsonString(changes.joined(separator: " ")) + "]")
+            if !markets.isEmpty { markets.append(UInt8(ascii: ",")) }
+            markets += jsonString(anchor).utf8
+            markets += ":[\"".utf8
+            for (index, offset) in point.enumerated() {
+                if index > 0 { markets.append(UInt8(ascii: " ")) }
+                if offset >= 0 { appendPlainPrice(trend.series[offset], to: &markets) } else { markets.append(UInt8(ascii: "-")) }
+            }
+            markets += "\",\"".utf8
+            for (index, hundredths) in change.enumerated() {
+                if index > 0 { markets.append(UInt8(ascii: " ")) }
+                guard let hundredths else {
+                    markets.append(UInt8(ascii: "-"))
+                    continue
+                }
+                if hundredths < 0 { markets.append(UInt8(ascii: "-")) }
+                Sparkline.appendDigits(hundredths.magnitude, to: &markets)
+            }
+            markets += "\"]".utf8
             let marketLimits = Self.limits(for: market, in: report).compactMap { limit -> String? in
                 let value = double(limit.value)
                 guard value.isFinite else { return nil }
@@ -55,7 +101,7 @@ extension ReportViewModel {
             }
             if !marketLimits.isEmpty { limits.append(jsonString(anchor) + ":[" + marketLimits.joined(separator: ",") + "]") }
         }
-        json += ",\"m\":{" + markets.joined(separator: ",") + "}"
+        json += ",\"m\":{" + String(decoding: markets, as: UTF8.self) + "}"
         json += ",\"l\":{" + limits.joined(separator: ",") + "}}"
         return json
     }
@@ -64,21 +110,26 @@ extension ReportViewModel {
     /// plain digits (`0.000008600`), so that the script's `Intl.NumberFormat` writes the page's
     /// text: it formats a decimal string exactly, and the digits say how many to show.
     static func plainPrice(_ value: Decimal) -> String {
+        var bytes: [UInt8] = []
+        appendPlainPrice(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func appendPlainPrice(_ value: Decimal, to bytes: inout [UInt8]) {
         let digits = PeopleNumberFormatter.fractionDigits(for: value)
-        var text: String
+        let start = bytes.count
         if let parts = DecimalParts(value), let rounded = parts.rounded(scale: digits) {
-            text = rounded.plainText
+            rounded.appendPlain(to: &bytes)
         } else {
             var input = value
             var rounded = Decimal()
             NSDecimalRound(&rounded, &input, digits, .plain)
-            text = rounded.description
+            bytes += rounded.description.utf8
         }
         // Rounding compacts `1.2999` to `1.3`: the zeros the page shows come back.
-        let shown = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 } ?? -1
-        if shown < 0 { text += digits > 0 ? "." : "" }
-        if digits > max(shown, 0) { text += String(repeating: "0", count: digits - max(shown, 0)) }
-        return text
+        let shown = bytes[start...].firstIndex(of: UInt8(ascii: ".")).map { bytes.count - $0 - 1 } ?? -1
+        if shown < 0 && digits > 0 { bytes.append(UInt8(ascii: ".")) }
+        if digits > max(shown, 0) { bytes += repeatElement(UInt8(ascii: "0"), count: digits - max(shown, 0)) }
     }
 
     /// For the chart and the changes: a `Decimal`'s 128-bit mantissa and exponent as a `Double`,

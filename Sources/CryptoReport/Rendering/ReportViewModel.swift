@@ -314,7 +314,9 @@ struct ReportViewModel {
     }
 
     private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter, time: PeopleTime, strings: PageStrings) -> Row {
-        Row(
+        // Both lines from one set of points: each value made a `Double` once.
+        let points = Sparkline.Points(market.trend?.series ?? [])
+        return Row(
             symbol: market.symbol, pair: "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())",
             base: market.baseAsset.uppercased(), quote: market.quoteAsset.uppercased(),
             price: numbers.money(market.price), open: numbers.money(market.open), high: numbers.money(market.high),
@@ -327,10 +329,10 @@ struct ReportViewModel {
             stale: market.isStale, sincePrevious: numbers.percent(market.trend?.sincePrevious),
             change7d: numbers.percent(market.trend?.change7d), change30d: numbers.percent(market.trend?.change30d),
             sincePreviousClass: changeClass(market.trend?.sincePrevious), change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),
-            sparkline: Sparkline.unicode(market.trend?.series ?? []),
+            sparkline: Sparkline.unicode(points),
             // The label only for a line that is drawn: most rows of a first run have none.
-            sparklineSVG: (market.trend?.series.count ?? 0) > 1
-                ? Sparkline.svg(market.trend?.series ?? [], label: strings.format(.trendDays, String(market.trend.map(daysCovered) ?? 0)))
+            sparklineSVG: points.count > 1
+                ? Sparkline.svg(points, label: strings.format(.trendDays, String(market.trend.map(daysCovered) ?? 0)))
                 : "",
             sortValues: sortValues(market), anchor: anchor(market.symbol))
     }

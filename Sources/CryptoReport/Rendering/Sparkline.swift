@@ -9,14 +9,19 @@ package enum Sparkline {
     /// Drawn in `Double`: a sparkline is a picture, not a figure, and a `Decimal` division per
     /// point cost more than the rest of a row.
     package static func unicode(_ values: [Decimal]) -> String {
-        guard values.count > 1, let low = values.min(), let high = values.max() else { return "" }
-        guard high > low else { return String(repeating: "▄", count: values.count) }
-        let points = values.map(double)
-        let bottom = double(low)
-        let span = double(high) - bottom
+        unicode(Points(values))
+    }
+
+    static func unicode(_ series: Points) -> String {
+        guard series.count > 1, let (low, high) = series.extremes() else { return "" }
+        let bottom = series.doubles[low]
+        let span = series.doubles[high] - bottom
+        // Values a `Double` cannot tell apart (past 16 digits) draw flat, as equal ones do:
+        // scaled by a span of 0 they were NaN, which no block is (the run stopped there).
+        guard series.values[high] > series.values[low], span > 0 else { return String(repeating: "▄", count: series.count) }
         var text = ""
-        text.unicodeScalars.reserveCapacity(points.count)
-        for point in points {
+        text.unicodeScalars.reserveCapacity(series.count)
+        for point in series.doubles {
             let level = (point - bottom) / span * 7
             text.append(blocks[min(7, max(0, Int(level.rounded())))])
         }
@@ -29,17 +34,21 @@ package enum Sparkline {
     /// `labels`, the low and the high, go in a right margin the line leaves them (10 px text, as
     /// the stylesheet sets it), so that the line never crosses them.
     package static func svg(_ values: [Decimal], width: Int = 100, height: Int = 24, labels: (low: String, high: String)? = nil, label: String? = nil) -> String {
-        guard values.count > 1, let first = values.first, let last = values.last, let low = values.min(), let high = values.max()
-        else { return "" }
+        svg(Points(values), width: width, height: height, labels: labels, label: label)
+    }
+
+    static func svg(_ series: Points, width: Int = 100, height: Int = 24, labels: (low: String, high: String)? = nil, label: String? = nil) -> String {
+        let values = series.values
+        guard values.count > 1, let first = values.first, let last = values.last, let (low, high) = series.extremes() else { return "" }
         let pad = 2.0
         let margin = labels.map { Double(max($0.low.count, $0.high.count)) * 10 * ChartLabels.characterWidth + 6 } ?? 0
-        let bottom = double(low)
-        let span = double(high) - bottom
+        let bottom = series.doubles[low]
+        let span = series.doubles[high] - bottom
         var points: [UInt8] = []
         points.reserveCapacity(values.count * 10)
-        for (index, value) in values.enumerated() {
+        for (index, value) in series.doubles.enumerated() {
             let x = pad + Double(index) / Double(values.count - 1) * (Double(width) - margin - 2 * pad)
-            let fraction = span > 0 ? (double(value) - bottom) / span : 0.5
+            let fraction = span > 0 ? (value - bottom) / span : 0.5
             let y = pad + (1 - fraction) * (Double(height) - 2 * pad)
             if index > 0 { points.append(UInt8(ascii: " ")) }
             appendOneDecimal(x, to: &points)
@@ -55,6 +64,55 @@ package enum Sparkline {
             svg += "<text x=\"\(x)\" y=\"\(height - 3)\">\(escape(labels.low))</text>"
         }
         return svg + "</svg>"
+    }
+
+    /// A series as drawn: its values, each as a `Double` once, for both of a row's lines.
+    struct Points {
+        var values: [Decimal]
+        var doubles: [Double]
+
+        init(_ values: [Decimal]) {
+            self.values = values
+            doubles = values.map(Sparkline.double)
+        }
+
+        var count: Int { values.count }
+
+        /// The positions of the first least and the first greatest value, as `values.min()` and
+        /// `values.max()` find them, without comparing every pair of `Decimal`s (a `Decimal`
+        /// comparison aligns both mantissas: they were most of a sparkline's time). The
+        /// `Double`s find them; values whose `Double`s lie within a rounding error of the
+        /// extreme's, which a `Double` cannot tell apart, are settled as `Decimal`s. `nil` for
+        /// an empty series; a NaN anywhere is left to `Decimal`'s own order.
+        func extremes() -> (low: Int, high: Int)? {
+            guard !values.isEmpty else { return nil }
+            guard !doubles.contains(where: \.isNaN) else {
+                guard let low = values.indices.min(by: { values[$0] < values[$1] }),
+                    let high = values.indices.max(by: { values[$0] < values[$1] })
+                else { return nil }
+                return (low, high)
+            }
+            return (extreme(greatest: false), extreme(greatest: true))
+        }
+
+        private func extreme(greatest: Bool) -> Int {
+            var best = 0
+            for index in doubles.indices.dropFirst() where greatest ? doubles[index] > doubles[best] : doubles[index] < doubles[best] {
+                best = index
+            }
+            // Each `Double` is within a few units in the last place of its value (1e-15
+            // relative): the true extreme's is within twice that of the one found.
+            let tolerance = abs(doubles[best]) * 1e-12
+            var found: Int?
+            for index in doubles.indices where abs(doubles[index] - doubles[best]) <= tolerance {
+                guard let current = found else {
+                    found = index
+                    continue
+                }
+                if greatest ? values[index] > values[current] : values[index] < values[current] { found = index }
+            }
+            return found ?? best
+        }
     }
 
     /// A `Decimal` as the nearest-enough `Double`: mantissa × 10^exponent.
@@ -86,13 +144,30 @@ package enum Sparkline {
             bytes.append(UInt8(ascii: "-"))
             units = -units
         }
-        bytes += Array(String(units / 10).utf8)
+        appendDigits(UInt64(units / 10), to: &bytes)
         bytes.append(UInt8(ascii: "."))
         bytes.append(UInt8(ascii: "0") + UInt8(units % 10))
     }
 
+    /// `String(value)`'s digits, without a `String` and an `Array` per coordinate.
+    static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            var rest = value
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
     private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        // A label seldom holds anything to escape: three `replacingOccurrences` per row were a
+        // third of drawing its line.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else { return text }
+        return text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")
     }
 }
