@@ -29,6 +29,15 @@ struct PageLanguageTests {
         }
     }
 
+    @Test("each key reads its own text in both languages: a key's position among all keys is its ordinal")
+    func textsByPosition() {
+        for (position, key) in PageStrings.Key.allCases.enumerated() {
+            #expect(key.ordinal == position, "\(key)")
+            #expect(PageStrings(.english)[key] == PageStrings.englishTable[key], "\(key)")
+            #expect(PageStrings(.swedish)[key] == PageStrings.swedishTable[key], "\(key)")
+        }
+    }
+
     @Test("the language follows the locale's language: sv_SE and sv_FI Swedish, the rest English")
     func languageOfLocale() {
         #expect(PageStrings.Language(localeIdentifier: "sv_SE") == .swedish)
