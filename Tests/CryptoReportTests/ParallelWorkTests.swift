@@ -29,6 +29,19 @@ struct ParallelWorkTests {
         #expect(largestBatch <= 3)
     }
 
+    @Test("two lanes each run once, and chunks made inside a lane still cover every position in order")
+    func twoLanes() {
+        let lanes = Counter()
+        let results = Lanes()
+        ParallelChunks.twoLanes { lane in
+            lanes.add()
+            let made = ParallelChunks.elements(1_000, chunk: 10) { $0 * 2 + lane }
+            results.set(lane, made)
+        }
+        #expect(lanes.value == 2)
+        #expect(results.get(0) == (0..<1_000).map { $0 * 2 } && results.get(1) == (0..<1_000).map { $0 * 2 + 1 })
+    }
+
     @Test("a value asked for from many threads at once is made once, and all get it")
     func madeOnce() {
         let makes = Counter()
@@ -111,6 +124,13 @@ struct ParallelWorkTests {
         #expect(scanned.diagnostics == decoded.diagnostics)
         #expect(scanned.tickers.count < 3_000 && scanned.diagnostics.count > 3)
         #expect(scanned.tickers.map(\.symbol) == scanned.tickers.map(\.symbol).sorted { Int($0.dropFirst().dropLast(4)) ?? 0 < Int($1.dropFirst().dropLast(4)) ?? 0 })
+    }
+
+    final class Lanes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var made: [Int: [Int]] = [:]
+        func set(_ lane: Int, _ values: [Int]) { lock.withLock { made[lane] = values } }
+        func get(_ lane: Int) -> [Int]? { lock.withLock { made[lane] } }
     }
 
     final class Counter: @unchecked Sendable {

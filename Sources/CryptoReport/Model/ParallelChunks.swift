@@ -39,6 +39,22 @@ enum ParallelChunks {
         }
     }
 
+    /// `body(0)` on another thread and `body(1)` on this one, returning once both have run: two
+    /// lanes of work that use `concurrently` themselves (the reports staged two at a time). Not a
+    /// `concurrentPerform` of two: Dispatch runs an apply nested in another with its threads
+    /// divided by the outer one's iterations, so on two cores each lane's chunks were made on
+    /// one thread, in turn.
+    static func twoLanes(_ body: (Int) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            let work = UncheckedWork(body: body)
+            let group = DispatchGroup()
+            // The block runs before `wait` returns, within this call: `body` does not outlive it.
+            DispatchQueue.global().async(group: group) { work.body(0) }
+            work.body(1)
+            group.wait()
+        }
+    }
+
     private struct UncheckedWork: @unchecked Sendable {
         let body: (Int) -> Void
     }

@@ -274,7 +274,7 @@ package struct ReportWriter: Sendable {
             .map(\.index)
         guard order.count > 1 else { return [:] }
         let queue = StagingQueue(order)
-        ParallelChunks.concurrently(min(2, order.count)) { _ in
+        ParallelChunks.twoLanes { _ in
             while let index = queue.next() {
                 do throws(OutputError) {
                     try stage(files[index], as: staged[index], stagedNames: [:])
