@@ -308,7 +308,13 @@ struct HistoryTests {
         for row in rows {
             let series = try #require(trends[row.symbol.lowercased()]?.series)
             #expect(Array(series.dropLast()) == expected[row.symbol.lowercased()] ?? [], "\(row.symbol)")
+            #expect(trends[row.symbol.lowercased()]?.days.count == series.count, "\(row.symbol)")
         }
+        // Each price's day: every day for a market priced on each, the days it was for one that was not.
+        let day = { (daysAgo: Int) in ReportDates.day(Self.captured.addingTimeInterval(-Double(daysAgo) * Self.day)) }
+        let today = ReportDates.day(Self.captured)
+        #expect(trends["btcusdt"]?.days == [day(3), day(2), day(1), today])
+        #expect(trends["qrsfoo"]?.days == [day(3), day(1), today])
     }
 
     static func rows(_ tickers: [Ticker], _ converter: CurrencyConverter) throws -> [MarketRow] {

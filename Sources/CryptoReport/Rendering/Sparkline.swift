@@ -2,8 +2,6 @@ package import Foundation
 
 /// Small price charts drawn by the project: Unicode blocks for Markdown, inline SVG for HTML.
 package enum Sparkline {
-    static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
-
     /// `▁▂▄█`: one block per value, scaled between the series' low and high.
     ///
     /// Drawn in `Double`: a sparkline is a picture, not a figure, and a `Decimal` division per
@@ -19,13 +17,16 @@ package enum Sparkline {
         // Values a `Double` cannot tell apart (past 16 digits) draw flat, as equal ones do:
         // scaled by a span of 0 they were NaN, which no block is (the run stopped there).
         guard series.values[high] > series.values[low], span > 0 else { return String(repeating: "▄", count: series.count) }
-        var text = ""
-        text.unicodeScalars.reserveCapacity(series.count)
+        // The blocks' UTF-8 bytes (U+2581…U+2588: E2 96 81…88), not a `Character` appended per point.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(series.count * 3)
         for point in series.doubles {
             let level = (point - bottom) / span * 7
-            text.append(blocks[min(7, max(0, Int(level.rounded())))])
+            bytes.append(0xE2)
+            bytes.append(0x96)
+            bytes.append(0x81 + UInt8(min(7, max(0, Int(level.rounded())))))
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// An inline SVG line chart, coloured by the direction from first to last value.
