@@ -105,12 +105,21 @@ package enum Sparkline {
             // relative): the true extreme's is within twice that of the one found.
             let tolerance = abs(doubles[best]) * 1e-12
             var found: Int?
+            var foundParts: FastDecimal?
             for index in doubles.indices where abs(doubles[index] - doubles[best]) <= tolerance {
                 guard let current = found else {
                     found = index
+                    foundParts = FastDecimal.isAvailable ? FastDecimal(values[index]) : nil
                     continue
                 }
-                if greatest ? values[index] > values[current] : values[index] < values[current] { found = index }
+                // The same digits and exponent are the same value: a flat line (a quiet market's
+                // every day) compares no `Decimal`s.
+                let parts = FastDecimal.isAvailable ? FastDecimal(values[index]) : nil
+                if let parts, parts == foundParts { continue }
+                if greatest ? values[index] > values[current] : values[index] < values[current] {
+                    found = index
+                    foundParts = parts
+                }
             }
             return found ?? best
         }
