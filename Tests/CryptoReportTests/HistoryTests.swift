@@ -163,7 +163,7 @@ struct HistoryTests {
         }
         for _ in 0..<2000 {
             let values = (0..<(1 + next(12))).map { _ in pool[next(pool.count)] }
-            let found = Sparkline.Points(values).extremes()
+            let found = Sparkline.Points(values).findExtremes()
             let low = values.indices.min { values[$0] < values[$1] }
             let high = values.indices.max { values[$0] < values[$1] }
             #expect(found?.low == low && found?.high == high, "\(values)")

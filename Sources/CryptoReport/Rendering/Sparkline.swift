@@ -11,7 +11,7 @@ package enum Sparkline {
     }
 
     static func unicode(_ series: Points) -> String {
-        guard series.count > 1, let (low, high) = series.extremes() else { return "" }
+        guard series.count > 1, let (low, high) = series.extremes else { return "" }
         let bottom = series.doubles[low]
         let span = series.doubles[high] - bottom
         // Values a `Double` cannot tell apart (past 16 digits) draw flat, as equal ones do:
@@ -40,7 +40,7 @@ package enum Sparkline {
 
     static func svg(_ series: Points, width: Int = 100, height: Int = 24, labels: (low: String, high: String)? = nil, label: String? = nil) -> String {
         let values = series.values
-        guard values.count > 1, let first = values.first, let last = values.last, let (low, high) = series.extremes() else { return "" }
+        guard values.count > 1, let first = values.first, let last = values.last, let (low, high) = series.extremes else { return "" }
         let pad = 2.0
         let margin = labels.map { Double(max($0.low.count, $0.high.count)) * 10 * ChartLabels.characterWidth + 6 } ?? 0
         let bottom = series.doubles[low]
@@ -67,14 +67,19 @@ package enum Sparkline {
         return svg + "</svg>"
     }
 
-    /// A series as drawn: its values, each as a `Double` once, for both of a row's lines.
+    /// A series as drawn: its values, each as a `Double` once, and its low and high, found once
+    /// for both of a row's lines.
     struct Points {
-        var values: [Decimal]
-        var doubles: [Double]
+        let values: [Decimal]
+        let doubles: [Double]
+        /// See `findExtremes()`.
+        private(set) var extremes: (low: Int, high: Int)?
 
         init(_ values: [Decimal]) {
             self.values = values
             doubles = values.map(Sparkline.double)
+            extremes = nil
+            extremes = values.count > 1 ? findExtremes() : nil
         }
 
         var count: Int { values.count }
@@ -85,7 +90,7 @@ package enum Sparkline {
         /// `Double`s find them; values whose `Double`s lie within a rounding error of the
         /// extreme's, which a `Double` cannot tell apart, are settled as `Decimal`s. `nil` for
         /// an empty series; a NaN anywhere is left to `Decimal`'s own order.
-        func extremes() -> (low: Int, high: Int)? {
+        func findExtremes() -> (low: Int, high: Int)? {
             guard !values.isEmpty else { return nil }
             guard !doubles.contains(where: \.isNaN) else {
                 guard let low = values.indices.min(by: { values[$0] < values[$1] }),
