@@ -185,7 +185,9 @@ struct HTMLWriterTests {
         for model in [ReportViewModel(sek), ReportViewModel(sek, alternatives: [usd])] {
             var pieces: [String] = []
             HTMLWriter.write(model, pieceSize: 16_384) { pieces.append($0) }
-            #expect(pieces.count > 20 && pieces.dropLast().allSatisfy { $0.utf8.count >= 16_384 })
+            // The table's rows and the details reach the file a chunk of markets at a time
+            // (ParallelChunks), so a piece holds at least a chunk's text: fewer, larger pieces.
+            #expect(pieces.count > 2 && pieces.dropLast().allSatisfy { $0.utf8.count >= 16_384 })
             #expect(pieces.joined() == HTMLWriter.render(model))
         }
     }

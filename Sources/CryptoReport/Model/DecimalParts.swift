@@ -241,19 +241,36 @@ package struct DecimalParts: Sendable, Equatable {
     /// ⌊log10 |value|⌋ for a non-zero value.
     package var magnitude: Int { digitCount - 1 + exponent }
 
+    /// `00` to `99`, each two digits, at twice its value: a literal, so no lazy global is
+    /// checked on every use.
+    static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
     /// The mantissa's digits, right-aligned at the end of `buffer` (64 bytes hold the most, 39);
     /// returns how many. No array is made.
     func writeDigits(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let split = chunks()
         var position = buffer.count
+        // Two digits per division where two are left to write (the value's, or the zeros that
+        // pad it to `width`): the writers print every figure of every market through here.
+        let pairs = Self.digitPairs.utf8Start
         func write(_ value: UInt64, width: Int) {
             var rest = value
             var written = 0
             repeat {
-                position -= 1
-                buffer[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-                written += 1
+                if rest >= 10 || written + 2 <= width {
+                    let pair = Int(truncatingIfNeeded: rest % 100)
+                    rest /= 100
+                    position -= 2
+                    buffer[position] = pairs[2 * pair]
+                    buffer[position + 1] = pairs[2 * pair + 1]
+                    written += 2
+                } else {
+                    position -= 1
+                    buffer[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                    written += 1
+                }
             } while rest != 0 || written < width
         }
         if split.count > 2 { write(split.values.2, width: 19) }

@@ -30,9 +30,14 @@ package protocol CommitFileSystem: Sendable {
     func unlink(_ path: String) -> Int32
     /// `fsync` on the folder, so that the renames and links made in it are on disk.
     func syncDirectory(_ path: String) -> Int32
+    /// Whether `ReportWriter` may stage several files at once, from several threads: a file
+    /// system whose steps are counted in order (a test's) says no.
+    var stagesConcurrently: Bool { get }
 }
 
 extension CommitFileSystem {
+    package var stagesConcurrently: Bool { false }
+
     /// A test's file system sees the bytes as the `Data` it already handles.
     package func createSynced(_ path: String, bytes: UnsafeRawBufferPointer) -> Int32 {
         createSynced(path, Data(bytes))
@@ -49,6 +54,9 @@ extension CommitFileSystem {
 /// The real file system.
 package struct POSIXCommitFileSystem: CommitFileSystem {
     package init() {}
+
+    /// Each call works on its own path and descriptor.
+    package var stagesConcurrently: Bool { true }
 
     package func createSynced(_ path: String, _ data: Data) -> Int32 {
         data.withUnsafeBytes { createSynced(path, bytes: $0) }

@@ -19,7 +19,11 @@ package struct TickerDecoder: Sendable {
         var diagnostics: [Diagnostic] = []
         var seen = Set<String>()
         func take<Fields: TickerFields>(_ row: Fields?, index: Int) {
-            switch validate(row, index: index) {
+            accept(validate(row, index: index), index: index)
+        }
+        // In the body's order: the first ticker of a symbol is kept, and the notes come in order.
+        func accept(_ judged: Swift.Result<Validated, Problem>, index: Int) {
+            switch judged {
             case let .success(validated):
                 diagnostics += validated.notes
                 let symbol = validated.ticker.symbol
@@ -37,14 +41,16 @@ package struct TickerDecoder: Sendable {
                 diagnostics.append(problem.diagnostic)
             }
         }
-        // Rows validated as they are scanned; a body the scanner leaves to JSONDecoder starts over.
         var received = 0
         // About what one ticker of WazirX's takes in the body: one allocation, not a doubling
         // series of copies, for a large body.
         tickers.reserveCapacity(data.count / 200)
-        let scanned = TickerScanner.forEachRow(data) { row in
-            take(row, index: received)
-            received += 1
+        // Each row is judged from its own bytes alone: in chunks on every core (ParallelChunks),
+        // then accepted in order. A body the scanner leaves to JSONDecoder is read by it.
+        let scanned = TickerScanner.withRows(data) { rows -> Int in
+            let judged = ParallelChunks.elements(rows.count, chunk: 1_024) { validate(rows[$0], index: $0) }
+            for (index, each) in judged.enumerated() { accept(each, index: index) }
+            return rows.count
         }
         if let scanned {
             received = scanned

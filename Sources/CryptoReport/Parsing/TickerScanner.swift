@@ -29,6 +29,22 @@ enum TickerScanner {
         }
     }
 
+    /// Every row of the body, read first and then handed to `body` together, so that they can
+    /// be judged on several cores (`TickerDecoder`); `body`'s result, or `nil` when JSONDecoder
+    /// must read the body. The rows point into the body: valid only during the call. Holding
+    /// them all costs 104 bytes a ticker (10 MB at 100,000), against a body of about 220.
+    static func withRows<T>(_ data: Data, _ body: ([Row?]) -> T) -> T? {
+        data.withUnsafeBytes { raw -> T? in
+            // Offsets are kept in 32 bits; no ticker body comes near 4 GiB.
+            guard raw.count < 1 << 32 else { return nil }
+            var scanner = Cursor(bytes: raw)
+            var rows: [Row?] = []
+            rows.reserveCapacity(raw.count / 200)
+            guard scanner.array({ rows.append($0) }) != nil else { return nil }
+            return body(rows)
+        }
+    }
+
     /// One object's known fields as where they are in the body: kind, offset and length packed in
     /// one integer each. Written by hand because a string and a value per field, in a dictionary
     /// per ticker, were most of reading 100,000 tickers; the strings are made only for the fields
@@ -108,6 +124,12 @@ enum TickerScanner {
     struct Cursor {
         let bytes: UnsafeRawBufferPointer
         var position = 0
+        /// The keys, read once per body rather than through the static for every key.
+        private let keys = TickerScanner.keyBytes
+        /// The key tried first: the one after the last matched. The feed sends every ticker's
+        /// keys in the same order, so nearly every key matches at the first comparison instead
+        /// of after a search through all eleven.
+        private var expectedKey = 0
 
         init(bytes: UnsafeRawBufferPointer) {
             self.bytes = bytes
@@ -156,6 +178,7 @@ enum TickerScanner {
         mutating func object() -> Row? {
             guard expect(UInt8(ascii: "{")) else { return nil }
             var fields = Row(bytes: bytes)
+            expectedKey = 0
             skipWhitespace()
             if current == UInt8(ascii: "}") {
                 position += 1
@@ -192,7 +215,12 @@ enum TickerScanner {
             guard current != nil else { return nil }
             let key = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
             position += 1
-            for (index, known) in TickerScanner.keyBytes.enumerated() where known.count == key.count && known.elementsEqual(key) {
+            if expectedKey < keys.count, keys[expectedKey].count == key.count, keys[expectedKey].elementsEqual(key) {
+                expectedKey += 1
+                return expectedKey - 1
+            }
+            for (index, known) in keys.enumerated() where known.count == key.count && known.elementsEqual(key) {
+                expectedKey = index + 1
                 return index
             }
             return -1

@@ -52,6 +52,7 @@ public struct ReportPipeline: Sendable {
             try folder.recover()
             writer = folder
         }
+        Self.learnNumberStyles(for: spec)
         let prepared = try await prepareAll(spec, fetch: fetch)
         let snapshot = prepared.snapshot
         var historyFailure: HistoryError?
@@ -99,15 +100,22 @@ public struct ReportPipeline: Sendable {
         let needsView = output.formats.contains { $0 == .markdown || $0 == .html }
         // The built-in page makes each detail as it writes it (`lazyDetails`); a template of the
         // user's is given them all.
+        // Made by the first report to need it (MadeOnce), on its own core while the others are
+        // made on the other (ReportWriter.stageAhead).
         let view = needsView
-            ? ReportViewModel(report, details: others.isEmpty && output.formats.contains(.html), lazyDetails: templates.rendersHTMLItself)
+            ? MadeOnce {
+                ReportViewModel(report, details: others.isEmpty && output.formats.contains(.html), lazyDetails: templates.rendersHTMLItself)
+            }
             : nil
         // Markdown keeps English (only the HTML page and the index follow the locale's language):
         // a second model only when the page's language is another.
-        let markdownView = view.flatMap { view -> ReportViewModel? in
-            if view.t.language == .english { return view }
+        let markdownView = view.flatMap { view -> MadeOnce<ReportViewModel>? in
+            if PageStrings(localeIdentifier: report.localeIdentifier).language == .english { return view }
             guard output.formats.contains(.markdown) else { return nil }
-            return templates.rendersMarkdownItself ? view.worded(.english, report: report) : ReportViewModel(report, strings: .english, details: false)
+            return MadeOnce {
+                templates.rendersMarkdownItself
+                    ? view.value.worded(.english, report: report) : ReportViewModel(report, strings: .english, details: false)
+            }
         }
         // HTML is one page for every currency; each other format is one file per currency. Each
         // is made when it is staged and let go once on disk (ReportWriter.File).
@@ -117,7 +125,7 @@ public struct ReportPipeline: Sendable {
                 let eachView = index == 0 ? (format == .markdown ? markdownView : view) : nil
                 planned.append((each, format, {
                     if format == .html && !others.isEmpty { return templates.render(each, format: .html, alternatives: others) }
-                    return try render(each, as: format, templates: templates, csvDialect: output.csvDialect, view: eachView)
+                    return try render(each, as: format, templates: templates, csvDialect: output.csvDialect, view: eachView?.value)
                 }))
             }
         }
@@ -130,22 +138,24 @@ public struct ReportPipeline: Sendable {
             let name = "cryptoreport-\(each.dataDate)-\(each.currency).\(format.fileExtension)"
             // CSV, JSON and the built-in page are written to their files as they are made, never
             // whole in memory.
+            // Weights: the page (its model, table and details) takes about as long as the
+            // other formats together, JSON about twice CSV or Markdown.
             switch format {
             case .csv:
                 return ReportWriter.File(name: name, contents: .bytes { write in
                     streamReport(to: write) { CSVRenderer(dialect: output.csvDialect).write(each, to: &$0) }
-                })
+                }, weight: 1)
             case .json:
                 return ReportWriter.File(name: name, contents: .bytes { write in
                     try streamReport(to: write) { try JSONRenderer().write(each, to: &$0) }
-                })
+                }, weight: 2)
             case .markdown where templates.rendersMarkdownItself:
                 let eachView = each.currency == report.currency ? markdownView : nil
                 return ReportWriter.File(name: name, contents: .bytes { write in
                     streamReport(to: write) {
-                        MarkdownWriter.write(eachView ?? ReportViewModel(each, strings: .english, details: false), to: &$0)
+                        MarkdownWriter.write(eachView?.value ?? ReportViewModel(each, strings: .english, details: false), to: &$0)
                     }
-                })
+                }, weight: 1)
             default: break
             }
             guard format == .html && templates.rendersHTMLItself else { return ReportWriter.File(name: name, contents: .rendered(make)) }
@@ -153,10 +163,10 @@ public struct ReportPipeline: Sendable {
                 streamReport(to: write) { output in
                     HTMLWriter.write(
                         others.isEmpty
-                            ? view ?? ReportViewModel(each, lazyDetails: true) : ReportViewModel(each, alternatives: others, lazyDetails: true),
+                            ? view?.value ?? ReportViewModel(each, lazyDetails: true) : ReportViewModel(each, alternatives: others, lazyDetails: true),
                         to: &output)
                 }
-            })
+            }, weight: 4)
         }
         var obsolete: [String] = []
         for each in reports {
@@ -178,6 +188,23 @@ public struct ReportPipeline: Sendable {
         record(snapshot, in: history, failure: &historyFailure)
         withExtendedLifetime(lock) {}
         return Outcome(report: report, written: written, standardOutput: nil, historyFailure: historyFailure)
+    }
+
+    /// Starts learning the number styles the reports will use (`PeopleNumberFormatter.Styles`),
+    /// on another core, and returns. They are learnt from Foundation once per locale and currency,
+    /// which was a tenth of a 450-market run, made in turn with everything else after the
+    /// sources were read; here they are made while the sources are read and the report built.
+    /// Whoever needs them first takes them when ready (`Styles.shared` is locked).
+    static func learnNumberStyles(for spec: ReportSpec) {
+        let first = spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: spec.currency.code)
+        // Each currency in its own locale (its files), then the page's others in the first's.
+        let pairs = spec.currencies.map { ($0.code, spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: $0.code)) }
+            + spec.currencies.dropFirst().map { ($0.code, first) }
+        DispatchQueue.global().async {
+            for (currency, locale) in pairs {
+                _ = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: locale))
+            }
+        }
     }
 
     // MARK: - History

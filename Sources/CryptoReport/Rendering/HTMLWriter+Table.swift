@@ -19,8 +19,13 @@ extension HTMLWriter {
             out += "      </thead>\n      <tbody>\n"
             // By position: each row is passed where it is, not copied (thirty strings retained
             // and released per market).
-            for index in model.rows.indices {
-                self.row(model.rows[index], model)
+            // And a chunk of rows per core at a time, joined in order (ParallelChunks).
+            ParallelChunks.forEach(model.rows.count) { range in
+                var writer = HTMLWriter(out: ReportBytes(reserving: range.count * 1_024))
+                for index in range { writer.row(model.rows[index], model) }
+                return writer.out.bytes
+            } consume: { bytes in
+                out += bytes
                 flushIfFull()
             }
             out += "      </tbody>\n    </table>\n    <p class=\"empty\" id=\"no-match\" hidden>"; put(t[.noMatch]); out += "</p>\n  </div>\n"

@@ -129,8 +129,7 @@ struct HTMLWriter {
     /// appended whole, after one pass over a table.
     mutating func put(bytes: UnsafeBufferPointer<UInt8>) {
         var start = 0
-        let isSpecial = Self.isSpecial
-        for index in 0..<bytes.count where isSpecial[Int(bytes[index])] {
+        for index in 0..<bytes.count where Self.isSpecial(bytes[index]) {
             let replacement: StaticString
             switch bytes[index] {
             case UInt8(ascii: "<"): replacement = "&lt;"
@@ -146,8 +145,10 @@ struct HTMLWriter {
         out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 
-    /// The bytes `put` escapes, looked up by value.
-    private static let isSpecial: [Bool] = (0..<256).map { byte in
-        [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "\""), UInt8(ascii: "'")].contains(UInt8(byte))
+    /// The bytes `put` escapes (`"` 0x22, `&` 0x26, `'` 0x27, `<` 0x3C, `>` 0x3E), one bit each of
+    /// a 64-bit mask: a table in a static was a lazy global checked on every call.
+    @inline(__always)
+    static func isSpecial(_ byte: UInt8) -> Bool {
+        byte < 64 && (0x5000_00C4_0000_0000 as UInt64) >> byte & 1 != 0
     }
 }

@@ -10,8 +10,19 @@ struct PeopleTime {
     /// would cost more than the rest of the row.
     private let names = Names()
 
-    private final class Names {
-        var byOffset: [Int: String] = [:]
+    /// Locked: a model's rows are formatted on several threads at once (`ParallelChunks`).
+    private final class Names: @unchecked Sendable {
+        private let lock = NSLock()
+        private var byOffset: [Int: String] = [:]
+
+        func name(for offset: Int, make: () -> String) -> String {
+            lock.lock()
+            defer { lock.unlock() }
+            if let known = byOffset[offset] { return known }
+            let name = make()
+            byOffset[offset] = name
+            return name
+        }
     }
 
     init(zone: TimeZone, locale: Locale) {
@@ -29,13 +40,12 @@ struct PeopleTime {
     }
 
     private func name(for date: Date, offset: Int) -> String {
-        if let known = names.byOffset[offset] { return known }
-        let formatter = DateFormatter()
-        formatter.locale = locale
-        formatter.timeZone = zone
-        formatter.dateFormat = "zzz"
-        let name = formatter.string(from: date)
-        names.byOffset[offset] = name
-        return name
+        names.name(for: offset) {
+            let formatter = DateFormatter()
+            formatter.locale = locale
+            formatter.timeZone = zone
+            formatter.dateFormat = "zzz"
+            return formatter.string(from: date)
+        }
     }
 }

@@ -48,13 +48,15 @@ extension ReportViewModel {
             }
         }
         var seen = Set<String>()
-        let byReport = reports.map { report in
+        // The first report's price is the row's own (symbols are unique among rows): only the
+        // other currencies' are looked up, by symbol.
+        let byReport = reports.dropFirst().map { report in
             Dictionary(report.rows.map { ($0.symbol, $0.price) }, uniquingKeysWith: { first, _ in first })
         }
         var assets: [ConverterData.Unit] = []
-        for row in first.rows where !seen.contains(row.baseAsset.lowercased()) {
-            seen.insert(row.baseAsset.lowercased())
-            let values = byReport.map { prices in prices[row.symbol].map { PlainNumber.format($0) } ?? "" }
+        assets.reserveCapacity(first.rows.count)
+        for row in first.rows where seen.insert(row.baseAsset.lowercased()).inserted {
+            let values = [PlainNumber.format(row.price)] + byReport.map { prices in prices[row.symbol].map { PlainNumber.format($0) } ?? "" }
             assets.append(ConverterData.Unit(name: row.baseAsset.uppercased(), market: row.symbol, values: values))
         }
         units += assets.sorted { $0.name < $1.name }

@@ -56,12 +56,24 @@ extension ReportViewModel {
     /// Each detail of the page, in the table's order: those held in `details`, or made one at a
     /// time (and paired with the second currency's) and let go once `body` has written them.
     func forEachDetail(_ body: (Detail) -> Void) {
+        forEachDetail(in: 0..<detailCount, body)
+    }
+
+    /// How many details `forEachDetail` makes.
+    var detailCount: Int {
+        guard let maker = detailMaker else { return details.count }
+        return min(rows.count, maker.report.rows.count)
+    }
+
+    /// The details at `range` of `0..<detailCount`, in order: the page writes them a chunk at a
+    /// time on every core (`ParallelChunks`); each is made from its market alone.
+    func forEachDetail(in range: Range<Int>, _ body: (Detail) -> Void) {
         guard let maker = detailMaker else {
-            details.forEach(body)
+            details[range].forEach(body)
             return
         }
         let other = alternative.first
-        for index in rows.indices where index < maker.report.rows.count {
+        for index in range {
             var detail = maker.detail(maker.report.rows[index], row: rows[index])
             if let other, let otherMaker = other.detailMaker, let position = alternativeRowIndex[detail.symbol],
                 position < otherMaker.report.rows.count

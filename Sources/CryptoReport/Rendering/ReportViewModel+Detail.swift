@@ -82,10 +82,11 @@ extension ReportViewModel {
         var report: Report
         var numbers: PeopleNumberFormatter
         var strings: PageStrings
-        /// The table's markets, by lower-cased symbol.
-        var shown: Set<String>
         /// Every converted market (`report.markets`, or the rows when it has none).
         var markets: [MarketRow]
+        /// Whether each of `markets` is in the table (by lower-cased symbol), found once here
+        /// rather than a lower-cased copy of a symbol and a set lookup per other market listed.
+        var isShown: [Bool]
         /// Where each lower-cased base asset's markets are in `markets`: positions, not copies
         /// of the markets (at 100,000 markets those were 30 MB).
         var byAsset: [String: [Int]]
@@ -94,8 +95,9 @@ extension ReportViewModel {
             self.report = report
             self.numbers = numbers
             self.strings = strings
-            shown = Set(report.rows.map { $0.symbol.lowercased() })
+            let shown = Set(report.rows.map { $0.symbol.lowercased() })
             markets = report.markets.isEmpty ? report.rows : report.markets
+            isShown = markets.map { shown.contains($0.symbol.lowercased()) }
             var byAsset: [String: [Int]] = [:]
             for (index, market) in markets.enumerated() {
                 byAsset[market.baseAsset.lowercased(), default: []].append(index)
@@ -106,15 +108,18 @@ extension ReportViewModel {
         /// The detail of `market`, whose table row is `row`.
         func detail(_ market: MarketRow, row: Row) -> Detail {
             let symbol = market.symbol.lowercased()
-            let others = (byAsset[market.baseAsset.lowercased()] ?? []).map { markets[$0] }
-                .filter { $0.symbol.lowercased() != symbol }
-                .sorted { $0.symbol < $1.symbol }
-                .map { other -> Detail.Other in
-                    let premium = premiumCell(other.price, over: market.price, numbers: numbers)
+            // By position: the asset's markets read in place, not copied (432 bytes and four
+            // strings retained each, for every detail).
+            let others = (byAsset[market.baseAsset.lowercased()] ?? [])
+                .filter { markets[$0].symbol.lowercased() != symbol }
+                .sorted { markets[$0].symbol < markets[$1].symbol }
+                .map { position -> Detail.Other in
+                    let price = markets[position].price
+                    let premium = premiumCell(price, over: market.price, numbers: numbers)
                     return Detail.Other(
-                        pair: "\(other.baseAsset.uppercased())/\(other.quoteAsset.uppercased())", symbol: other.symbol,
-                        anchor: anchor(other.symbol), price: numbers.money(other.price), premium: premium.text,
-                        premiumClass: premium.changeClass, isShown: shown.contains(other.symbol.lowercased()))
+                        pair: "\(markets[position].baseAsset.uppercased())/\(markets[position].quoteAsset.uppercased())",
+                        symbol: markets[position].symbol, anchor: anchor(markets[position].symbol), price: numbers.money(price),
+                        premium: premium.text, premiumClass: premium.changeClass, isShown: isShown[position])
                 }
             let labels = limits(for: market, in: report).map { Text(text: limitLabel($0, numbers: numbers, strings: strings)) }
             let hasSeries = market.trend.map { $0.days.count == $0.series.count && $0.series.count > 1 } ?? false

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// Work on both cores must give what the same work gives on one: every item once, in order, and
+/// a commit whose reports are staged at once still all or nothing.
+@Suite("Work on every core, results in order")
+struct ParallelWorkTests {
+    @Test("chunks cover every position once, in order, for counts around the chunk size", arguments: [0, 1, 6, 7, 8, 13, 14, 15, 100])
+    func chunksInOrder(count: Int) {
+        let ranges = ParallelChunks.map(count, chunk: 7) { $0 }
+        #expect(ranges.flatMap { Array($0) } == Array(0..<count))
+        #expect(ranges.allSatisfy { !$0.isEmpty && $0.count <= 7 })
+        #expect(ParallelChunks.elements(count, chunk: 7) { "\($0 * 3)" } == (0..<count).map { "\($0 * 3)" })
+    }
+
+    @Test("a batch at a time: each chunk handed on in order, across batches", arguments: [0, 5, 11, 12, 13, 50])
+    func batchesInOrder(count: Int) {
+        var seen: [Int] = []
+        var largestBatch = 0
+        ParallelChunks.forEach(count, chunk: 3, lanes: 4) { range in
+            Array(range)
+        } consume: { part in
+            seen += part
+            largestBatch = max(largestBatch, part.count)
+        }
+        #expect(seen == Array(0..<count))
+        #expect(largestBatch <= 3)
+    }
+
+    @Test("a value asked for from many threads at once is made once, and all get it")
+    func madeOnce() {
+        let makes = Counter()
+        let once = MadeOnce { () -> [Int] in
+            makes.add()
+            return Array(0..<1_000)
+        }
+        let sums = ParallelChunks.map(64, chunk: 1) { _ in once.value.reduce(0, +) }
+        #expect(sums == Array(repeating: 499_500, count: 64))
+        #expect(makes.value == 1)
+    }
+
+    @Test("reports staged at once hold their own bytes; the copy links the report it names")
+    func stagedAtOnce() throws {
+        let folder = try TemporaryFolder()
+        let writer = ReportWriter(directory: folder.url)
+        func bytes(_ text: String) -> ReportWriter.File.Contents {
+            .bytes { write in
+                // In pieces, so that the lanes' writes interleave in time.
+                for line in 0..<2_000 {
+                    var piece = "\(text) \(line)\n"
+                    piece.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+                }
+            }
+        }
+        func expected(_ text: String) -> String { (0..<2_000).map { "\(text) \($0)\n" }.joined() }
+        let written = try writer.write(files: [
+            .init(name: "a.csv", contents: bytes("a"), weight: 1),
+            .init(name: "b.json", contents: bytes("b"), weight: 2),
+            .init(name: "c.html", contents: bytes("c"), weight: 4),
+            .init(name: "latest.html", contents: .copy(of: "c.html")),
+            .init(name: "d.md", contents: .text("d")),
+        ])
+        #expect(written.map(\.lastPathComponent) == ["a.csv", "b.json", "c.html", "latest.html", "d.md"])
+        for name in ["a", "b", "c"] {
+            #expect(ReportWriterTests.text(folder, written.first { $0.lastPathComponent.hasPrefix(name) }?.lastPathComponent ?? "") == expected(name))
+        }
+        #expect(ReportWriterTests.text(folder, "latest.html") == expected("c") && ReportWriterTests.text(folder, "d.md") == "d")
+        #expect(ReportWriterTests.everything(in: folder) == ["a.csv", "b.json", "c.html", "d.md", "latest.html"])
+    }
+
+    @Test("a report staged at once that cannot be made replaces nothing, and no staged file stays", arguments: [0, 1, 2])
+    func oneFailsAtOnce(failing: Int) throws {
+        struct Broken: Error {}
+        let folder = try TemporaryFolder()
+        let writer = ReportWriter(directory: folder.url)
+        try writer.write([("a.csv", "old a"), ("b.json", "old b"), ("c.html", "old c")])
+        let names = ["a.csv", "b.json", "c.html"]
+        let files = names.enumerated().map { index, name in
+            ReportWriter.File(name: name, contents: .bytes { write in
+                var text = "new \(name)"
+                text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+                if index == failing { throw Broken() }
+            }, weight: index + 1)
+        }
+        #expect(throws: OutputError.self) {
+            try writer.write(files: files + [.init(name: "latest.html", contents: .copy(of: "c.html"))])
+        }
+        #expect(ReportWriterTests.everything(in: folder) == names)
+        for name in names { #expect(ReportWriterTests.text(folder, name) == "old \(name.prefix(1))") }
+    }
+
+    @Test("tickers judged in chunks on every core: the same tickers, first of a symbol kept, notes in the body's order, as JSONDecoder's reading gives")
+    func tickersInChunks() throws {
+        // 3,000 rows (three chunks): repeated symbols across chunks, rows without a price, and
+        // fields left empty, spread over them.
+        var objects: [String] = []
+        for index in 0..<3_000 {
+            let symbol = index % 997 == 5 && index > 1_000 ? "s\(index - 1_000)usdt" : "s\(index)usdt"
+            let last = index % 401 == 7 ? "-1" : "\(index + 1).5"
+            let volume = index % 613 == 3 ? "lots" : "\(index)"
+            objects.append(Fixtures.ticker(symbol, base: "s\(index)", quote: "usdt", last: last, volume: volume))
+        }
+        let scanned = try TickerDecoder().decode(Fixtures.tickerJSON(objects))
+        // An escaped key the decoder ignores sends the same rows to JSONDecoder instead.
+        let escaped = objects.enumerated().map { index, object in index == 0 ? "{\"n\\u0061me\":\"x\"," + object.dropFirst() : object }
+        let decoded = try TickerDecoder().decode(Fixtures.tickerJSON(escaped))
+        #expect(scanned.received == 3_000 && decoded.received == 3_000)
+        #expect(scanned.tickers == decoded.tickers)
+        #expect(scanned.diagnostics == decoded.diagnostics)
+        #expect(scanned.tickers.count < 3_000 && scanned.diagnostics.count > 3)
+        #expect(scanned.tickers.map(\.symbol) == scanned.tickers.map(\.symbol).sorted { Int($0.dropFirst().dropLast(4)) ?? 0 < Int($1.dropFirst().dropLast(4)) ?? 0 })
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func add() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
+    }
+}
