@@ -208,14 +208,15 @@ struct ReportViewModel {
         let summary = report.summary
         let t = strings ?? PageStrings(localeIdentifier: report.localeIdentifier)
         func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
-        // A sparkline's label, made once per number of days, not once per market.
-        var sparkLabels: [Int: String] = [:]
-        func sparkLabel(_ days: Int) -> String {
-            if let known = sparkLabels[days] { return known }
-            let label = t.format(.trendDays, String(days))
-            sparkLabels[days] = label
-            return label
+        // A sparkline's label, made once per number of days, not once per market. Made here,
+        // before the rows: they are made on every core (ParallelChunks), and only read it.
+        var madeLabels: [Int: String] = [:]
+        for market in report.rows where (market.trend?.series.count ?? 0) > 1 {
+            let days = market.trend.map(Self.daysCovered) ?? 0
+            if madeLabels[days] == nil { madeLabels[days] = t.format(.trendDays, String(days)) }
         }
+        let sparkLabels = madeLabels
+        func sparkLabel(_ days: Int) -> String { sparkLabels[days] ?? t.format(.trendDays, String(days)) }
         func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers, time: time, strings: t, sparkLabel: sparkLabel) }
 
         currency = report.currency
