@@ -163,7 +163,7 @@ struct HistoryTests {
         }
         for _ in 0..<2000 {
             let values = (0..<(1 + next(12))).map { _ in pool[next(pool.count)] }
-            let found = Sparkline.Points(values).extremes()
+            let found = Sparkline.Points(values).findExtremes()
             let low = values.indices.min { values[$0] < values[$1] }
             let high = values.indices.max { values[$0] < values[$1] }
             #expect(found?.low == low && found?.high == high, "\(values)")
@@ -308,7 +308,13 @@ struct HistoryTests {
         for row in rows {
             let series = try #require(trends[row.symbol.lowercased()]?.series)
             #expect(Array(series.dropLast()) == expected[row.symbol.lowercased()] ?? [], "\(row.symbol)")
+            #expect(trends[row.symbol.lowercased()]?.days.count == series.count, "\(row.symbol)")
         }
+        // Each price's day: every day for a market priced on each, the days it was for one that was not.
+        let day = { (daysAgo: Int) in ReportDates.day(Self.captured.addingTimeInterval(-Double(daysAgo) * Self.day)) }
+        let today = ReportDates.day(Self.captured)
+        #expect(trends["btcusdt"]?.days == [day(3), day(2), day(1), today])
+        #expect(trends["qrsfoo"]?.days == [day(3), day(1), today])
     }
 
     static func rows(_ tickers: [Ticker], _ converter: CurrencyConverter) throws -> [MarketRow] {

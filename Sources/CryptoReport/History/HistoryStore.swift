@@ -172,7 +172,10 @@ package struct HistoryStore: Sendable {
             let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), currencies: currencies, in: db)
             for run in runs { result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil) }
             let runList = result.keys.sorted().map(String.init).joined(separator: ",")
-            let runTimes = try Self.runTimes(runList, in: db)
+            // Each run's stored time is the milliseconds its summary's date was made from, and
+            // gives them back exactly: no query of its own.
+            var runTimes: [Int64: Int64] = [:]
+            for run in runs { runTimes[run.id] = Self.milliseconds(run.sourceTime) }
             let names = try MarketNames.load(db).all
             var namesByID: [Int64: MarketNames.Name] = [:]
             for (id, name) in names { namesByID[id] = name }

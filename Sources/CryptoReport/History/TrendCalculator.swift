@@ -51,24 +51,32 @@ package struct TrendCalculator: Sendable {
         let monthPrices = month.flatMap { prices[$0.id] }
         var trends: [String: Trend] = [:]
         trends.reserveCapacity(rows.count)
+        // A market priced on every day (nearly all) shares one list of its days, not a copy of
+        // its own: building a list per market was most of assembling the trends.
+        let everyDay = days + [today]
         for (index, row) in rows.enumerated() {
             let symbol = Self.lowercased(row.symbol)
             // A symbol listed twice is priced at its first position, as a dictionary of symbols priced it.
             let position = positions[symbol] ?? index
             var series: [Decimal] = []
-            var seriesDays: [String] = []
-            for (day, dayPrices) in dailyPrices {
+            series.reserveCapacity(dailyPrices.count + 1)
+            // The days of `series`, made only once a day is missing.
+            var seriesDays: [String]?
+            for (offset, (day, dayPrices)) in dailyPrices.enumerated() {
                 if let price = dayPrices?[position] {
                     series.append(price)
-                    seriesDays.append(day)
+                    seriesDays?.append(day)
+                } else if seriesDays == nil {
+                    seriesDays = Array(days[..<offset])
                 }
             }
+            series.append(row.price)
             var trend = Trend(
                 sincePrevious: Trend.percent(from: previousPrices?[position], to: row.price),
                 change7d: Trend.percent(from: weekPrices?[position], to: row.price),
                 change30d: Trend.percent(from: monthPrices?[position], to: row.price),
-                series: series + [row.price])
-            trend.days = seriesDays + [today]
+                series: series)
+            trend.days = seriesDays.map { $0 + [today] } ?? everyDay
             trends[symbol] = trend
         }
         return trends

@@ -116,9 +116,11 @@ extension ReportViewModel {
     }
 
     static func appendPlainPrice(_ value: Decimal, to bytes: inout [UInt8]) {
-        let digits = PeopleNumberFormatter.fractionDigits(for: value)
+        let parts = DecimalParts(value)
+        // `PeopleNumberFormatter.fractionDigits(for:)`, from the parts read once.
+        let digits = parts.map { $0.isZero ? 2 : max(2, 3 - $0.magnitude) } ?? PeopleNumberFormatter.fractionDigits(for: value)
         let start = bytes.count
-        if let parts = DecimalParts(value), let rounded = parts.rounded(scale: digits) {
+        if let parts, let rounded = parts.rounded(scale: digits) {
             rounded.appendPlain(to: &bytes)
         } else {
             var input = value

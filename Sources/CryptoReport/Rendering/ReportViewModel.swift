@@ -208,7 +208,16 @@ struct ReportViewModel {
         let summary = report.summary
         let t = strings ?? PageStrings(localeIdentifier: report.localeIdentifier)
         func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
-        func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers, time: time, strings: t) }
+        // A sparkline's label, made once per number of days, not once per market. Made here,
+        // before the rows: they are made on every core (ParallelChunks), and only read it.
+        var madeLabels: [Int: String] = [:]
+        for market in report.rows where (market.trend?.series.count ?? 0) > 1 {
+            let days = market.trend.map(Self.daysCovered) ?? 0
+            if madeLabels[days] == nil { madeLabels[days] = t.format(.trendDays, String(days)) }
+        }
+        let sparkLabels = madeLabels
+        func sparkLabel(_ days: Int) -> String { sparkLabels[days] ?? t.format(.trendDays, String(days)) }
+        func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers, time: time, strings: t, sparkLabel: sparkLabel) }
 
         currency = report.currency
         self.locale = report.localeIdentifier
@@ -313,7 +322,9 @@ struct ReportViewModel {
         views = [self]
     }
 
-    private static func row(_ market: MarketRow, numbers: PeopleNumberFormatter, time: PeopleTime, strings: PageStrings) -> Row {
+    private static func row(
+        _ market: MarketRow, numbers: PeopleNumberFormatter, time: PeopleTime, strings: PageStrings, sparkLabel: (Int) -> String
+    ) -> Row {
         // Both lines from one set of points: each value made a `Double` once.
         let points = Sparkline.Points(market.trend?.series ?? [])
         return Row(
@@ -332,7 +343,7 @@ struct ReportViewModel {
             sparkline: Sparkline.unicode(points),
             // The label only for a line that is drawn: most rows of a first run have none.
             sparklineSVG: points.count > 1
-                ? Sparkline.svg(points, label: strings.format(.trendDays, String(market.trend.map(daysCovered) ?? 0)))
+                ? Sparkline.svg(points, label: sparkLabel(market.trend.map(daysCovered) ?? 0))
                 : "",
             sortValues: sortValues(market), anchor: anchor(market.symbol))
     }

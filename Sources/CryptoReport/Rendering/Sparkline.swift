@@ -2,8 +2,6 @@ package import Foundation
 
 /// Small price charts drawn by the project: Unicode blocks for Markdown, inline SVG for HTML.
 package enum Sparkline {
-    static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
-
     /// `▁▂▄█`: one block per value, scaled between the series' low and high.
     ///
     /// Drawn in `Double`: a sparkline is a picture, not a figure, and a `Decimal` division per
@@ -13,19 +11,22 @@ package enum Sparkline {
     }
 
     static func unicode(_ series: Points) -> String {
-        guard series.count > 1, let (low, high) = series.extremes() else { return "" }
+        guard series.count > 1, let (low, high) = series.extremes else { return "" }
         let bottom = series.doubles[low]
         let span = series.doubles[high] - bottom
         // Values a `Double` cannot tell apart (past 16 digits) draw flat, as equal ones do:
         // scaled by a span of 0 they were NaN, which no block is (the run stopped there).
         guard series.values[high] > series.values[low], span > 0 else { return String(repeating: "▄", count: series.count) }
-        var text = ""
-        text.unicodeScalars.reserveCapacity(series.count)
+        // The blocks' UTF-8 bytes (U+2581…U+2588: E2 96 81…88), not a `Character` appended per point.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(series.count * 3)
         for point in series.doubles {
             let level = (point - bottom) / span * 7
-            text.append(blocks[min(7, max(0, Int(level.rounded())))])
+            bytes.append(0xE2)
+            bytes.append(0x96)
+            bytes.append(0x81 + UInt8(min(7, max(0, Int(level.rounded())))))
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// An inline SVG line chart, coloured by the direction from first to last value.
@@ -39,7 +40,7 @@ package enum Sparkline {
 
     static func svg(_ series: Points, width: Int = 100, height: Int = 24, labels: (low: String, high: String)? = nil, label: String? = nil) -> String {
         let values = series.values
-        guard values.count > 1, let first = values.first, let last = values.last, let (low, high) = series.extremes() else { return "" }
+        guard values.count > 1, let first = values.first, let last = values.last, let (low, high) = series.extremes else { return "" }
         let pad = 2.0
         let margin = labels.map { Double(max($0.low.count, $0.high.count)) * 10 * ChartLabels.characterWidth + 6 } ?? 0
         let bottom = series.doubles[low]
@@ -66,14 +67,19 @@ package enum Sparkline {
         return svg + "</svg>"
     }
 
-    /// A series as drawn: its values, each as a `Double` once, for both of a row's lines.
+    /// A series as drawn: its values, each as a `Double` once, and its low and high, found once
+    /// for both of a row's lines.
     struct Points {
-        var values: [Decimal]
-        var doubles: [Double]
+        let values: [Decimal]
+        let doubles: [Double]
+        /// See `findExtremes()`.
+        private(set) var extremes: (low: Int, high: Int)?
 
         init(_ values: [Decimal]) {
             self.values = values
             doubles = values.map(Sparkline.double)
+            extremes = nil
+            extremes = values.count > 1 ? findExtremes() : nil
         }
 
         var count: Int { values.count }
@@ -84,7 +90,7 @@ package enum Sparkline {
         /// `Double`s find them; values whose `Double`s lie within a rounding error of the
         /// extreme's, which a `Double` cannot tell apart, are settled as `Decimal`s. `nil` for
         /// an empty series; a NaN anywhere is left to `Decimal`'s own order.
-        func extremes() -> (low: Int, high: Int)? {
+        func findExtremes() -> (low: Int, high: Int)? {
             guard !values.isEmpty else { return nil }
             guard !doubles.contains(where: \.isNaN) else {
                 guard let low = values.indices.min(by: { values[$0] < values[$1] }),
@@ -104,12 +110,21 @@ package enum Sparkline {
             // relative): the true extreme's is within twice that of the one found.
             let tolerance = abs(doubles[best]) * 1e-12
             var found: Int?
+            var foundParts: FastDecimal?
             for index in doubles.indices where abs(doubles[index] - doubles[best]) <= tolerance {
                 guard let current = found else {
                     found = index
+                    foundParts = FastDecimal.isAvailable ? FastDecimal(values[index]) : nil
                     continue
                 }
-                if greatest ? values[index] > values[current] : values[index] < values[current] { found = index }
+                // The same digits and exponent are the same value: a flat line (a quiet market's
+                // every day) compares no `Decimal`s.
+                let parts = FastDecimal.isAvailable ? FastDecimal(values[index]) : nil
+                if let parts, parts == foundParts { continue }
+                if greatest ? values[index] > values[current] : values[index] < values[current] {
+                    found = index
+                    foundParts = parts
+                }
             }
             return found ?? best
         }
