@@ -127,16 +127,22 @@ func keyName(_ label: String) -> String {
 
 /// A flag's value: `nil` when the command line left it out; a plain switch's `true` (its `false`
 /// is its absence); a non-empty list, a repeated option's lists joined.
-private func given(_ value: Any) -> Any? {
-    let mirror = Mirror(reflecting: value)
+/// An optional is unwrapped by a runtime cast to `Any?`, which turns `.none` into `nil`, and its
+/// value is given as it is (`--no-strict`'s false, `--symbols ''`); not by a `Mirror`, whose
+/// conformance checks cost more.
+private func given(_ flag: Any) -> Any? {
+    guard case let .some(.some(value)) = cast(flag, to: Any?.self) else { return nil }
+    if type(of: flag) != type(of: value) { return value }
     switch value {
-    case _ where mirror.displayStyle == .optional: return mirror.children.first?.value
     case let on as Bool: return on ? true : nil
     case let lists as [[Any]]: return lists.isEmpty ? nil : Array(lists.joined())
     case let list as [Any]: return list.isEmpty ? nil : list
     default: return value
     }
 }
+
+/// Generic, so that the compiler leaves the cast to the runtime instead of calling it sure to succeed.
+private func cast<T>(_ value: Any, to: T.Type) -> T? { value as? T }
 
 protocol GivenFlag { var value: Any { get } }
 extension Option: GivenFlag { var value: Any { wrappedValue } }

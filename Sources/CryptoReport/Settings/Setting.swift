@@ -7,7 +7,7 @@ import Foundation
 /// settings afterwards: `Settings(layers:)` builds them while the layers are `merging`, and each
 /// field reads its own key as it is initialised.
 @propertyWrapper
-public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable, SettingField {
+public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable {
     public var wrappedValue: Value
     package let key: SettingKey
 
@@ -16,6 +16,7 @@ public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable, Setting
     /// over a file's `no_history`, `-q` over a file's `verbose`.
     init<Input>(wrappedValue: Value, _ name: String, _ rule: SettingRule<Input>, yieldsTo: String? = nil, merge: (inout Value, Input) -> Void) {
         key = SettingKey(name: name, rule: rule.erased) { $0 as? Input }
+        SettingsLayer.collecting?.append(key)
         var value = wrappedValue
         for layer in SettingsLayer.merging {
             if let given = layer.values[name] as? Input {
@@ -36,10 +37,6 @@ public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable, Setting
     }
 
     public static func == (a: Self, b: Self) -> Bool { a.wrappedValue == b.wrappedValue }
-}
-
-protocol SettingField {
-    var key: SettingKey { get }
 }
 
 /// One setting: its name in the file (`lock_timeout`) and the environment
@@ -76,15 +73,23 @@ package struct SettingsLayer: Sendable {
     /// The layers `Settings(layers:)` is building from, lowest first.
     @TaskLocal static var merging: [SettingsLayer] = []
 
-    /// Every key, in the order the model declares them: each `@Setting` field of `Settings`.
-    package static let keys: [SettingKey] = keys(in: Settings())
+    /// Every key, in the order the model declares them: each `@Setting` field of `Settings`, as
+    /// `Settings()` initialises it. Not read by `Mirror`: its casts scan every protocol
+    /// conformance in the binary, a few per cent of a small report's time.
+    package static let keys: [SettingKey] = {
+        let keys = KeyCollector()
+        $collecting.withValue(keys) { _ = Settings() }
+        return keys.keys
+    }()
+
+    @TaskLocal static var collecting: KeyCollector?
 
     package static func key(_ name: String) -> SettingKey? { keys.first { $0.name == name } }
+}
 
-    private static func keys(in value: Any) -> [SettingKey] {
-        Mirror(reflecting: value).children.flatMap { child in
-            if let field = child.value as? any SettingField { return [field.key] }
-            return Mirror(reflecting: child.value).displayStyle == .struct ? keys(in: child.value) : []
-        }
-    }
+/// The keys met while `SettingsLayer.keys` initialises the settings, on that one thread.
+final class KeyCollector: @unchecked Sendable {
+    private(set) var keys: [SettingKey] = []
+
+    func append(_ key: SettingKey) { keys.append(key) }
 }
