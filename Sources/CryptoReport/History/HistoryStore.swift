@@ -28,7 +28,16 @@ package struct HistoryStore: Sendable {
             database = try DatabaseQueue(path: path, configuration: configuration)
             let migrator = Self.migrator
             let applied = try database.read { db in try migrator.appliedIdentifiers(db) }
-            try migrator.migrate(database)
+            // Up to date, as nearly always: no write transaction of the migrator's (a read-only
+            // `history` took the database's write lock, behind any report recording its run).
+            if applied != Set(migrator.migrations) {
+                do {
+                    try migrator.migrate(database)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY && applied.contains("v4") {
+                    // A v4 file this user may only read is read as it is: v5 adds an index, which
+                    // the queries go without (more slowly); the next run that may write adds it.
+                }
+            }
             // v4 left the v3 tables' pages free inside the file (as large as the data was):
             // given back once, outside the migration's transaction. Interrupted, SQLite's own
             // journal keeps the file whole, and the next run does without.
@@ -166,28 +175,43 @@ package struct HistoryStore: Sendable {
     /// currency of 3,650 days was a fifth of `history --days 3650`, for the two or three a
     /// conversion asks for.
     public func markets(of asset: String, in runs: [RunSummary], currencies: Set<String>? = nil) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
-        guard !runs.isEmpty else { return [:] }
+        guard let earliest = runs.map(\.sourceTime).min(), let latest = runs.map(\.sourceTime).max() else { return [:] }
         return try read { db in
             var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
+            result.reserveCapacity(runs.count)
             let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), currencies: currencies, in: db)
-            for run in runs { result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil) }
-            let runList = result.keys.sorted().map(String.init).joined(separator: ",")
             // Each run's stored time is the milliseconds its summary's date was made from, and
             // gives them back exactly: no query of its own.
             var runTimes: [Int64: Int64] = [:]
-            for run in runs { runTimes[run.id] = Self.milliseconds(run.sourceTime) }
+            runTimes.reserveCapacity(runs.count)
+            for run in runs {
+                result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil)
+                runTimes[run.id] = Self.milliseconds(run.sourceTime)
+            }
             let names = try MarketNames.load(db).all
             var namesByID: [Int64: MarketNames.Name] = [:]
             for (id, name) in names { namesByID[id] = name }
             typealias Found = (run: Int64, nameID: Int64, ticker: Ticker)
+            // The runs by their source times (the `run` table's unique index) joined to the
+            // markets by key, rows of other runs in that span dropped: the runs' ids as an
+            // `IN` list of 3,650 literals were parsed and sorted into a table by SQLite first.
+            let span: StatementArguments = [Self.milliseconds(earliest), Self.milliseconds(latest)]
             func fetch(_ ids: [Int64]) throws -> [Found] {
                 guard !ids.isEmpty else { return [] }
                 let idList = ids.map(String.init).joined(separator: ",")
                 var found: [Found] = []
+                found.reserveCapacity(runs.count * ids.count)
                 let rows = try Row.fetchCursor(
-                    db, sql: "SELECT \(Self.marketColumns) FROM market WHERE run_id IN (\(runList)) AND name_id IN (\(idList))")
+                    db,
+                    sql: """
+                        SELECT m.run_id, m.name_id, m.last, m.open, m.high, m.low, m.bid, m.ask, m.volume, m.at
+                        FROM run r JOIN market m ON m.run_id = r.id AND m.name_id IN (\(idList))
+                        WHERE r.source_time BETWEEN ? AND ?
+                        """, arguments: span)
                 while let row = try rows.next() {
-                    if let name = namesByID[row[1]], let ticker = Self.ticker(row, name: name, runTimes: runTimes) { found.append((row[0], row[1], ticker)) }
+                    let run: Int64 = row[0]
+                    guard runTimes[run] != nil else { continue }
+                    if let name = namesByID[row[1]], let ticker = Self.ticker(row, name: name, runTimes: runTimes) { found.append((run, row[1], ticker)) }
                 }
                 return found
             }
@@ -207,6 +231,83 @@ package struct HistoryStore: Sendable {
             found.sort { ($0.run, $0.nameID) < ($1.run, $1.nameID) }
             for item in found { result[item.run]?.tickers.append(item.ticker) }
             return result
+        }
+    }
+
+    /// A stored market of one run, with the id of its name.
+    package typealias NamedTicker = (nameID: Int64, ticker: Ticker)
+
+    /// `markets(of:in:currencies:)` handed to `body` one run at a time, in the order of the runs'
+    /// source times, every run of `runs` once (one without the asset's markets with none), from
+    /// one query and in a buffer used again for the next run: ten years of an asset held at once
+    /// were 7,300 tickers in 3,650 arrays. The pricing markets are those of every quote asset the
+    /// asset's stored names have, known before reading: a run's pricing markets of a quote none
+    /// of its own markets has change nothing it converts (`CurrencyConverter` prices each quote
+    /// asset from its own `Xusdt`/`Xinr` market only).
+    package func forEachRun(
+        of asset: String, in runs: [RunSummary], currencies: Set<String>? = nil,
+        _ body: (RunSummary, [NamedTicker], ExchangeRates?) -> Void
+    ) throws(HistoryError) {
+        guard let earliest = runs.map(\.sourceTime).min(), let latest = runs.map(\.sourceTime).max() else { return }
+        let order = runs.enumerated().sorted { ($0.element.sourceTime, $0.offset) < ($1.element.sourceTime, $1.offset) }.map(\.element)
+        try read { db in
+            let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), currencies: currencies, in: db)
+            var positions: [Int64: Int] = [:]
+            var runTimes: [Int64: Int64] = [:]
+            positions.reserveCapacity(order.count)
+            runTimes.reserveCapacity(order.count)
+            for (position, run) in order.enumerated() {
+                positions[run.id] = position
+                runTimes[run.id] = Self.milliseconds(run.sourceTime)
+            }
+            var namesByID: [Int64: MarketNames.Name] = [:]
+            var own: [Int64] = []
+            var quotes = Set<String>()
+            for (id, name) in try MarketNames.load(db).all {
+                namesByID[id] = name
+                if name.symbol.lowercased() == asset || name.baseAsset.lowercased() == asset {
+                    own.append(id)
+                    quotes.insert(name.quoteAsset.lowercased())
+                }
+            }
+            var pricing = Set<String>()
+            for quote in quotes where quote != "inr" && quote != "usdt" {
+                pricing.insert(quote + "usdt")
+                pricing.insert(quote + "inr")
+            }
+            var ids = own
+            if !pricing.isEmpty {
+                let ownIDs = Set(own)
+                for (id, name) in namesByID where !ownIDs.contains(id) && pricing.contains(name.symbol.lowercased()) { ids.append(id) }
+            }
+            var next = 0
+            var tickers: [NamedTicker] = []
+            func hand(upTo position: Int) {
+                while next < position {
+                    let run = order[next]
+                    body(run, tickers, ratesByDate[run.ratesDate] ?? nil)
+                    tickers.removeAll(keepingCapacity: true)
+                    next += 1
+                }
+            }
+            if !ids.isEmpty {
+                // Run by run in source-time order (the `run` table's unique index), each run's
+                // markets found by key, in name order.
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT m.run_id, m.name_id, m.last, m.open, m.high, m.low, m.bid, m.ask, m.volume, m.at
+                        FROM run r JOIN market m ON m.run_id = r.id AND m.name_id IN (\(ids.sorted().map(String.init).joined(separator: ",")))
+                        WHERE r.source_time BETWEEN ? AND ? ORDER BY r.source_time, m.name_id
+                        """, arguments: [Self.milliseconds(earliest), Self.milliseconds(latest)])
+                while let row = try rows.next() {
+                    guard let position = positions[row[0]] else { continue }
+                    hand(upTo: position)
+                    let nameID: Int64 = row[1]
+                    if let name = namesByID[nameID], let ticker = Self.ticker(row, name: name, runTimes: runTimes) { tickers.append((nameID, ticker)) }
+                }
+            }
+            hand(upTo: order.count)
         }
     }
 
@@ -297,22 +398,7 @@ package struct HistoryStore: Sendable {
         var days: [ExchangeRates] = []
         let span: StatementArguments = [first, highest]
         if let currencies {
-            // The days from the key alone; then only the wanted rows, each day's in key order.
-            for day in try String.fetchAll(db, sql: "SELECT DISTINCT date FROM rate WHERE date BETWEEN ? AND ? ORDER BY date", arguments: span) {
-                days.append(ExchangeRates(date: day, perEuro: [:]))
-            }
-            let wanted = currencies.sorted()
-            let list = Array(repeating: "?", count: wanted.count).joined(separator: ",")
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT date, currency, per_euro FROM rate WHERE date BETWEEN ? AND ? AND currency IN (\(list)) ORDER BY date",
-                arguments: span + StatementArguments(wanted))
-            var index = 0
-            while let row = try rows.next() {
-                let day: String = row[0]
-                while index < days.count && days[index].date != day { index += 1 }
-                guard index < days.count else { break }
-                if let value = StoredNumber.readLast(row[2])?.value, value > 0 { days[index].perEuro[row[1]] = value }
-            }
+            return try rates(onOrBefore: dates, currencies: currencies, from: first, to: highest, in: db)
         } else {
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT date, currency, per_euro FROM rate WHERE date BETWEEN ? AND ? ORDER BY date", arguments: span)
@@ -333,6 +419,43 @@ package struct HistoryStore: Sendable {
                 if days[middle].date <= date { low = middle + 1 } else { high = middle }
             }
             result[date] = low > 0 ? days[low - 1] : nil
+        }
+        return result
+    }
+
+    /// `rates(onOrBefore:currencies:in:)` for some currencies, over the stored days `first...last`:
+    /// only the wanted currencies' rows read, through the `rate_by_currency` index (schema v5),
+    /// a run of rows per currency; a `history` of ten years read every currency of every day
+    /// twice (once for the days, once for the rates), a third of its time. The days come from
+    /// those rows: a date with a wanted rate is a stored day. Only a date none of whose rates is
+    /// wanted asks the key for the newest stored day not after it, as the days' list would say.
+    static func rates(onOrBefore dates: Set<String>, currencies: Set<String>, from first: String, to last: String, in db: Database) throws -> [String: ExchangeRates?] {
+        let wanted = currencies.sorted()
+        let list = Array(repeating: "?", count: wanted.count).joined(separator: ",")
+        var days: [String: [String: Decimal]] = [:]
+        days.reserveCapacity(dates.count)
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT date, currency, per_euro FROM rate WHERE currency IN (\(list)) AND date BETWEEN ? AND ?",
+            arguments: StatementArguments(wanted) + [first, last])
+        while let row = try rows.next() {
+            let day: String = row[0]
+            let value = StoredNumber.readLast(row[2])?.value
+            if let value, value > 0 {
+                days[day, default: [:]][row[1]] = value
+            } else if days[day] == nil {
+                days[day] = [:]
+            }
+        }
+        var result: [String: ExchangeRates?] = [:]
+        result.reserveCapacity(dates.count)
+        for date in dates {
+            if let perEuro = days[date] {
+                result[date] = ExchangeRates(date: date, perEuro: perEuro)
+            } else if let day = try String.fetchOne(db, sql: "SELECT MAX(date) FROM rate WHERE date <= ?", arguments: [date]) {
+                result[date] = ExchangeRates(date: day, perEuro: days[day] ?? [:])
+            } else {
+                result[date] = .some(nil)
+            }
         }
         return result
     }
