@@ -94,6 +94,27 @@ struct HistoryExportPathTests {
         #expect(try exporter.series(symbol: "ethfoo", currency: "SEK", days: 90, now: Self.captured).count == 4, "not on the day FOO has no price, nor without SEK")
     }
 
+    @Test("the JSON export's bytes are JSONEncoder's, figures missing or not, text to escape or not")
+    func jsonAsEncoded() throws {
+        let store = try Self.store()
+        let exporter = HistoryExporter(store: store)
+        for (name, currency) in [("btc", "SEK"), ("qrs", "USD"), ("ethfoo", "INR"), ("ÄBCWRX", "EUR"), ("wrx", "SEK")] {
+            var points = try exporter.series(symbol: name, currency: currency, days: 90, now: Self.captured)
+            #expect(!points.isEmpty, "\(name)")
+            for renderer in [HistoryRenderer(symbol: name.lowercased(), currency: currency), HistoryRenderer(symbol: "a\"b/c\\", currency: currency)] {
+                #expect(try renderer.json(points) == renderer.encoded(points), "\(name) \(currency)")
+                #expect(try renderer.json([]) == renderer.encoded([]))
+            }
+            points[0].row.open = nil
+            points[0].row.volumeValue = nil
+            points[0].row.symbol = "tab\there"
+            points[points.count - 1].ratesDate = "2022-11-21"
+            let renderer = HistoryRenderer(symbol: name.lowercased(), currency: currency)
+            #expect(try renderer.json(points) == renderer.encoded(points), "\(name) \(currency), changed")
+            #expect(try renderer.json(Array(points.dropFirst())) == renderer.encoded(Array(points.dropFirst())), "\(name) \(currency), changed")
+        }
+    }
+
     @Test("the run-by-run read hands every run once, in time order, with the asset's markets in name order")
     func everyRunOnce() throws {
         let store = try Self.store()

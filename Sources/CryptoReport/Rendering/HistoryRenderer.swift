@@ -48,6 +48,69 @@ package struct HistoryRenderer: Sendable {
     }
 
     package func json(_ points: [HistoryExporter.Point]) throws -> String {
+        // Written as bytes in the encoder's own layout: encoding ten years of points through
+        // `JSONEncoder` (a tree of every value, then its text) was half of `history --format json`.
+        // The encoder still writes an empty series, and any text with a byte to escape.
+        guard !points.isEmpty, Self.isPlain(symbol), Self.isPlain(currency),
+            points.allSatisfy({ Self.isPlain($0.row.symbol) && Self.isPlain($0.ratesDate) && Self.isPlain($0.kind.rawValue) })
+        else { return try encoded(points) }
+        typealias Writer = JSONRenderer.MarketWriter
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128 + points.count * 620)
+        bytes += "{\n  \"currency\" : ".utf8
+        Writer.appendString(currency, to: &bytes)
+        bytes += ",\n  \"points\" : [".utf8
+        func field(_ key: String, _ value: Decimal?) {
+            bytes += "\n      \"".utf8
+            bytes += key.utf8
+            bytes += "\" : ".utf8
+            Writer.appendNumber(value, to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+        }
+        func field(_ key: String, _ text: String, last: Bool = false) {
+            bytes += "\n      \"".utf8
+            bytes += key.utf8
+            bytes += "\" : \"".utf8
+            bytes += text.utf8
+            bytes.append(UInt8(ascii: "\""))
+            if !last { bytes.append(UInt8(ascii: ",")) }
+        }
+        for (index, point) in points.enumerated() {
+            let row = point.row
+            bytes += "\n    {".utf8
+            // The keys in the encoder's sorted order; the price and the rate are never null
+            // (`PointItem`: an empty string where there is no number).
+            field("change_pct", row.changePercent)
+            field("fx_rate", row.fxRate)
+            field("high", row.high)
+            field("kind", point.kind.rawValue)
+            field("low", row.low)
+            field("open", row.open)
+            field("price", row.price)
+            field("rates_date", point.ratesDate)
+            field("symbol", row.symbol)
+            bytes += "\n      \"time\" : \"".utf8
+            ReportDates.appendISO8601(point.time, to: &bytes)
+            bytes += "\",".utf8
+            field("volume", row.volume)
+            bytes += "\n      \"volume_value\" : ".utf8
+            Writer.appendNumber(row.volumeValue, to: &bytes)
+            bytes += "\n    }".utf8
+            if index < points.count - 1 { bytes.append(UInt8(ascii: ",")) }
+        }
+        bytes += "\n  ],\n  \"symbol\" : ".utf8
+        Writer.appendString(symbol, to: &bytes)
+        bytes += "\n}\n".utf8
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Text JSON writes as it is: printable ASCII but the quote and the backslash.
+    static func isPlain(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    }
+
+    /// The document through `JSONEncoder`: the reference the bytes above are tested against.
+    func encoded(_ points: [HistoryExporter.Point]) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let document = Document(symbol: symbol, currency: currency, points: points.map(PointItem.init))
