@@ -37,8 +37,8 @@ struct HistoryExportPathTests {
     /// day to day: a second spelling of BTC's primary market (two kept, ordered by figures) on
     /// some days, a BTC market quoted in WRX, a quote priced only by a market missing one day,
     /// days whose rates lack SEK or USD, a backfilled day.
-    static func store() throws -> HistoryStore {
-        let store = try HistoryStore()
+    static func store(at path: String? = nil) throws -> HistoryStore {
+        let store = try path.map { try HistoryStore(path: $0, mapped: true) } ?? HistoryStore()
         for daysAgo in (1...7).reversed() {
             var snapshot = try HistoryTests.snapshot(
                 daysAgo: daysAgo, factor: Decimal(10 + daysAgo) / 10, rateFactor: daysAgo == 5 ? Decimal(string: "1.1") ?? 1 : 1,
@@ -66,6 +66,9 @@ struct HistoryExportPathTests {
     func sameAsBefore() throws {
         let store = try Self.store()
         let exporter = HistoryExporter(store: store)
+        // The same from a file, read in two halves at once from two runs on.
+        let folder = try TemporaryFolder()
+        let halved = HistoryExporter(store: try Self.store(at: folder.url.appendingPathComponent("history.sqlite").path), halvedFrom: 2)
         let names = [
             "btc", "BTCUSDT", "btcinr", "btcwrx", "eth", "ethfoo", "äbc", "ÄBCWRX", "qrs", "qrsfoo", "foo", "foousdt", "wrx", "wrxinr",
             "usdt", "usdtinr", "shib", "xrpinr", "nosuch",
@@ -76,17 +79,26 @@ struct HistoryExportPathTests {
             for name in names {
                 for currency in ["SEK", "USD", "INR", "EUR"] {
                     let expected = try Self.reference(store, symbol: name, currency: currency, runs: runs)
-                    let series = Result { try exporter.series(symbol: name, currency: currency, days: days, now: Self.captured) }
-                    if expected.isEmpty {
-                        #expect((try? series.get())?.isEmpty ?? true, "\(name) in \(currency), \(days) days")
-                    } else {
-                        #expect(try series.get() == expected, "\(name) in \(currency), \(days) days")
-                        compared += expected.count
+                    for exporter in [exporter, halved] {
+                        let series = Result { try exporter.series(symbol: name, currency: currency, days: days, now: Self.captured) }
+                        if expected.isEmpty {
+                            #expect((try? series.get())?.isEmpty ?? true, "\(name) in \(currency), \(days) days")
+                        } else {
+                            #expect(try series.get() == expected, "\(name) in \(currency), \(days) days")
+                            compared += expected.count
+                        }
                     }
                 }
             }
         }
-        #expect(compared > 300)
+        #expect(compared > 600)
+        // The same errors, whichever half finds the runs it needs.
+        for (name, currency) in [("nosuch", "SEK"), ("btc", "XYZ")] {
+            #expect(throws: (any Error).self) { try halved.series(symbol: name, currency: currency, days: 90, now: Self.captured) }
+            let one = Result { try exporter.series(symbol: name, currency: currency, days: 90, now: Self.captured) }
+            let two = Result { try halved.series(symbol: name, currency: currency, days: 90, now: Self.captured) }
+            #expect("\(one)" == "\(two)")
+        }
         // The cases the data was made for: two spellings kept on some days, priced or not.
         let btc = try exporter.series(symbol: "btc", currency: "USD", days: 90, now: Self.captured)
         #expect(Set(btc.map(\.row.symbol)) == ["btcusdt", "BTCUSDT"])

@@ -12,6 +12,7 @@ import GRDBSQLite
 package struct HistoryStore: Sendable {
     package let path: String
     let database: DatabaseQueue
+    let mapped: Bool
 
     /// `mapped`: the file read through memory mapping (`PRAGMA mmap_size`), for a command that
     /// reads many pages once (`history` of years touches two pages a day, and reading them a
@@ -20,26 +21,12 @@ package struct HistoryStore: Sendable {
     /// page cache.
     package init(path: String, mapped: Bool = false) throws(HistoryError) {
         self.path = path
+        self.mapped = mapped
         try Self.refuseSymbolicLinks(at: path)
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            // SQLite's defaults kept: a rollback journal and `synchronous = FULL`. A run commits
-            // its snapshot once, after its reports are on disk; the journal's syncs (four, about a
-            // millisecond on the benchmark's disk) are what make a completed run's day survive a
-            // power cut, not only a crash of the program. WAL with `synchronous = NORMAL` would
-            // save them but may lose the last commits to a power cut, and keeps `-wal`/`-shm`
-            // files beside the database that a copy of `history.sqlite` alone would miss.
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            // A small page cache: a run reads each page it needs once, and SQLite's 2 MB default
-            // was filled a page at a time, each growing the reading thread's heap (an mprotect
-            // and page faults apiece: half the syscalls of a run with a month of history).
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
-            if mapped {
-                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
-            }
-            database = try DatabaseQueue(path: path, configuration: configuration)
+            database = try DatabaseQueue(path: path, configuration: Self.configuration(mapped: mapped))
             let migrator = Self.migrator
             let applied = try database.read { db in try migrator.appliedIdentifiers(db) }
             // Up to date, as nearly always: no write transaction of the migrator's (a read-only
@@ -61,9 +48,46 @@ package struct HistoryStore: Sendable {
         }
     }
 
+    static func configuration(mapped: Bool) -> Configuration {
+        // SQLite's defaults kept: a rollback journal and `synchronous = FULL`. A run commits
+        // its snapshot once, after its reports are on disk; the journal's syncs (four, about a
+        // millisecond on the benchmark's disk) are what make a completed run's day survive a
+        // power cut, not only a crash of the program. WAL with `synchronous = NORMAL` would
+        // save them but may lose the last commits to a power cut, and keeps `-wal`/`-shm`
+        // files beside the database that a copy of `history.sqlite` alone would miss.
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        // A small page cache: a run reads each page it needs once, and SQLite's 2 MB default
+        // was filled a page at a time, each growing the reading thread's heap (an mprotect
+        // and page faults apiece: half the syscalls of a run with a month of history).
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
+        if mapped {
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+        }
+        return configuration
+    }
+
+    private init(path: String, database: DatabaseQueue, mapped: Bool) {
+        self.path = path
+        self.database = database
+        self.mapped = mapped
+    }
+
+    /// Another connection to the same file, for reading beside this one on another thread (its
+    /// schema is this one's, migrated already); `nil` for a store in memory, which has no other.
+    package func anotherReader() throws(HistoryError) -> HistoryStore? {
+        guard path != ":memory:" else { return nil }
+        do {
+            return HistoryStore(path: path, database: try DatabaseQueue(path: path, configuration: Self.configuration(mapped: mapped)), mapped: mapped)
+        } catch {
+            throw .cannotOpen(path: path, reason: Self.describe(error))
+        }
+    }
+
     /// An in-memory store, for tests.
     package init() throws(HistoryError) {
         path = ":memory:"
+        mapped = false
         do {
             database = try DatabaseQueue()
             try Self.migrator.migrate(database)
