@@ -78,14 +78,14 @@ struct HistoryCommand: ParsableCommand {
                         "cryptoreport: history: no run in the last \(days) days; the newest recorded run is of \(ReportDates.minute(emptyWindow.newestRun)): --days \(emptyWindow.daysNeeded) reaches it.\n"
                             .utf8))
             }
-            let text: String
+            let bytes: [UInt8]
             switch format {
-            case .json: text = try HistoryRenderer(symbol: symbol.lowercased(), currency: currency).json(points)
+            case .json: bytes = try HistoryRenderer(symbol: symbol.lowercased(), currency: currency).jsonBytes(points)
             case .markdown, .md:
-                text = HistoryRenderer(symbol: symbol, currency: currency).markdown(points, locale: Locale(identifier: locale))
-            case .csv: text = HistoryRenderer(symbol: symbol, currency: currency).csv(points)
+                bytes = Array(HistoryRenderer(symbol: symbol, currency: currency).markdown(points, locale: Locale(identifier: locale)).utf8)
+            case .csv: bytes = HistoryRenderer(symbol: symbol, currency: currency).csvBytes(points)
             }
-            FileHandle.standardOutput.write(Data(text.utf8))
+            FileHandle.standardOutput.write(Data(bytes))
         } catch {
             throw CryptoReportCommand.fail(error)
         }

@@ -127,6 +127,19 @@ struct HistoryExportPathTests {
         }
     }
 
+    @Test("a long series is written in two halves at once, the same bytes as line by line")
+    func halvedRendering() throws {
+        let points = try HistoryExporter(store: try Self.store()).series(symbol: "btc", currency: "SEK", days: 90, now: Self.captured)
+        let long = Array(repeating: points, count: 300).flatMap { $0 }
+        #expect(long.count >= HistoryRenderer.halvedFrom)
+        let renderer = HistoryRenderer(symbol: "btc", currency: "SEK")
+        #expect(try renderer.json(long) == renderer.encoded(long))
+        let header = HistoryRenderer.csvColumns.joined(separator: ",") + "\r\n"
+        let lineByLine = header + long.map { String(renderer.csv([$0]).dropFirst(header.count)) }.joined()
+        #expect(renderer.csv(long) == lineByLine)
+        #expect(renderer.csv(long).hasPrefix(header + String(renderer.csv(points).dropFirst(header.count))))
+    }
+
     @Test("the run-by-run read hands every run once, in time order, with the asset's markets in name order")
     func everyRunOnce() throws {
         let store = try Self.store()

@@ -496,7 +496,8 @@ package struct HistoryStore: Sendable {
     static func rates(onOrBefore dates: Set<String>, currencies: Set<String>, from first: String, to last: String, in db: Database) throws -> [String: ExchangeRates?] {
         let wanted = currencies.sorted()
         let list = Array(repeating: "?", count: wanted.count).joined(separator: ",")
-        var days: [String: [String: Decimal]] = [:]
+        // Each day's rates made as its first row comes (rows come by currency, then date).
+        var days: [String: ExchangeRates] = [:]
         days.reserveCapacity(dates.count)
         let statement = try db.makeStatement(sql: "SELECT date, currency, per_euro FROM rate WHERE currency IN (\(list)) AND date BETWEEN ? AND ?")
         try statement.setArguments(StatementArguments(wanted) + [first, last])
@@ -505,18 +506,18 @@ package struct HistoryStore: Sendable {
         while try rows.next() != nil {
             let day = String(sqliteStatement: raw, index: 0)
             if let value = StoredNumber.readLast(DatabaseValue(sqliteStatement: raw, index: 2))?.value, value > 0 {
-                days[day, default: [:]][String(sqliteStatement: raw, index: 1)] = value
+                days[day, default: ExchangeRates(date: day, perEuro: [:])].perEuro[String(sqliteStatement: raw, index: 1)] = value
             } else if days[day] == nil {
-                days[day] = [:]
+                days[day] = ExchangeRates(date: day, perEuro: [:])
             }
         }
         var result: [String: ExchangeRates?] = [:]
         result.reserveCapacity(dates.count)
         for date in dates {
-            if let perEuro = days[date] {
-                result[date] = ExchangeRates(date: date, perEuro: perEuro)
+            if let rates = days[date] {
+                result[date] = rates
             } else if let day = try String.fetchOne(db, sql: "SELECT MAX(date) FROM rate WHERE date <= ?", arguments: [date]) {
-                result[date] = ExchangeRates(date: day, perEuro: days[day] ?? [:])
+                result[date] = days[day] ?? ExchangeRates(date: day, perEuro: [:])
             } else {
                 result[date] = .some(nil)
             }
