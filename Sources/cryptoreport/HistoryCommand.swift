@@ -60,6 +60,11 @@ struct HistoryCommand: ParsableCommand {
             }
             let currency = settings.report.currency.code
             let locale = settings.report.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)
+            if format == .markdown || format == .md {
+                // The locale's number styles learnt from ICU on the other core while the series
+                // is read (shared once learnt: `markdown` finds them, or waits for them).
+                DispatchQueue.global().async { _ = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: locale)) }
+            }
             try ReportWriter.finishInterruptedCommit(inFolderOf: path)
             let points: [HistoryExporter.Point]
             let emptyWindow: HistoryExporter.EmptyWindow?
