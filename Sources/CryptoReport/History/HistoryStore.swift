@@ -6,7 +6,7 @@ import GRDBSQLite
 /// The snapshots of past runs, in an SQLite database (GRDB).
 ///
 /// Prices are stored exactly, never as floating point: each reads back as the `Decimal` its plain
-/// text parses to (`StoredNumber`), in about 17 KB a day of 450 markets (schema v4,
+/// text parses to (`StoredNumber`), in about 18 KB a day of 450 markets (schema v5,
 /// `HistoryStore+Schema.swift`). Each snapshot is written in one transaction, and recording the
 /// same snapshot (same newest-ticker time) twice stores it once.
 package struct HistoryStore: Sendable {
@@ -240,6 +240,9 @@ package struct HistoryStore: Sendable {
         }
     }
 
+    /// `history` reads through `forEachRun`, a run at a time; this, all at once, is what its
+    /// tests hold that to (and is itself held to `snapshot(of:)`).
+    ///
     /// One asset's markets in each of `runs`, with what converting them needs, keyed by run: the
     /// markets whose symbol or base asset is `asset` (lower case), the `Xusdt` and `Xinr` markets
     /// that price their quote assets (`CurrencyConverter`), in stored order, and each run's ECB
