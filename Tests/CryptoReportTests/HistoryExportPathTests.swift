@@ -138,6 +138,11 @@ struct HistoryExportPathTests {
         let lineByLine = header + long.map { String(renderer.csv([$0]).dropFirst(header.count)) }.joined()
         #expect(renderer.csv(long) == lineByLine)
         #expect(renderer.csv(long).hasPrefix(header + String(renderer.csv(points).dropFirst(header.count))))
+        // Markdown: the table's lines those of each point alone, in order.
+        let locale = Locale(identifier: "sv_SE")
+        let table = { (text: String) in text.split(separator: "\n").filter { $0.hasPrefix("| 20") } }
+        #expect(table(renderer.markdown(long, locale: locale)) == long.flatMap { table(renderer.markdown([$0], locale: locale)) })
+        #expect(table(renderer.markdown(long, locale: locale)).count == long.count)
     }
 
     @Test("the run-by-run read hands every run once, in time order, with the asset's markets in name order")
