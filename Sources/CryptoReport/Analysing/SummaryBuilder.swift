@@ -33,7 +33,10 @@ package struct SummaryBuilder: Sendable {
             var part = Part()
             switch range.lowerBound {
             case 0: part.lists = topLists(selected, floor: floor)
-            case 1: part.assets = Set(selected.map { $0.baseAsset.lowercased() }).count
+            case 1:
+                var assets = Set<String>(minimumCapacity: selected.count / 4)
+                for row in selected { assets.insert(row.baseAsset.lowercased()) }
+                part.assets = assets.count
             default:
                 // Signs on integers (`FastDecimal`): Foundation's compact both sides of every
                 // comparison.

@@ -55,6 +55,28 @@ final class WorkerPool: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Makes parts of the pool's work until `isDone` (checked under the pool's lock, so it must
+    /// not take it) holds; whoever makes it hold calls `wakeHelpers`. A thread that would
+    /// otherwise wait for a value another is making works on that value's chunks instead.
+    func help(until isDone: () -> Bool) {
+        condition.lock()
+        while !isDone() {
+            if let (job, part) = claimAny(newerThan: nil) {
+                run(job, part)
+            } else {
+                condition.wait()
+            }
+        }
+        condition.unlock()
+    }
+
+    /// Wakes the threads in `help` to check what they wait for.
+    func wakeHelpers() {
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
     /// Runs `part` of `job` outside the lock (held on entry and on return), and says so.
     private func run(_ job: Job, _ part: Int) {
         condition.unlock()

@@ -95,10 +95,16 @@ extension ReportViewModel {
             self.report = report
             self.numbers = numbers
             self.strings = strings
-            let shown = Set(report.rows.map { $0.symbol.lowercased() })
             markets = report.allMarkets
-            isShown = markets.map { shown.contains($0.symbol.lowercased()) }
+            if report.markets.isEmpty {
+                // The rows are every market: all shown, no set of 100,000 symbols to hash.
+                isShown = Array(repeating: true, count: markets.count)
+            } else {
+                let shown = Set(report.rows.map { $0.symbol.lowercased() })
+                isShown = markets.map { shown.contains($0.symbol.lowercased()) }
+            }
             var byAsset: [String: [Int]] = [:]
+            byAsset.reserveCapacity(markets.count / 4)
             for (index, market) in markets.enumerated() {
                 byAsset[market.baseAsset.lowercased(), default: []].append(index)
             }
