@@ -40,7 +40,7 @@ struct HTMLWriterTests {
             $0.report.selection.markets = .all
             $0.report.locale = locale.flatMap(ReportLocale.init)
         }
-        return ReportPipeline().withTrends(report, from: store)
+        return ReportPipeline().withTrends(report, from: TrendCalculator(store: store))
     }
 
     @Test("the real snapshot in SEK (Swedish), USD and EUR (English), every market and the primary ones", arguments: ["SEK", "USD", "EUR"])

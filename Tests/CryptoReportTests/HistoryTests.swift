@@ -94,6 +94,38 @@ struct HistoryTests {
         #expect(usdTrends["btcusdt"]?.sincePrevious == 0)
     }
 
+    @Test(
+        "trends from runs priced ahead are the trends read when asked",
+        arguments: [
+            ("a report newer than every run", 0.0, false),
+            ("a replayed day older than the newest run", -10.0, false),
+            ("names stored after the read-ahead", 0.0, true),
+        ])
+    func readAhead(_ situation: String, shift: Double, laterNames: Bool) async throws {
+        let store = try HistoryStore()
+        // Beyond the month, at its edge, the week's, and a few recent days; one a backfill.
+        for (days, factor) in [(40, "0.5"), (31, "0.7"), (30, "0.8"), (8, "0.85"), (7, "0.9"), (3, "1.1"), (1, "1.25")] {
+            try store.record(try Self.snapshot(daysAgo: days, factor: Fixtures.decimal(factor), kind: days == 3 ? .backfill : .report))
+        }
+        let ahead = try TrendCalculator.readAhead(store, currencies: ["SEK", "USD"])
+        if laterNames {
+            // A run with a market first stored after the read-ahead: its slot comes after the others'.
+            var extra = try Self.snapshot(daysAgo: 2, factor: Fixtures.decimal("1.2"))
+            extra.tickers.insert(Ticker(symbol: "newcoininr", baseAsset: "newcoin", quoteAsset: "inr", last: 7), at: 0)
+            try store.record(extra)
+        }
+        let now = Self.captured.addingTimeInterval(shift * Self.day)
+        for currency: CurrencyCode in ["SEK", "USD"] {
+            var rows = try await Self.currentReport(currency: currency).rows
+            rows.append(MarketRow(symbol: "NEWCOININR", baseAsset: "newcoin", quoteAsset: "inr", currency: currency.code, price: 8, fxRate: 1))
+            let asked = try TrendCalculator(store: store).trends(for: rows, currency: currency.code, at: now)
+            let readAhead = try TrendCalculator(store: store, ahead: ahead).trends(for: rows, currency: currency.code, at: now)
+            #expect(readAhead == asked, "\(situation), \(currency)")
+            #expect(asked["btcusdt"]?.series.count ?? 0 > 2, "the case has history to read")
+            #expect((asked["newcoininr"]?.series.count ?? 0) == (laterNames && shift == 0 ? 2 : 1))
+        }
+    }
+
     @Test("no history, no figures; 7 and 30 days only where history reaches")
     func emptyWhereUncovered() async throws {
         let store = try HistoryStore()

@@ -98,7 +98,7 @@ struct MarkdownWriterTests {
         #expect(written.contains(" 30-day trend |"), "from the 30-day basis to today")
         // The same report through the template.
         let report = ReportPipeline().withTrends(
-            try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(settings), from: store)
+            try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(settings), from: TrendCalculator(store: store))
         try Self.expectSame(report, "history")
     }
 }

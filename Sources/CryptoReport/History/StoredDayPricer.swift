@@ -1,10 +1,10 @@
 import Foundation
 
-/// Prices one stored run's markets in the report currency at the positions of the report's rows,
-/// as `CurrencyConverter` prices a run's tickers: each quote asset at that day's rate, a crypto
-/// quote through the run's own `Xusdt` or `Xinr` market.
+/// Prices one stored run's markets in the report currency, one price per stored symbol (its
+/// `slots`), as `CurrencyConverter` prices a run's tickers: each quote asset at that day's rate, a
+/// crypto quote through the run's own `Xusdt` or `Xinr` market.
 ///
-/// What a stored name means for the report (its row, its quote asset, whether it prices a quote
+/// What a stored name means (its symbol's slot, its quote asset, whether it prices a quote
 /// asset) is worked out once per name, not once per name and day: a `Ticker`, a lower-cased
 /// symbol hashed and the converter's look at every market of every day were most of reading a
 /// month of history. The converter itself is given, of each day, only the markets its answer
@@ -14,8 +14,8 @@ struct StoredDayPricer {
     private struct Name {
         var symbol: String
         var quoteAsset: String
-        /// Position among the report's rows; −1 for a market the report does not show.
-        var position: Int
+        /// Slot of its lower-cased symbol.
+        var symbolSlot: Int
         /// Index of the lower-cased quote asset in `quotes`.
         var quote: Int
         /// Index of the lower-cased symbol among those that may price a quote asset (`xusdt`,
@@ -24,7 +24,9 @@ struct StoredDayPricer {
     }
 
     private let currency: String
-    private let count: Int
+    /// Lower-cased symbol → its slot in each run's prices, in the order the symbols were first
+    /// stored: a store that gained names since gives the same slots to the old ones.
+    private(set) var slots: [String: Int] = [:]
     private var names: [Name] = []
     /// Slot in `names` by name id, dense (ids are SQLite's rowids, counted up from 1); the
     /// dictionary only for ids too sparse for an array.
@@ -33,10 +35,8 @@ struct StoredDayPricer {
     private var quotes: [String] = []
     private var pricingCount = 0
 
-    /// `positions`: lower-cased symbol to position among the report's `count` rows.
-    init(names stored: MarketNames, positions: [String: Int], count: Int, currency: String) {
+    init(names stored: MarketNames, currency: String) {
         self.currency = currency
-        self.count = count
         let table = stored.table.sorted { $0.key < $1.key }
         var quoteIndex: [String: Int] = [:]
         var pricingIndex: [String: Int] = [:]
@@ -68,7 +68,9 @@ struct StoredDayPricer {
                 }
             }
             if dense && id >= 0 { slotByID[Int(id)] = Int32(names.count) } else { slotBySparseID[id] = names.count }
-            names.append(Name(symbol: name.symbol, quoteAsset: name.quoteAsset, position: positions[symbol] ?? -1, quote: quoteSlot, pricing: pricing))
+            let symbolSlot = slots[symbol] ?? slots.count
+            if symbolSlot == slots.count { slots[symbol] = symbolSlot }
+            names.append(Name(symbol: name.symbol, quoteAsset: name.quoteAsset, symbolSlot: symbolSlot, quote: quoteSlot, pricing: pricing))
         }
     }
 
@@ -80,11 +82,11 @@ struct StoredDayPricer {
         return slotBySparseID[id]
     }
 
-    /// The run's last prices in the report currency at each row's position; all `nil` when the
+    /// The run's last prices in the report currency at each symbol's slot; all `nil` when the
     /// run's day has no usable rates for that currency. The last of a symbol stored twice wins,
     /// as it did in a dictionary of prices.
     func prices(_ stored: [HistoryStore.LastPrice], rates: ExchangeRates?) -> [Decimal?] {
-        var prices = [Decimal?](repeating: nil, count: count)
+        var prices = [Decimal?](repeating: nil, count: slots.count)
         guard let rates, let converter = try? CurrencyConverter(rates: rates, target: currency) else { return prices }
         var quoteSeen = [Bool](repeating: false, count: quotes.count)
         var pricingSeen = [Bool](repeating: false, count: pricingCount)
@@ -111,8 +113,8 @@ struct StoredDayPricer {
         for price in stored {
             guard let slot = slot(price.nameID) else { continue }
             let name = names[slot]
-            guard name.position >= 0, let rate = quoteRate[name.quote] else { continue }
-            prices[name.position] = exact ? (FastDecimal(price.last) * rate).decimal : price.last * rate.decimal
+            guard let rate = quoteRate[name.quote] else { continue }
+            prices[name.symbolSlot] = exact ? (FastDecimal(price.last) * rate).decimal : price.last * rate.decimal
         }
         return prices
     }

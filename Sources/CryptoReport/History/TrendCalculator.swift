@@ -4,21 +4,39 @@ package import Foundation
 /// day's own ECB rates, so a SEK trend is in the SEK of each day.
 package struct TrendCalculator: Sendable {
     package var store: HistoryStore
+    /// Runs priced ahead (`readAhead`), by currency; what they lack is read when needed.
+    package var ahead: [StoredPrices]
 
-    package init(store: HistoryStore) {
+    package init(store: HistoryStore, ahead: [StoredPrices] = []) {
         self.store = store
+        self.ahead = ahead
     }
 
     static let day: TimeInterval = 86400
+    /// How far back the trends look: the 30-day change's run may be a day older still.
+    static let window: TimeInterval = 31 * day
+
+    /// Prices, in each of `currencies`, every run of the month before the newest stored run: a
+    /// report's trends read a month before its own time, and a report is newer than every stored
+    /// run (but a replayed day's), so this is read before that time is known, while the sources
+    /// are fetched. A store of many runs a day is left to the trends, which read one a day.
+    package static func readAhead(_ store: HistoryStore, currencies: [String]) throws(HistoryError) -> [StoredPrices] {
+        var prices = currencies.map(StoredPrices.init)
+        guard let newest = try store.newestRunTime() else { return prices }
+        let runs = try store.runs(in: newest.addingTimeInterval(-window)...newest)
+        guard runs.count <= 64 else { return prices }
+        try StoredPrices.add(runs, to: &prices, from: store)
+        return prices
+    }
 
     /// Trends keyed by lower-cased market symbol, for the given current rows (in `currency`),
     /// whose data is of `now`. Runs at or after `now` are ignored, so the current run never
     /// counts as its own history.
     package func trends(for rows: [MarketRow], currency: String, at now: Date) throws(HistoryError) -> [String: Trend] {
-        let runs = try store.runs(in: now.addingTimeInterval(-31 * Self.day)...now.addingTimeInterval(-0.001))
+        let runs = try store.runs(in: now.addingTimeInterval(-Self.window)...now.addingTimeInterval(-0.001))
         let previous = runs.last { $0.kind == .report }
         let week = Self.latest(in: runs, from: now.addingTimeInterval(-8 * Self.day), to: now.addingTimeInterval(-7 * Self.day))
-        let month = Self.latest(in: runs, from: now.addingTimeInterval(-31 * Self.day), to: now.addingTimeInterval(-30 * Self.day))
+        let month = Self.latest(in: runs, from: now.addingTimeInterval(-Self.window), to: now.addingTimeInterval(-30 * Self.day))
         // The line starts where the 30-day change is measured from, so that a chart, its rebased
         // comparison and the change printed beside them tell the same story.
         let monthDay = month.map { ReportDates.day($0.sourceTime) }
@@ -30,40 +48,33 @@ package struct TrendCalculator: Sendable {
         let today = ReportDates.day(now)
         let days = daily.keys.filter { day in day != today && day >= (monthDay ?? "") }.sorted()
 
-        var prices: [Int64: [Decimal?]] = [:]
         let wanted = [previous, week, month].compactMap({ $0 }) + days.compactMap({ daily[$0] })
-        // Only the markets the report shows, each by its position among the rows: a month of
-        // every stored market is most of the cost, and hashing each symbol once per stored day
-        // (not twice, and not per day again when the trends are assembled) most of the rest.
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(rows.count)
-        for (index, row) in rows.enumerated() where positions[Self.lowercased(row.symbol)] == nil {
-            positions[Self.lowercased(row.symbol)] = index
+        var read = [ahead.first { $0.currency == currency } ?? StoredPrices(currency: currency)]
+        try StoredPrices.add(wanted, to: &read, from: store)
+        let prices = read[0]
+        func price(_ list: [Decimal?]?, _ slot: Int?) -> Decimal? {
+            guard let list, let slot, slot < list.count else { return nil }
+            return list[slot]
         }
-        var pricer: StoredDayPricer?
-        try store.forEachLastPrices(of: wanted) { names, id, stored, rates in
-            if pricer == nil { pricer = StoredDayPricer(names: names, positions: positions, count: rows.count, currency: currency) }
-            prices[id] = pricer?.prices(stored, rates: rates)
-        }
-        let dailyPrices = days.map { day in (day, daily[day].flatMap { prices[$0.id] }) }
-        let previousPrices = previous.flatMap { prices[$0.id] }
-        let weekPrices = week.flatMap { prices[$0.id] }
-        let monthPrices = month.flatMap { prices[$0.id] }
+        let dailyPrices = days.map { day in (day, prices.prices(of: daily[day])) }
+        let previousPrices = prices.prices(of: previous)
+        let weekPrices = prices.prices(of: week)
+        let monthPrices = prices.prices(of: month)
         var trends: [String: Trend] = [:]
         trends.reserveCapacity(rows.count)
         // A market priced on every day (nearly all) shares one list of its days, not a copy of
         // its own: building a list per market was most of assembling the trends.
         let everyDay = days + [today]
-        for (index, row) in rows.enumerated() {
+        for row in rows {
             let symbol = Self.lowercased(row.symbol)
-            // A symbol listed twice is priced at its first position, as a dictionary of symbols priced it.
-            let position = positions[symbol] ?? index
+            // A symbol listed twice has one slot, as a dictionary of symbols priced it.
+            let slot = prices.slots[symbol]
             var series: [Decimal] = []
             series.reserveCapacity(dailyPrices.count + 1)
             // The days of `series`, made only once a day is missing.
             var seriesDays: [String]?
             for (offset, (day, dayPrices)) in dailyPrices.enumerated() {
-                if let price = dayPrices?[position] {
+                if let price = price(dayPrices, slot) {
                     series.append(price)
                     seriesDays?.append(day)
                 } else if seriesDays == nil {
@@ -72,9 +83,9 @@ package struct TrendCalculator: Sendable {
             }
             series.append(row.price)
             var trend = Trend(
-                sincePrevious: Trend.percent(from: previousPrices?[position], to: row.price),
-                change7d: Trend.percent(from: weekPrices?[position], to: row.price),
-                change30d: Trend.percent(from: monthPrices?[position], to: row.price),
+                sincePrevious: Trend.percent(from: price(previousPrices, slot), to: row.price),
+                change7d: Trend.percent(from: price(weekPrices, slot), to: row.price),
+                change30d: Trend.percent(from: price(monthPrices, slot), to: row.price),
                 series: series)
             trend.days = seriesDays.map { $0 + [today] } ?? everyDay
             trends[symbol] = trend

@@ -53,16 +53,25 @@ public struct ReportPipeline: Sendable {
             writer = folder
         }
         Self.learnNumberStyles(for: spec)
-        let prepared = try await prepareAll(spec, fetch: fetch)
+        let opening = openHistoryAhead(output.historyPath(sample: fetch.sample), currencies: spec.currencies.map(\.code))
+        let prepared: (report: Report, others: [Report], snapshot: Snapshot)
+        do {
+            prepared = try await prepareAll(spec, fetch: fetch)
+        } catch {
+            // The store is not left mid-read (or mid-upgrade) as the run ends.
+            _ = opening.value
+            throw error
+        }
         let snapshot = prepared.snapshot
-        var historyFailure: HistoryError?
-        let history = openHistory(output.historyPath(sample: fetch.sample), failure: &historyFailure)
+        let opened = opening.value
+        var historyFailure = opened.failure
+        let history = opened.store
         // The first currency's report, then the other one's (`--currency SEK,USD`): the same
         // fetch, history and rules, priced in each currency.
         var reports = ([prepared.report] + prepared.others).map { report in
             var report = report
             if let history {
-                report = withTrends(report, from: history)
+                report = withTrends(report, from: TrendCalculator(store: history, ahead: opened.ahead))
             }
             return report
         }
@@ -209,22 +218,45 @@ public struct ReportPipeline: Sendable {
 
     // MARK: - History
 
-    /// A history that cannot be opened costs the trends, not the report; the run goes on, and
-    /// ends saying that it could not be recorded.
-    func openHistory(_ path: String?, failure: inout HistoryError?) -> HistoryStore? {
-        guard let path else { return nil }
-        do {
-            return try HistoryStore(path: path)
-        } catch {
-            failure = error.asNotRecorded
-            return nil
-        }
+    /// The history as the run opened it, with the runs its trends will read priced ahead.
+    struct OpenedHistory: Sendable {
+        var store: HistoryStore?
+        /// Why the store could not be opened: the run goes on without trends, and ends saying
+        /// that it could not be recorded.
+        var failure: HistoryError?
+        var ahead: [StoredPrices] = []
     }
 
-    func withTrends(_ report: Report, from history: HistoryStore) -> Report {
+    /// Opens an existing history and prices the month a report's trends read
+    /// (`TrendCalculator.readAhead`) on another core while the sources are fetched and parsed:
+    /// that was a fifth of a daily run with 30 days of history, on one core while the other
+    /// idled. A history not there yet is made when the report is (`value`), after a fetch that
+    /// may fail, so that a failed first run leaves no empty database behind.
+    func openHistoryAhead(_ path: String?, currencies: [String]) -> MadeOnce<OpenedHistory> {
+        let opening = MadeOnce { () -> OpenedHistory in
+            guard let path else { return OpenedHistory() }
+            let store: HistoryStore
+            do throws(HistoryError) {
+                store = try HistoryStore(path: path)
+            } catch {
+                return OpenedHistory(failure: error.asNotRecorded)
+            }
+            // Unreadable now, it is said once, by the trends that read it again.
+            let ahead = (try? TrendCalculator.readAhead(store, currencies: currencies)) ?? []
+            return OpenedHistory(store: store, ahead: ahead)
+        }
+        // A thread of its own: Dispatch's pool, on which the sources are parsed, is as wide as
+        // the cores, and the number styles already hold one of its threads.
+        if let path, FileManager.default.fileExists(atPath: path) {
+            Thread { _ = opening.value }.start()
+        }
+        return opening
+    }
+
+    func withTrends(_ report: Report, from calculator: TrendCalculator) -> Report {
         var report = report
         do {
-            let trends = try TrendCalculator(store: history).trends(
+            let trends = try calculator.trends(
                 for: report.rows, currency: report.currency, at: report.summary.newestTickerAt ?? report.generatedAt)
             for index in report.rows.indices {
                 report.rows[index].trend = trends[report.rows[index].symbol.lowercased()]
