@@ -147,9 +147,15 @@ extension ReportViewModel {
                 spread: row.spread, spreadPct: row.spreadPct,
                 volume: row.volume, volumeValue: row.volumeValue,
                 fxRate: row.fxRate, updatedAt: row.updatedAt,
-                hasRate: market.fxRate != 1, others: others, hasOthers: !others.isEmpty, hasSeries: hasSeries,
+                hasRate: hasRate(market.fxRate), others: others, hasOthers: !others.isEmpty, hasSeries: hasSeries,
                 limits: labels, hasLimits: !labels.isEmpty && hasSeries)
         }
+    }
+
+    /// The rate is not 1 (a market quoted in the report currency itself has none to show),
+    /// compared in integers: Foundation's `!=` compacted both sides, for every detail.
+    static func hasRate(_ rate: Decimal) -> Bool {
+        FastDecimal.isAvailable ? FastDecimal.compare(FastDecimal(rate), FastDecimal.one) != 0 : rate != 1
     }
 
     /// `+5,61 %`: `price` over `base`, less one, as a percentage with two decimals, and its class.
