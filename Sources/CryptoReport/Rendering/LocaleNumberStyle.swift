@@ -49,17 +49,19 @@ struct LocaleNumberStyle: Sendable {
     }
 
     private func text(_ parts: DecimalParts, fraction: ClosedRange<Int>, affixes: Affixes) -> String {
-        // Written straight into the string's own storage, sized for the longest text these
-        // digits can make: a byte array first, then a string of it, was two allocations a cell.
+        // Written on the stack, sized for the longest text these digits can make, then made a
+        // string: a byte array first was two allocations a cell. (Written into the string's own
+        // storage, every text got an allocation of that size, even one short enough to be held
+        // inline: 80 MB more at 100,000 markets.)
         let digits = parts.isZero ? 1 : parts.digitCount
         let integerDigits = max(1, digits + max(0, parts.exponent))
         let fractionDigits = max(fraction.upperBound, max(0, -parts.exponent))
         let capacity = affixes.prefix.count + affixes.suffix.count + decimalSeparator.count + fractionDigits
             + integerDigits * (1 + groupingSeparator.count)
-        return String(unsafeUninitializedCapacity: capacity) { buffer in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var out = BufferWriter(buffer: buffer)
             append(parts, fraction: fraction, affixes: affixes, to: &out)
-            return out.count
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<out.count]), as: UTF8.self)
         }
     }
 
