@@ -13,8 +13,10 @@ COMMIT   := $(shell git describe --always --dirty --abbrev=7 2>/dev/null)
 
 ## Release binary at .build/release/cryptoreport, with the Swift runtime and Foundation linked in
 ## statically: it needs only system libraries (libc, libstdc++, libxml2, SQLite, zlib) where it is installed.
+## No `$ORIGIN` run path: the loader looked for each of them in the binary's own folder first (40 failed
+## lookups a run).
 build: commit-header
-	$(SWIFT) build -c release --product cryptoreport --static-swift-stdlib
+	$(SWIFT) build -c release --product cryptoreport --static-swift-stdlib --disable-local-rpath
 
 # The commit for `--version`, rewritten only when it changes (Sources/CBuildInfo/build_info.c).
 commit-header:

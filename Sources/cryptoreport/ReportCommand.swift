@@ -31,18 +31,7 @@ struct ReportCommand: AsyncParsableCommand {
             // The reader's zone, unless a setting names one: the machine's (its TZ, else /etc/localtime).
             var report = settings.report
             report.timeZone = report.timeZone ?? TimeZone.current
-            var newFolder: URL?
-            if case let .directory(path) = settings.output.destination, !FileManager.default.fileExists(atPath: path) {
-                newFolder = URL(fileURLWithPath: path)
-            }
-            let outcome: ReportPipeline.Outcome
-            do {
-                outcome = try await pipeline.run(report, fetch: settings.fetch, output: settings.output)
-            } catch {
-                // A typo (`--currency XYZ`, a missing feed file) leaves no empty folder behind.
-                if let newFolder { OutputLock.removeIfOnlyLock(newFolder) }
-                throw error
-            }
+            let outcome = try await pipeline.run(report, fetch: settings.fetch, output: settings.output)
             if let text = outcome.standardOutput {
                 FileHandle.standardOutput.write(Data(text.utf8))
             } else if !command.quiet {

@@ -275,4 +275,20 @@ struct SettingsTests {
         let again = try ExecutableTests.run(["--sample", "--currency", "XYZ", "--output", "old"], in: folder.url)
         #expect(again.status == 64 && FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("old").path))
     }
+
+    @Test("the pipeline itself removes a folder it made for a run that failed")
+    func pipelineLeavesNoFolder() async throws {
+        let folder = try TemporaryFolder()
+        for (name, exists) in [("new", false), ("old", true)] {
+            let target = folder.url.appendingPathComponent(name)
+            if exists { try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true) }
+            var settings = Settings()
+            settings.fetch.tickers = .at(folder.url.appendingPathComponent("missing.json").path)
+            settings.fetch.rates = .at(Fixtures.ratesURL.path, .rates)
+            settings.output.destination = .directory(target.path)
+            settings.output.noHistory = true
+            await #expect(throws: FetchError.self) { try await ReportPipeline().run(settings) }
+            #expect(FileManager.default.fileExists(atPath: target.path) == exists, "\(name)")
+        }
+    }
 }

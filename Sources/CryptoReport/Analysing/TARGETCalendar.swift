@@ -45,7 +45,7 @@ package enum TARGETCalendar {
         for _ in 0..<15 {
             let c = frankfurt.dateComponents([.year, .month, .day], from: day)
             if isWorkingDay(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0) {
-                return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+                return ReportDates.day(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0)
             }
             day = frankfurt.date(byAdding: .day, value: -1, to: day) ?? day
         }

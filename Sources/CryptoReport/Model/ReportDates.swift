@@ -10,6 +10,13 @@ public enum ReportDates {
         }
     }
 
+    /// `2022-11-22` from a calendar's own fields (`String(format:)`'s `%04d-%02d-%02d`).
+    package static func day(year: Int, month: Int, day: Int) -> String {
+        text { bytes in
+            appendDay(Fields(year: year, month: month, day: day, hour: 0, minute: 0, second: 0, nanosecond: 0), to: &bytes)
+        }
+    }
+
     /// `2022-11-22T00:51:32Z`, or with milliseconds when the time has them.
     public static func iso8601(_ date: Date) -> String {
         text { bytes in appendISO8601(date, to: &bytes) }

@@ -43,15 +43,29 @@ public struct ReportPipeline: Sendable {
     public func run(_ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec) async throws -> Outcome {
         // A bad template or an unwritable folder is known before any fetch.
         let templates = try TemplateRenderer(directory: output.templates.map { URL(fileURLWithPath: $0) })
-        var writer: ReportWriter?
-        var lock: OutputLock?
-        if case let .directory(path) = output.destination {
-            let folder = ReportWriter(directory: URL(fileURLWithPath: path))
-            try folder.prepare()
-            lock = try await OutputLock.acquire(in: folder.directory, timeout: output.lockTimeout.timeInterval, sleeper: sleeper)
-            try folder.recover()
-            writer = folder
+        guard case let .directory(path) = output.destination else {
+            return try await run(spec, fetch: fetch, output: output, templates: templates, writer: nil)
         }
+        let folder = ReportWriter(directory: URL(fileURLWithPath: path))
+        let isNew = !FileManager.default.fileExists(atPath: path)
+        try folder.prepare()
+        do {
+            let lock = try await OutputLock.acquire(in: folder.directory, timeout: output.lockTimeout.timeInterval, sleeper: sleeper)
+            // Held until the run ends.
+            defer { withExtendedLifetime(lock) {} }
+            try folder.recover()
+            return try await run(spec, fetch: fetch, output: output, templates: templates, writer: folder)
+        } catch {
+            // A typo (`--currency XYZ`, a missing feed file) leaves no empty folder of its making.
+            if isNew { OutputLock.removeIfOnlyLock(folder.directory) }
+            throw error
+        }
+    }
+
+    /// The run once its folder is ready and locked (`writer`), or for standard output.
+    private func run(
+        _ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec, templates: TemplateRenderer, writer: ReportWriter?
+    ) async throws -> Outcome {
         Self.learnNumberStyles(for: spec)
         let opening = openHistoryAhead(output.historyPath(sample: fetch.sample), currencies: spec.currencies.map(\.code))
         let prepared: (report: Report, others: [Report], snapshot: Snapshot)
@@ -195,7 +209,6 @@ public struct ReportPipeline: Sendable {
         // The run's own reports are what it names; the copies and the index follow them.
         let written = Array(try writer.write(files: files + shared.files, removing: obsolete).prefix(files.count))
         record(snapshot, in: history, failure: &historyFailure)
-        withExtendedLifetime(lock) {}
         return Outcome(report: report, written: written, standardOutput: nil, historyFailure: historyFailure)
     }
 

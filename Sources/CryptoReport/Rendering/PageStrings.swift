@@ -76,12 +76,8 @@ package struct PageStrings: Sendable {
     /// The texts the page's script writes itself, as JSON for an HTML-escaped attribute.
     package var scriptJSON: String {
         let keys: [Key] = [.scriptShownOf, .scriptShown, .scriptSortBy]
-        let entries = keys.map { key -> String in
-            // JSONSerialization escapes quotes and backslashes; the attribute is HTML-escaped.
-            let value = (try? JSONSerialization.data(withJSONObject: [self[key]], options: []))
-                .flatMap { String(data: $0, encoding: .utf8) }.map { String($0.dropFirst().dropLast()) } ?? "\"\""
-            return "\"\(key.rawValue)\":\(value)"
-        }
+        // The attribute is HTML-escaped; JSON's own escapes are the history data's.
+        let entries = keys.map { key in "\"\(key.rawValue)\":" + ReportViewModel.jsonString(self[key]) }
         return "{" + entries.joined(separator: ",") + "}"
     }
 
