@@ -93,9 +93,38 @@ package struct HistoryStore: Sendable {
         rows.sort { $0.nameID < $1.nameID }
         let statement = try db.makeStatement(sql: insertMarket)
         for row in rows {
-            try statement.execute(arguments: marketValues(row.ticker, runID: runID, nameID: row.nameID, runTime: sourceTime))
+            try execute(statement, marketRow(row.ticker, runID: runID, nameID: row.nameID, runTime: sourceTime), in: db)
         }
         return true
+    }
+
+    /// Runs `statement` once with `values`, bound with SQLite's own functions: GRDB's
+    /// `StatementArguments` boxed and checked each of a run's ten values a market, which was
+    /// most of recording it.
+    static func execute(_ statement: Statement, _ values: [DatabaseValue], in db: Database) throws {
+        let raw = statement.sqliteStatement
+        func check(_ code: Int32, _ expected: Int32 = SQLITE_OK) throws {
+            guard code == expected else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+            }
+        }
+        sqlite3_reset(raw)
+        // Copied by SQLite as it binds (SQLITE_TRANSIENT): the values are gone before the step.
+        let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value.storage {
+            case .null: try check(sqlite3_bind_null(raw, index))
+            case .int64(let number): try check(sqlite3_bind_int64(raw, index, number))
+            case .double(let number): try check(sqlite3_bind_double(raw, index, number))
+            case .string(let text): try check(sqlite3_bind_text(raw, index, text, -1, transient))
+            case .blob(let data):
+                try check(data.withUnsafeBytes { sqlite3_bind_blob(raw, index, $0.baseAddress, Int32($0.count), transient) })
+            }
+        }
+        let code = sqlite3_step(raw)
+        sqlite3_reset(raw)
+        try check(code, SQLITE_DONE)
     }
 
     static let insertMarket = """
@@ -103,13 +132,14 @@ package struct HistoryStore: Sendable {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    /// A ticker's row in the forms of `StoredNumber`.
-    static func marketValues(_ ticker: Ticker, runID: Int64, nameID: Int64, runTime: Int64) -> StatementArguments {
+    /// A ticker's row in the forms of `StoredNumber`, in `insertMarket`'s order.
+    static func marketRow(_ ticker: Ticker, runID: Int64, nameID: Int64, runTime: Int64) -> [DatabaseValue] {
         let last = StoredNumber.Parts(ticker.last)
         func figure(_ value: Decimal?) -> DatabaseValue { StoredNumber.figure(value, last: last) }
         return [
-            runID, nameID, StoredNumber.last(ticker.last), figure(ticker.open), figure(ticker.high), figure(ticker.low),
-            figure(ticker.bid), figure(ticker.ask), figure(ticker.volume), StoredNumber.time(ticker.updatedAt.map(milliseconds), runTime: runTime),
+            runID.databaseValue, nameID.databaseValue, StoredNumber.last(ticker.last), figure(ticker.open), figure(ticker.high),
+            figure(ticker.low), figure(ticker.bid), figure(ticker.ask), figure(ticker.volume),
+            StoredNumber.time(ticker.updatedAt.map(milliseconds), runTime: runTime),
         ]
     }
 
@@ -429,7 +459,7 @@ package struct HistoryStore: Sendable {
             var kline = ticker
             kline.bid = nil
             kline.ask = nil
-            try insert.execute(arguments: marketValues(kline, runID: runID, nameID: try names.id(for: ticker, in: db), runTime: sourceTime))
+            try execute(insert, marketRow(kline, runID: runID, nameID: try names.id(for: ticker, in: db), runTime: sourceTime), in: db)
         }
     }
 
