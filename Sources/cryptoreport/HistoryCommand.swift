@@ -60,11 +60,16 @@ struct HistoryCommand: ParsableCommand {
             }
             let currency = settings.report.currency.code
             let locale = settings.report.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)
+            if format == .markdown || format == .md {
+                // The locale's number styles learnt from ICU on the other core while the series
+                // is read (shared once learnt: `markdown` finds them, or waits for them).
+                DispatchQueue.global().async { _ = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: locale)) }
+            }
             try ReportWriter.finishInterruptedCommit(inFolderOf: path)
             let points: [HistoryExporter.Point]
             let emptyWindow: HistoryExporter.EmptyWindow?
             do throws(HistoryError) {
-                let exporter = HistoryExporter(store: try HistoryStore(path: path))
+                let exporter = HistoryExporter(store: try HistoryStore(path: path, mapped: true))
                 let now = Date()
                 points = try exporter.series(symbol: symbol, currency: currency, days: days, now: now)
                 emptyWindow = points.isEmpty ? try exporter.emptyWindow(symbol: symbol, currency: currency, now: now) : nil
@@ -78,14 +83,14 @@ struct HistoryCommand: ParsableCommand {
                         "cryptoreport: history: no run in the last \(days) days; the newest recorded run is of \(ReportDates.minute(emptyWindow.newestRun)): --days \(emptyWindow.daysNeeded) reaches it.\n"
                             .utf8))
             }
-            let text: String
+            let bytes: [UInt8]
             switch format {
-            case .json: text = try HistoryRenderer(symbol: symbol.lowercased(), currency: currency).json(points)
+            case .json: bytes = try HistoryRenderer(symbol: symbol.lowercased(), currency: currency).jsonBytes(points)
             case .markdown, .md:
-                text = HistoryRenderer(symbol: symbol, currency: currency).markdown(points, locale: Locale(identifier: locale))
-            case .csv: text = HistoryRenderer(symbol: symbol, currency: currency).csv(points)
+                bytes = Array(HistoryRenderer(symbol: symbol, currency: currency).markdown(points, locale: Locale(identifier: locale)).utf8)
+            case .csv: bytes = HistoryRenderer(symbol: symbol, currency: currency).csvBytes(points)
             }
-            FileHandle.standardOutput.write(Data(text.utf8))
+            FileHandle.standardOutput.write(Data(bytes))
         } catch {
             throw CryptoReportCommand.fail(error)
         }

@@ -192,6 +192,14 @@ struct HistorySchemaTests {
             #expect(some[date]??.perEuro == read[date]??.perEuro.filter { $0.key == "SEK" }, "\(date)")
         }
         #expect(some["2022-11-25"]??.perEuro == [:])
+        // Only a currency whose rate is no rate, or one no day has: the same days, no rates.
+        for wanted: Set<String> in [["XXX"], ["NOK"], ["XXX", "NOK"]] {
+            let none = try store.read { try HistoryStore.rates(onOrBefore: dates, currencies: wanted, in: $0) }
+            for date in dates {
+                #expect(none[date]??.date == read[date]??.date, "\(wanted) \(date)")
+                #expect(none[date]??.perEuro ?? [:] == [:], "\(wanted) \(date)")
+            }
+        }
     }
 
     // MARK: - Migration

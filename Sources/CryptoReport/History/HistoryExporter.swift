@@ -4,9 +4,13 @@ package import Foundation
 /// Values only; `HistoryRenderer` writes them as CSV, Markdown or JSON.
 package struct HistoryExporter: Sendable {
     package var store: HistoryStore
+    /// From how many runs the series is read and converted in two halves at once, each on its
+    /// own connection and core (a file's store only): ten years were some 40 ms on one.
+    package var halvedFrom: Int
 
-    package init(store: HistoryStore) {
+    package init(store: HistoryStore, halvedFrom: Int = 1_000) {
         self.store = store
+        self.halvedFrom = halvedFrom
     }
 
     package struct Point: Sendable, Equatable {
@@ -50,27 +54,27 @@ package struct HistoryExporter: Sendable {
         let wanted = symbol.lowercased()
         var points: [Point] = []
         var convertible = false
-        // Only the asset's markets and those that price them: what a run's other markets would add
-        // to its rows is nothing (each row is converted on its own), at a hundred times the cost.
-        // Only the rates a conversion into `currency` reads (`CurrencyConverter`).
-        let stored = try store.markets(of: wanted, in: runs, currencies: [currency.uppercased(), "USD", "INR"])
-        let selector = MarketSelector(Selection(markets: .primary, symbols: [wanted]))
-        for run in runs {
-            guard let snapshot = stored[run.id], let rates = snapshot.rates else { continue }
-            guard let converter = try? CurrencyConverter(rates: rates, target: currency),
-                let quoteRates = try? converter.quoteRates(for: snapshot.tickers)
-            else { continue }
-            convertible = true
-            // Only the asset's own markets analysed: a row is made from its ticker alone, and the
-            // pricing markets' rows were never chosen.
-            let own = snapshot.tickers.filter { ticker in
-                CurrencyConverter.lowercased(ticker.symbol) == wanted || CurrencyConverter.lowercased(ticker.baseAsset) == wanted
+        if runs.count >= halvedFrom, let other = try store.anotherReader() {
+            // The older half here, the newer beside it: each half is what one pass over it
+            // makes, and their points join in time order.
+            let order = runs.enumerated().sorted { ($0.element.sourceTime, $0.offset) < ($1.element.sourceTime, $1.offset) }.map(\.element)
+            let middle = order.count / 2
+            let halves = [(store, Array(order[..<middle])), (other, Array(order[middle...]))]
+            var results: [Result<(points: [Point], convertible: Bool), HistoryError>?] = [nil, nil]
+            let lock = NSLock()
+            ParallelChunks.concurrently(2) { index in
+                let result = Result { () throws(HistoryError) in
+                    try Self.convert(wanted, currency: currency, runs: halves[index].1, store: halves[index].0)
+                }
+                lock.withLock { results[index] = result }
             }
-            let rows = MarketAnalyser().analyse(own, rates: quoteRates, currency: converter.target).rows
-            let exact = rows.first { $0.symbol.lowercased() == wanted }
-            let primary = selector.select(rows).first
-            guard let row = exact ?? primary else { continue }
-            points.append(Point(time: run.sourceTime, kind: run.kind, row: row, ratesDate: rates.date))
+            for result in results {
+                guard let half = try result?.get() else { continue }
+                points += half.points
+                convertible = convertible || half.convertible
+            }
+        } else {
+            (points, convertible) = try Self.convert(wanted, currency: currency, runs: runs, store: store)
         }
         if quietly { return points }
         // The currencies on record only for the error, read for it: gathered per run, they were a
@@ -83,5 +87,79 @@ package struct HistoryExporter: Sendable {
             throw .noSeries(symbol: wanted, days: days, runs: runs.count)
         }
         return points
+    }
+
+    /// The points of `runs`, in time order, and whether any of them could be converted into
+    /// `currency` at all.
+    private static func convert(_ wanted: String, currency: String, runs: [RunSummary], store: HistoryStore) throws(HistoryError) -> (points: [Point], convertible: Bool) {
+        var points: [Point] = []
+        points.reserveCapacity(runs.count)
+        var convertible = false
+        let selector = MarketSelector(Selection(markets: .primary, symbols: [wanted]))
+        let analyser = MarketAnalyser()
+        var last: Choice?
+        // Only the asset's markets and those that price them: what a run's other markets would add
+        // to its rows is nothing (each row is converted on its own), at a hundred times the cost.
+        // Only the rates a conversion into `currency` reads (`CurrencyConverter`).
+        try store.forEachRun(of: wanted, in: runs, currencies: [currency.uppercased(), "USD", "INR"]) { run, stored, rates in
+            guard let rates, let converter = try? CurrencyConverter(rates: rates, target: currency),
+                let quoteRates = try? converter.quoteRates(for: stored.map(\.ticker))
+            else { return }
+            convertible = true
+            // Only the asset's own markets analysed: a row is made from its ticker alone, and the
+            // pricing markets' rows were never chosen.
+            var choice = Choice()
+            var own: [(ticker: Ticker, rate: Decimal?)] = []
+            for (nameID, ticker) in stored
+            where CurrencyConverter.lowercased(ticker.symbol) == wanted || CurrencyConverter.lowercased(ticker.baseAsset) == wanted {
+                let rate = quoteRates.rates[CurrencyConverter.lowercased(ticker.quoteAsset)]?.rate
+                choice.markets.append(nameID)
+                choice.rated.append(rate != nil)
+                own.append((ticker, rate))
+            }
+            // The same markets, priced or not, as the run before: the same one chosen, and only
+            // its row made (a row is about a microsecond; two a day, and the selection, were a
+            // fifth of a ten-year export).
+            if let last, last.markets == choice.markets, last.rated == choice.rated, let pick = last.pick {
+                guard let index = pick, let rate = own[index].rate else { return }
+                points.append(Point(time: run.sourceTime, kind: run.kind, row: analyser.row(own[index].ticker, rate: rate, currency: converter.target), ratesDate: rates.date))
+                return
+            }
+            // Every priced market's row, in stored order, as `MarketAnalyser.analyse` makes them.
+            var rows: [MarketRow] = []
+            var positions: [Int] = []
+            for (index, market) in own.enumerated() {
+                guard let rate = market.rate else { continue }
+                rows.append(analyser.row(market.ticker, rate: rate, currency: converter.target))
+                positions.append(index)
+            }
+            let row: MarketRow?
+            if let exact = rows.firstIndex(where: { $0.symbol.lowercased() == wanted }) {
+                row = rows[exact]
+                choice.pick = .some(positions[exact])
+            } else {
+                let selected = selector.select(rows)
+                row = selected.first
+                // One market kept or none: the choice is made by the names alone (only several
+                // kept are ordered by their figures), so it holds for the same markets again.
+                if let chosen = selected.first {
+                    if selected.count == 1, let index = rows.firstIndex(of: chosen) { choice.pick = .some(positions[index]) }
+                } else {
+                    choice.pick = .some(nil)
+                }
+            }
+            last = choice
+            guard let row else { return }
+            points.append(Point(time: run.sourceTime, kind: run.kind, row: row, ratesDate: rates.date))
+        }
+        return (points, convertible)
+    }
+
+    /// Which of a run's own markets was chosen: their names in stored order, which of them had a
+    /// rate, and the position of the chosen one (`.some(nil)`: none; `nil`: made by figures).
+    private struct Choice {
+        var markets: [Int64] = []
+        var rated: [Bool] = []
+        var pick: Int??
     }
 }

@@ -6,35 +6,39 @@ import GRDBSQLite
 /// The snapshots of past runs, in an SQLite database (GRDB).
 ///
 /// Prices are stored exactly, never as floating point: each reads back as the `Decimal` its plain
-/// text parses to (`StoredNumber`), in about 17 KB a day of 450 markets (schema v4,
+/// text parses to (`StoredNumber`), in about 18 KB a day of 450 markets (schema v5,
 /// `HistoryStore+Schema.swift`). Each snapshot is written in one transaction, and recording the
 /// same snapshot (same newest-ticker time) twice stores it once.
 package struct HistoryStore: Sendable {
     package let path: String
     let database: DatabaseQueue
+    let mapped: Bool
 
-    package init(path: String) throws(HistoryError) {
+    /// `mapped`: the file read through memory mapping (`PRAGMA mmap_size`), for a command that
+    /// reads many pages once (`history` of years touches two pages a day, and reading them a
+    /// `pread` each, copied into SQLite's cache, was a sixth of its time). SQLite reads a mapped
+    /// page in place; a writer's change (under the locks as ever) reaches it through the same
+    /// page cache.
+    package init(path: String, mapped: Bool = false) throws(HistoryError) {
         self.path = path
+        self.mapped = mapped
         try Self.refuseSymbolicLinks(at: path)
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            // SQLite's defaults kept: a rollback journal and `synchronous = FULL`. A run commits
-            // its snapshot once, after its reports are on disk; the journal's syncs (four, about a
-            // millisecond on the benchmark's disk) are what make a completed run's day survive a
-            // power cut, not only a crash of the program. WAL with `synchronous = NORMAL` would
-            // save them but may lose the last commits to a power cut, and keeps `-wal`/`-shm`
-            // files beside the database that a copy of `history.sqlite` alone would miss.
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            // A small page cache: a run reads each page it needs once, and SQLite's 2 MB default
-            // was filled a page at a time, each growing the reading thread's heap (an mprotect
-            // and page faults apiece: half the syscalls of a run with a month of history).
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
-            database = try DatabaseQueue(path: path, configuration: configuration)
+            database = try DatabaseQueue(path: path, configuration: Self.configuration(mapped: mapped))
             let migrator = Self.migrator
             let applied = try database.read { db in try migrator.appliedIdentifiers(db) }
-            try migrator.migrate(database)
+            // Up to date, as nearly always: no write transaction of the migrator's (a read-only
+            // `history` took the database's write lock, behind any report recording its run).
+            if applied != Set(migrator.migrations) {
+                do {
+                    try migrator.migrate(database)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY && applied.contains("v4") {
+                    // A v4 file this user may only read is read as it is: v5 adds an index, which
+                    // the queries go without (more slowly); the next run that may write adds it.
+                }
+            }
             // v4 left the v3 tables' pages free inside the file (as large as the data was):
             // given back once, outside the migration's transaction. Interrupted, SQLite's own
             // journal keeps the file whole, and the next run does without.
@@ -44,9 +48,46 @@ package struct HistoryStore: Sendable {
         }
     }
 
+    static func configuration(mapped: Bool) -> Configuration {
+        // SQLite's defaults kept: a rollback journal and `synchronous = FULL`. A run commits
+        // its snapshot once, after its reports are on disk; the journal's syncs (four, about a
+        // millisecond on the benchmark's disk) are what make a completed run's day survive a
+        // power cut, not only a crash of the program. WAL with `synchronous = NORMAL` would
+        // save them but may lose the last commits to a power cut, and keeps `-wal`/`-shm`
+        // files beside the database that a copy of `history.sqlite` alone would miss.
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        // A small page cache: a run reads each page it needs once, and SQLite's 2 MB default
+        // was filled a page at a time, each growing the reading thread's heap (an mprotect
+        // and page faults apiece: half the syscalls of a run with a month of history).
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
+        if mapped {
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+        }
+        return configuration
+    }
+
+    private init(path: String, database: DatabaseQueue, mapped: Bool) {
+        self.path = path
+        self.database = database
+        self.mapped = mapped
+    }
+
+    /// Another connection to the same file, for reading beside this one on another thread (its
+    /// schema is this one's, migrated already); `nil` for a store in memory, which has no other.
+    package func anotherReader() throws(HistoryError) -> HistoryStore? {
+        guard path != ":memory:" else { return nil }
+        do {
+            return HistoryStore(path: path, database: try DatabaseQueue(path: path, configuration: Self.configuration(mapped: mapped)), mapped: mapped)
+        } catch {
+            throw .cannotOpen(path: path, reason: Self.describe(error))
+        }
+    }
+
     /// An in-memory store, for tests.
     package init() throws(HistoryError) {
         path = ":memory:"
+        mapped = false
         do {
             database = try DatabaseQueue()
             try Self.migrator.migrate(database)
@@ -167,14 +208,20 @@ package struct HistoryStore: Sendable {
     /// Runs whose source time lies in `range`, oldest first.
     package func runs(in range: ClosedRange<Date>) throws(HistoryError) -> [RunSummary] {
         try read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT id, source_time, kind, rates_date FROM run WHERE source_time BETWEEN ? AND ? ORDER BY source_time",
-                arguments: [Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)]
-            ).map { row in
-                RunSummary(
-                    id: row["id"], sourceTime: Self.date(row["source_time"]),
-                    kind: Snapshot.Kind(rawValue: row["kind"]) ?? .report, ratesDate: row["rates_date"])
+            // Columns by position from the statement: by name, through `Row`, they were a tenth
+            // of reading ten years' runs.
+            let statement = try db.makeStatement(sql: "SELECT id, source_time, kind, rates_date FROM run WHERE source_time BETWEEN ? AND ? ORDER BY source_time")
+            try statement.setArguments([Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)])
+            let rows = try Row.fetchCursor(statement)
+            let raw = statement.sqliteStatement
+            var runs: [RunSummary] = []
+            while try rows.next() != nil {
+                runs.append(
+                    RunSummary(
+                        id: Int64(sqliteStatement: raw, index: 0), sourceTime: Self.date(Int64(sqliteStatement: raw, index: 1)),
+                        kind: Snapshot.Kind(rawValue: String(sqliteStatement: raw, index: 2)) ?? .report, ratesDate: String(sqliteStatement: raw, index: 3)))
             }
+            return runs
         }
     }
 
@@ -193,6 +240,9 @@ package struct HistoryStore: Sendable {
         }
     }
 
+    /// `history` reads through `forEachRun`, a run at a time; this, all at once, is what its
+    /// tests hold that to (and is itself held to `snapshot(of:)`).
+    ///
     /// One asset's markets in each of `runs`, with what converting them needs, keyed by run: the
     /// markets whose symbol or base asset is `asset` (lower case), the `Xusdt` and `Xinr` markets
     /// that price their quote assets (`CurrencyConverter`), in stored order, and each run's ECB
@@ -207,28 +257,43 @@ package struct HistoryStore: Sendable {
     /// currency of 3,650 days was a fifth of `history --days 3650`, for the two or three a
     /// conversion asks for.
     public func markets(of asset: String, in runs: [RunSummary], currencies: Set<String>? = nil) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
-        guard !runs.isEmpty else { return [:] }
+        guard let earliest = runs.map(\.sourceTime).min(), let latest = runs.map(\.sourceTime).max() else { return [:] }
         return try read { db in
             var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
+            result.reserveCapacity(runs.count)
             let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), currencies: currencies, in: db)
-            for run in runs { result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil) }
-            let runList = result.keys.sorted().map(String.init).joined(separator: ",")
             // Each run's stored time is the milliseconds its summary's date was made from, and
             // gives them back exactly: no query of its own.
             var runTimes: [Int64: Int64] = [:]
-            for run in runs { runTimes[run.id] = Self.milliseconds(run.sourceTime) }
+            runTimes.reserveCapacity(runs.count)
+            for run in runs {
+                result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil)
+                runTimes[run.id] = Self.milliseconds(run.sourceTime)
+            }
             let names = try MarketNames.load(db).all
             var namesByID: [Int64: MarketNames.Name] = [:]
             for (id, name) in names { namesByID[id] = name }
             typealias Found = (run: Int64, nameID: Int64, ticker: Ticker)
+            // The runs by their source times (the `run` table's unique index) joined to the
+            // markets by key, rows of other runs in that span dropped: the runs' ids as an
+            // `IN` list of 3,650 literals were parsed and sorted into a table by SQLite first.
+            let span: StatementArguments = [Self.milliseconds(earliest), Self.milliseconds(latest)]
             func fetch(_ ids: [Int64]) throws -> [Found] {
                 guard !ids.isEmpty else { return [] }
                 let idList = ids.map(String.init).joined(separator: ",")
                 var found: [Found] = []
+                found.reserveCapacity(runs.count * ids.count)
                 let rows = try Row.fetchCursor(
-                    db, sql: "SELECT \(Self.marketColumns) FROM market WHERE run_id IN (\(runList)) AND name_id IN (\(idList))")
+                    db,
+                    sql: """
+                        SELECT m.run_id, m.name_id, m.last, m.open, m.high, m.low, m.bid, m.ask, m.volume, m.at
+                        FROM run r JOIN market m ON m.run_id = r.id AND m.name_id IN (\(idList))
+                        WHERE r.source_time BETWEEN ? AND ?
+                        """, arguments: span)
                 while let row = try rows.next() {
-                    if let name = namesByID[row[1]], let ticker = Self.ticker(row, name: name, runTimes: runTimes) { found.append((row[0], row[1], ticker)) }
+                    let run: Int64 = row[0]
+                    guard runTimes[run] != nil else { continue }
+                    if let name = namesByID[row[1]], let ticker = Self.ticker(row, name: name, runTimes: runTimes) { found.append((run, row[1], ticker)) }
                 }
                 return found
             }
@@ -248,6 +313,86 @@ package struct HistoryStore: Sendable {
             found.sort { ($0.run, $0.nameID) < ($1.run, $1.nameID) }
             for item in found { result[item.run]?.tickers.append(item.ticker) }
             return result
+        }
+    }
+
+    /// A stored market of one run, with the id of its name.
+    package typealias NamedTicker = (nameID: Int64, ticker: Ticker)
+
+    /// `markets(of:in:currencies:)` handed to `body` one run at a time, in the order of the runs'
+    /// source times, every run of `runs` once (one without the asset's markets with none), from
+    /// one query and in a buffer used again for the next run: ten years of an asset held at once
+    /// were 7,300 tickers in 3,650 arrays. The pricing markets are those of every quote asset the
+    /// asset's stored names have, known before reading: a run's pricing markets of a quote none
+    /// of its own markets has change nothing it converts (`CurrencyConverter` prices each quote
+    /// asset from its own `Xusdt`/`Xinr` market only).
+    package func forEachRun(
+        of asset: String, in runs: [RunSummary], currencies: Set<String>? = nil,
+        _ body: (RunSummary, [NamedTicker], ExchangeRates?) -> Void
+    ) throws(HistoryError) {
+        guard let earliest = runs.map(\.sourceTime).min(), let latest = runs.map(\.sourceTime).max() else { return }
+        let order = runs.enumerated().sorted { ($0.element.sourceTime, $0.offset) < ($1.element.sourceTime, $1.offset) }.map(\.element)
+        try read { db in
+            let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), currencies: currencies, in: db)
+            var positions: [Int64: Int] = [:]
+            positions.reserveCapacity(order.count)
+            for (position, run) in order.enumerated() { positions[run.id] = position }
+            // Each run's stored time is the milliseconds its summary's date was made from, and
+            // gives them back exactly: no query of its own.
+            let runTimes = order.map { Self.milliseconds($0.sourceTime) }
+            var namesByID: [Int64: MarketNames.Name] = [:]
+            var own: [Int64] = []
+            var quotes = Set<String>()
+            for (id, name) in try MarketNames.load(db).all {
+                namesByID[id] = name
+                if name.symbol.lowercased() == asset || name.baseAsset.lowercased() == asset {
+                    own.append(id)
+                    quotes.insert(name.quoteAsset.lowercased())
+                }
+            }
+            var pricing = Set<String>()
+            for quote in quotes where quote != "inr" && quote != "usdt" {
+                pricing.insert(quote + "usdt")
+                pricing.insert(quote + "inr")
+            }
+            var ids = own
+            if !pricing.isEmpty {
+                let ownIDs = Set(own)
+                for (id, name) in namesByID where !ownIDs.contains(id) && pricing.contains(name.symbol.lowercased()) { ids.append(id) }
+            }
+            var next = 0
+            var tickers: [NamedTicker] = []
+            func hand(upTo position: Int) {
+                while next < position {
+                    let run = order[next]
+                    body(run, tickers, ratesByDate[run.ratesDate] ?? nil)
+                    tickers.removeAll(keepingCapacity: true)
+                    next += 1
+                }
+            }
+            if !ids.isEmpty {
+                // Run by run in source-time order (the `run` table's unique index), each run's
+                // markets found by key, in name order.
+                let statement = try db.makeStatement(
+                    sql: """
+                        SELECT m.run_id, m.name_id, m.last, m.open, m.high, m.low, m.bid, m.ask, m.volume, m.at
+                        FROM run r JOIN market m ON m.run_id = r.id AND m.name_id IN (\(ids.sorted().map(String.init).joined(separator: ",")))
+                        WHERE r.source_time BETWEEN ? AND ? ORDER BY r.source_time, m.name_id
+                        """)
+                try statement.setArguments([Self.milliseconds(earliest), Self.milliseconds(latest)])
+                let rows = try Row.fetchCursor(statement)
+                let raw = statement.sqliteStatement
+                while try rows.next() != nil {
+                    guard let position = positions[Int64(sqliteStatement: raw, index: 0)] else { continue }
+                    hand(upTo: position)
+                    let nameID = Int64(sqliteStatement: raw, index: 1)
+                    guard let name = namesByID[nameID],
+                        let ticker = Self.ticker(name: name, runTime: runTimes[position], { DatabaseValue(sqliteStatement: raw, index: $0) })
+                    else { continue }
+                    tickers.append((nameID, ticker))
+                }
+            }
+            hand(upTo: order.count)
         }
     }
 
@@ -350,22 +495,7 @@ package struct HistoryStore: Sendable {
         var days: [ExchangeRates] = []
         let span: StatementArguments = [first, highest]
         if let currencies {
-            // The days from the key alone; then only the wanted rows, each day's in key order.
-            for day in try String.fetchAll(db, sql: "SELECT DISTINCT date FROM rate WHERE date BETWEEN ? AND ? ORDER BY date", arguments: span) {
-                days.append(ExchangeRates(date: day, perEuro: [:]))
-            }
-            let wanted = currencies.sorted()
-            let list = Array(repeating: "?", count: wanted.count).joined(separator: ",")
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT date, currency, per_euro FROM rate WHERE date BETWEEN ? AND ? AND currency IN (\(list)) ORDER BY date",
-                arguments: span + StatementArguments(wanted))
-            var index = 0
-            while let row = try rows.next() {
-                let day: String = row[0]
-                while index < days.count && days[index].date != day { index += 1 }
-                guard index < days.count else { break }
-                if let value = StoredNumber.readLast(row[2])?.value, value > 0 { days[index].perEuro[row[1]] = value }
-            }
+            return try rates(onOrBefore: dates, currencies: currencies, from: first, to: highest, in: db)
         } else {
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT date, currency, per_euro FROM rate WHERE date BETWEEN ? AND ? ORDER BY date", arguments: span)
@@ -390,6 +520,44 @@ package struct HistoryStore: Sendable {
         return result
     }
 
+    /// `rates(onOrBefore:currencies:in:)` for some currencies, over the stored days `first...last`:
+    /// only the wanted currencies' rows read, through the `rate_by_currency` index (schema v5),
+    /// a run of rows per currency; a `history` of ten years read every currency of every day
+    /// twice (once for the days, once for the rates), a third of its time. The days come from
+    /// those rows: a date with a wanted rate is a stored day. Only a date none of whose rates is
+    /// wanted asks the key for the newest stored day not after it, as the days' list would say.
+    static func rates(onOrBefore dates: Set<String>, currencies: Set<String>, from first: String, to last: String, in db: Database) throws -> [String: ExchangeRates?] {
+        let wanted = currencies.sorted()
+        let list = Array(repeating: "?", count: wanted.count).joined(separator: ",")
+        // Each day's rates made as its first row comes (rows come by currency, then date).
+        var days: [String: ExchangeRates] = [:]
+        days.reserveCapacity(dates.count)
+        let statement = try db.makeStatement(sql: "SELECT date, currency, per_euro FROM rate WHERE currency IN (\(list)) AND date BETWEEN ? AND ?")
+        try statement.setArguments(StatementArguments(wanted) + [first, last])
+        let rows = try Row.fetchCursor(statement)
+        let raw = statement.sqliteStatement
+        while try rows.next() != nil {
+            let day = String(sqliteStatement: raw, index: 0)
+            if let value = StoredNumber.readLast(DatabaseValue(sqliteStatement: raw, index: 2))?.value, value > 0 {
+                days[day, default: ExchangeRates(date: day, perEuro: [:])].perEuro[String(sqliteStatement: raw, index: 1)] = value
+            } else if days[day] == nil {
+                days[day] = ExchangeRates(date: day, perEuro: [:])
+            }
+        }
+        var result: [String: ExchangeRates?] = [:]
+        result.reserveCapacity(dates.count)
+        for date in dates {
+            if let rates = days[date] {
+                result[date] = rates
+            } else if let day = try String.fetchOne(db, sql: "SELECT MAX(date) FROM rate WHERE date <= ?", arguments: [date]) {
+                result[date] = days[day] ?? ExchangeRates(date: day, perEuro: [:])
+            } else {
+                result[date] = .some(nil)
+            }
+        }
+        return result
+    }
+
     static let marketColumns = "run_id, name_id, last, open, high, low, bid, ask, volume, at"
 
     /// Each run's source time, which market rows' times are stored relative to.
@@ -408,12 +576,20 @@ package struct HistoryStore: Sendable {
     }
 
     static func ticker(_ row: Row, name: MarketNames.Name, runTimes: [Int64: Int64]) -> Ticker? {
-        guard let runTime = runTimes[row[0]], let last = StoredNumber.readLast(row[2]) else { return nil }
-        func figure(_ index: Int) -> Decimal? { StoredNumber.readFigure(row[index], last: last.parts) }
+        guard let runTime = runTimes[row[0]] else { return nil }
+        return ticker(name: name, runTime: runTime) { row[Int($0)] }
+    }
+
+    /// A row of `marketColumns`, each column's value given by `column`: straight from the
+    /// statement (`DatabaseValue(sqliteStatement:index:)`), where a `Row`'s generic subscript
+    /// looks up `DatabaseValue`'s conformances for every figure.
+    static func ticker(name: MarketNames.Name, runTime: Int64, _ column: (Int32) -> DatabaseValue) -> Ticker? {
+        guard let last = StoredNumber.readLast(column(2)) else { return nil }
+        func figure(_ index: Int32) -> Decimal? { StoredNumber.readFigure(column(index), last: last.parts) }
         return Ticker(
             symbol: name.symbol, baseAsset: name.baseAsset, quoteAsset: name.quoteAsset, open: figure(3), low: figure(5),
             high: figure(4), last: last.value, volume: figure(8), bid: figure(6), ask: figure(7),
-            updatedAt: StoredNumber.readTime(row[9], runTime: runTime).map(date))
+            updatedAt: StoredNumber.readTime(column(9), runTime: runTime).map(date))
     }
 
     // MARK: - Backfill progress
