@@ -191,6 +191,8 @@ struct HTMLReportAppTests {
         let inr = try #require(btc.others.first { $0.symbol == "btcinr" }, "btcinr beside btcusdt, though --markets primary hides it")
         #expect(inr.premium == "+6,99\u{00A0}%")
         #expect(!inr.isShown)
+        // The markets the table leaves out are kept beside the rows for the details.
+        #expect(report.allMarkets.count > report.rows.count && report.allMarkets == report.markets)
         let html = try Self.render(report, .html)
         #expect(html.contains("<section class=\"detail\" id=\"btcusdt\""))
         #expect(html.contains("<a href=\"#btcusdt\" title=\"Detaljer för BTC/USDT\">BTC/USDT"))

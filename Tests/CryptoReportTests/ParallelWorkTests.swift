@@ -19,7 +19,7 @@ struct ParallelWorkTests {
     func batchesInOrder(count: Int) {
         var seen: [Int] = []
         var largestBatch = 0
-        ParallelChunks.forEach(count, chunk: 3, lanes: 4) { range in
+        ParallelChunks.forEach(count, chunk: 3, ahead: 4) { range in
             Array(range)
         } consume: { part in
             seen += part
@@ -27,6 +27,51 @@ struct ParallelWorkTests {
         }
         #expect(seen == Array(0..<count))
         #expect(largestBatch <= 3)
+    }
+
+    @Test("chunks made ahead while others are consumed: never more than `ahead` waiting, consumed one at a time, in order", arguments: [1, 2, 4])
+    func madeAhead(ahead: Int) {
+        let state = AheadState()
+        var seen: [Int] = []
+        ParallelChunks.forEach(400, chunk: 3, ahead: ahead) { range in
+            state.made()
+            // Some work, so that chunks are made while one is consumed.
+            return (Array(range), (0..<200).reduce(range.lowerBound) { $0 &+ $1 })
+        } consume: { part in
+            state.consuming(part.1)
+            seen += part.0
+            state.consumed()
+        }
+        #expect(seen == Array(0..<400))
+        #expect(state.mostWaiting <= ahead && !state.overlapped)
+    }
+
+    @Test("a lane done first helps the other; chunks, nested work and ordered output as on one thread")
+    func laneHelps() {
+        let results = Lanes()
+        ParallelChunks.twoLanes { lane in
+            guard lane == 1 else { return results.set(0, []) }
+            var out: [Int] = []
+            ParallelChunks.forEach(5_000, chunk: 7) { range in
+                // Nested: each chunk's own elements made in chunks too.
+                ParallelChunks.elements(range.count, chunk: 2) { range.lowerBound + $0 }
+            } consume: { out += $0 }
+            results.set(1, out)
+        }
+        #expect(results.get(0) == [] && results.get(1) == Array(0..<5_000))
+        // And again, with the pool's threads already started and idle.
+        #expect(ParallelChunks.elements(10_000, chunk: 16) { $0 &* 3 } == (0..<10_000).map { $0 &* 3 })
+        #expect(ParallelChunks.map(1, chunk: 4) { $0 } == [0..<1] && ParallelChunks.map(0) { $0 }.isEmpty)
+    }
+
+    @Test("the selection's sort, in halves on two cores and merged, orders as one stable sort does, ties included", arguments: [0, 5, 8_191, 8_192, 20_001])
+    func halvesMerged(count: Int) {
+        var generator = SystemRandomNumberGenerator()
+        // Few distinct keys: most comparisons are ties, which only a stable merge keeps in order.
+        let keys = (0..<count).map { _ in Int.random(in: 0..<50, using: &generator) }
+        let values = (0..<count).map { $0 * 7 + 3 }
+        let precedes: (Int, Int) -> Bool = { keys[$0] > keys[$1] }
+        #expect(MarketSelector.stableSorted(values, by: precedes) == values.indices.sorted(by: precedes).map { values[$0] })
     }
 
     @Test("two lanes each run once, and chunks made inside a lane still cover every position in order")
@@ -131,6 +176,17 @@ struct ParallelWorkTests {
         private var made: [Int: [Int]] = [:]
         func set(_ lane: Int, _ values: [Int]) { lock.withLock { made[lane] = values } }
         func get(_ lane: Int) -> [Int]? { lock.withLock { made[lane] } }
+    }
+
+    /// Counts chunks made and not yet consumed, and notices two consumers at once.
+    final class AheadState: @unchecked Sendable {
+        private let lock = NSLock()
+        private var waiting = 0, most = 0, inside = 0, twice = false
+        func made() { lock.withLock { waiting += 1; most = max(most, waiting) } }
+        func consuming(_: Int) { lock.withLock { inside += 1; twice = twice || inside > 1; waiting -= 1 } }
+        func consumed() { lock.withLock { inside -= 1 } }
+        var mostWaiting: Int { lock.withLock { most } }
+        var overlapped: Bool { lock.withLock { twice } }
     }
 
     final class Counter: @unchecked Sendable {

@@ -110,6 +110,7 @@ package struct FastDecimal: Sendable, Equatable {
     /// The literals the reports compute with, stored as Foundation stores `100` and `2`.
     package static let hundred = FastDecimal(100 as Decimal)
     package static let two = FastDecimal(2 as Decimal)
+    package static let one = FastDecimal(1 as Decimal)
 
     /// `value > 0`.
     package var isPositive: Bool { !isNegative && !isZero }

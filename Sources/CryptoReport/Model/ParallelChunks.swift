@@ -1,13 +1,11 @@
-import Dispatch
-
 /// Per-market work split into fixed chunks that the machine's cores make at once, put back
 /// together in the chunks' order.
 ///
 /// Formatting a market's figures and writing its row and detail depend on that market alone,
 /// and were the larger part of a big run on one core while the other idled. The chunks are cut
 /// by position, never by which thread is free, so the result is the same bytes whatever the
-/// scheduling. Written by hand: Dispatch's `concurrentPerform` does the scheduling; what no
-/// library gives is the ordered, memory-bounded join around it.
+/// scheduling. Written by hand: no library gives the ordered, memory-bounded join, and the
+/// threads are `WorkerPool`'s (why not Dispatch's, there).
 enum ParallelChunks {
     /// Markets per chunk: enough to dwarf the cost of handing a chunk to a thread (a few
     /// microseconds), few enough that a small run still splits in two.
@@ -27,36 +25,74 @@ enum ParallelChunks {
         return slots.values()
     }
 
-    /// `body(0)`, `body(1)`, … `body(iterations - 1)` on the machine's cores, returning once all
-    /// have run. The caller promises that the iterations touch disjoint state or lock what they
-    /// share: `concurrentPerform` takes only `@Sendable` work, and the report values these
-    /// closures read (view models holding closures, files to stage) are not marked `Sendable`
-    /// though they are only read here.
+    /// `body(0)`, `body(1)`, … `body(iterations - 1)` on the machine's cores (`WorkerPool`),
+    /// returning once all have run. The caller promises that the iterations touch disjoint state
+    /// or lock what they share: the report values these closures read (view models holding
+    /// closures, files to stage) are not marked `Sendable` though they are only read here.
     static func concurrently(_ iterations: Int, _ body: (Int) -> Void) {
+        guard iterations > 1 else {
+            if iterations == 1 { body(0) }
+            return
+        }
         withoutActuallyEscaping(body) { body in
-            let work = UncheckedWork(body: body)
-            DispatchQueue.concurrentPerform(iterations: iterations) { work.body($0) }
+            WorkerPool.shared.perform(Iterations(count: iterations, body: body))
         }
     }
 
     /// `body(0)` on another thread and `body(1)` on this one, returning once both have run: two
-    /// lanes of work that use `concurrently` themselves (the reports staged two at a time). Not a
-    /// `concurrentPerform` of two: Dispatch runs an apply nested in another with its threads
-    /// divided by the outer one's iterations, so on two cores each lane's chunks were made on
-    /// one thread, in turn.
+    /// lanes of work that use `concurrently` themselves (the reports staged two at a time). When
+    /// one lane is done, its thread helps make the other's chunks. Were no other thread free,
+    /// this one would run both in turn.
     static func twoLanes(_ body: (Int) -> Void) {
         withoutActuallyEscaping(body) { body in
-            let work = UncheckedWork(body: body)
-            let group = DispatchGroup()
-            // The block runs before `wait` returns, within this call: `body` does not outlive it.
-            DispatchQueue.global().async(group: group) { work.body(0) }
-            work.body(1)
-            group.wait()
+            WorkerPool.shared.perform(TwoLanes(body: body))
         }
     }
 
-    private struct UncheckedWork: @unchecked Sendable {
+    /// Iterations taken in order by whichever thread is free.
+    private final class Iterations: WorkerPool.Job {
+        let count: Int
         let body: (Int) -> Void
+        private var next = 0
+        private var unfinished: Int
+
+        init(count: Int, body: @escaping (Int) -> Void) {
+            self.count = count
+            self.body = body
+            unfinished = count
+        }
+
+        override func claim(byCaller: Bool) -> Int? {
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
+
+        override func run(_ part: Int) { body(part) }
+        override func finish(_ part: Int) { unfinished -= 1 }
+        override var isDone: Bool { unfinished == 0 }
+    }
+
+    /// Two parts: the caller takes lane 1 at once, leaving lane 0 to another thread.
+    private final class TwoLanes: WorkerPool.Job {
+        let body: (Int) -> Void
+        private var taken = [false, false]
+        private var unfinished = 2
+
+        init(body: @escaping (Int) -> Void) {
+            self.body = body
+        }
+
+        override func claim(byCaller: Bool) -> Int? {
+            let order = byCaller ? [1, 0] : [0, 1]
+            guard let lane = order.first(where: { !taken[$0] }) else { return nil }
+            taken[lane] = true
+            return lane
+        }
+
+        override func run(_ part: Int) { body(part) }
+        override func finish(_ part: Int) { unfinished -= 1 }
+        override var isDone: Bool { unfinished == 0 }
     }
 
     /// `[make(0), make(1), … make(count - 1)]`, the chunks made concurrently straight into the
@@ -79,22 +115,91 @@ enum ParallelChunks {
         }
     }
 
-    /// `make` over the chunks of `0..<count` a batch at a time (`lanes` chunks made concurrently),
-    /// each chunk's result handed to `consume` in order before the next batch is made: a large
-    /// page's text is never held whole, only a batch of it.
+    /// `make` over the chunks of `0..<count` on every core, each chunk's result handed to
+    /// `consume` in order, by one thread at a time, while the chunks after it are made: at most
+    /// `ahead` chunks are made and not yet consumed, so a large page's text is never held whole.
+    /// Consuming (appending to the page and writing it out) was a part that made nothing while
+    /// it ran when the chunks were made a batch at a time.
     static func forEach<T>(
-        _ count: Int, chunk: Int = defaultChunk, lanes: Int = 4, _ make: (Range<Int>) -> T, consume: (T) -> Void
+        _ count: Int, chunk: Int = defaultChunk, ahead: Int = 8, _ make: (Range<Int>) -> T, consume: (T) -> Void
     ) {
         let chunk = max(1, chunk)
-        let batch = chunk * max(1, lanes)
-        var start = 0
-        while start < count {
-            let end = min(count, start + batch)
-            for part in map(end - start, chunk: chunk, { make($0.lowerBound + start..<$0.upperBound + start) }) {
-                consume(part)
-            }
-            start = end
+        let chunks = (count + chunk - 1) / chunk
+        if chunks <= 1 {
+            if count > 0 { consume(make(0..<count)) }
+            return
         }
+        withoutActuallyEscaping(make) { make in
+            withoutActuallyEscaping(consume) { consume in
+                WorkerPool.shared.perform(
+                    Ordered(chunks: chunks, ahead: max(1, ahead), make: { make($0 * chunk..<min(count, ($0 + 1) * chunk)) }, consume: consume))
+            }
+        }
+    }
+
+    /// Chunks made by any thread, at most `ahead` beyond the next to consume, and consumed in
+    /// order by one thread at a time. Part `n` makes chunk `n`; part -1 consumes the next.
+    private final class Ordered<T>: WorkerPool.Job {
+        private let chunks: Int
+        private let ahead: Int
+        private let make: (Int) -> T
+        private let consume: (T) -> Void
+        /// A ring of `ahead` slots: chunk `n` in slot `n % ahead`. A slot is written by the part
+        /// that made its chunk, outside the lock, and read only once that part has finished.
+        private let slots: UnsafeMutablePointer<T?>
+        private var ready: [Bool]
+        private var nextToMake = 0
+        private var nextToConsume = 0
+        private var consuming: T?
+        private var isConsuming = false
+
+        init(chunks: Int, ahead: Int, make: @escaping (Int) -> T, consume: @escaping (T) -> Void) {
+            self.chunks = chunks
+            self.ahead = ahead
+            self.make = make
+            self.consume = consume
+            slots = .allocate(capacity: ahead)
+            slots.initialize(repeating: nil, count: ahead)
+            ready = Array(repeating: false, count: ahead)
+        }
+
+        deinit {
+            slots.deinitialize(count: ahead)
+            slots.deallocate()
+        }
+
+        override func claim(byCaller: Bool) -> Int? {
+            let slot = nextToConsume % ahead
+            if !isConsuming, nextToConsume < chunks, ready[slot] {
+                isConsuming = true
+                ready[slot] = false
+                consuming = slots[slot].take()
+                return -1
+            }
+            guard nextToMake < chunks, nextToMake < nextToConsume + ahead else { return nil }
+            nextToMake += 1
+            return nextToMake - 1
+        }
+
+        override func run(_ part: Int) {
+            if part < 0 {
+                if let value = consuming { consume(value) }
+            } else {
+                slots[part % ahead] = make(part)
+            }
+        }
+
+        override func finish(_ part: Int) {
+            if part < 0 {
+                consuming = nil
+                isConsuming = false
+                nextToConsume += 1
+            } else {
+                ready[part % ahead] = true
+            }
+        }
+
+        override var isDone: Bool { nextToConsume == chunks }
     }
 
     /// A fixed array that threads fill at distinct indices. Each index is written once, by one

@@ -40,8 +40,12 @@ public struct Report: Sendable, Equatable {
     /// The rules checked, fired or not: their price limits are drawn on the charts.
     public var alertRules: [AlertRule] = []
     /// Every converted market, shown or not, so that a market's detail can list the asset's
-    /// other markets (btcinr beside btcusdt) whatever `--markets` and `--top` kept.
+    /// other markets (btcinr beside btcusdt) whatever `--markets` and `--top` kept; empty when
+    /// `rows` holds every converted market (`allMarkets` reads either).
     public var markets: [MarketRow] = []
+
+    /// Every converted market: `markets`, or the rows when they are all of them.
+    public var allMarkets: [MarketRow] { markets.isEmpty ? rows : markets }
 
     /// The named source's metadata, whatever order the sources are listed in.
     public func source(_ source: DataSource) -> SourceInfo? {

@@ -11,8 +11,7 @@ extension HTMLWriter {
             model.forEachDetail(in: range) { writer.detail($0, t) }
             return writer.out.bytes
         } consume: { bytes in
-            out += bytes
-            flushIfFull()
+            out.append(piece: bytes)
         }
         out += "</div>\n"
         for view in model.views where view.hasHistoryData {

@@ -25,8 +25,7 @@ extension HTMLWriter {
                 for index in range { writer.row(model.rows[index], model) }
                 return writer.out.bytes
             } consume: { bytes in
-                out += bytes
-                flushIfFull()
+                out.append(piece: bytes)
             }
             out += "      </tbody>\n    </table>\n    <p class=\"empty\" id=\"no-match\" hidden>"; put(t[.noMatch]); out += "</p>\n  </div>\n"
         } else {

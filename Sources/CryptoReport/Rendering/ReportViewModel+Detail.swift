@@ -82,7 +82,7 @@ extension ReportViewModel {
         var report: Report
         var numbers: PeopleNumberFormatter
         var strings: PageStrings
-        /// Every converted market (`report.markets`, or the rows when it has none).
+        /// Every converted market (`report.allMarkets`).
         var markets: [MarketRow]
         /// Whether each of `markets` is in the table (by lower-cased symbol), found once here
         /// rather than a lower-cased copy of a symbol and a set lookup per other market listed.
@@ -95,12 +95,25 @@ extension ReportViewModel {
             self.report = report
             self.numbers = numbers
             self.strings = strings
-            let shown = Set(report.rows.map { $0.symbol.lowercased() })
-            markets = report.markets.isEmpty ? report.rows : report.markets
-            isShown = markets.map { shown.contains($0.symbol.lowercased()) }
+            markets = report.allMarkets
+            if report.markets.isEmpty {
+                // The rows are every market: all shown, no set of 100,000 symbols to hash.
+                isShown = Array(repeating: true, count: markets.count)
+            } else {
+                let shown = Set(report.rows.map { $0.symbol.lowercased() })
+                isShown = markets.map { shown.contains($0.symbol.lowercased()) }
+            }
             var byAsset: [String: [Int]] = [:]
+            byAsset.reserveCapacity(markets.count / 4)
             for (index, market) in markets.enumerated() {
                 byAsset[market.baseAsset.lowercased(), default: []].append(index)
+            }
+            // Each asset's markets sorted by symbol once, here (a stable sort, so a detail's
+            // list, filtered, is in the order sorting it gave): sorted per detail, the
+            // comparator copied this whole maker for every comparison.
+            let markets = markets
+            for (asset, positions) in byAsset where positions.count > 1 {
+                byAsset[asset] = positions.sorted { markets[$0].symbol < markets[$1].symbol }
             }
             self.byAsset = byAsset
         }
@@ -110,9 +123,9 @@ extension ReportViewModel {
             let symbol = market.symbol.lowercased()
             // By position: the asset's markets read in place, not copied (432 bytes and four
             // strings retained each, for every detail).
+            let markets = markets
             let others = (byAsset[market.baseAsset.lowercased()] ?? [])
                 .filter { markets[$0].symbol.lowercased() != symbol }
-                .sorted { markets[$0].symbol < markets[$1].symbol }
                 .map { position -> Detail.Other in
                     let price = markets[position].price
                     let premium = premiumCell(price, over: market.price, numbers: numbers)
@@ -123,7 +136,8 @@ extension ReportViewModel {
                 }
             let labels = limits(for: market, in: report).map { Text(text: limitLabel($0, numbers: numbers, strings: strings)) }
             let hasSeries = market.trend.map { $0.days.count == $0.series.count && $0.series.count > 1 } ?? false
-            let changeMoney = market.open.map { market.price - $0 }
+            // Foundation's difference, worked out in integers (`FastDecimal`).
+            let changeMoney = market.open.map { FastDecimal.isAvailable ? (FastDecimal(market.price) - FastDecimal($0)).decimal : market.price - $0 }
             return Detail(
                 anchor: row.anchor, symbol: market.symbol, pair: row.pair, quote: row.quote,
                 currency: report.currency, price: row.price, open: row.open, high: row.high,
@@ -133,9 +147,15 @@ extension ReportViewModel {
                 spread: row.spread, spreadPct: row.spreadPct,
                 volume: row.volume, volumeValue: row.volumeValue,
                 fxRate: row.fxRate, updatedAt: row.updatedAt,
-                hasRate: market.fxRate != 1, others: others, hasOthers: !others.isEmpty, hasSeries: hasSeries,
+                hasRate: hasRate(market.fxRate), others: others, hasOthers: !others.isEmpty, hasSeries: hasSeries,
                 limits: labels, hasLimits: !labels.isEmpty && hasSeries)
         }
+    }
+
+    /// The rate is not 1 (a market quoted in the report currency itself has none to show),
+    /// compared in integers: Foundation's `!=` compacted both sides, for every detail.
+    static func hasRate(_ rate: Decimal) -> Bool {
+        FastDecimal.isAvailable ? FastDecimal.compare(FastDecimal(rate), FastDecimal.one) != 0 : rate != 1
     }
 
     /// `+5,61 %`: `price` over `base`, less one, as a percentage with two decimals, and its class.
@@ -181,6 +201,7 @@ extension ReportViewModel {
     static func signed(_ value: Decimal?, numbers: PeopleNumberFormatter) -> String {
         guard let value else { return "" }
         let text = numbers.money(value)
-        return value > 0 ? "+" + text : text
+        let isPositive = FastDecimal.isAvailable ? FastDecimal(value).isPositive : value > 0
+        return isPositive ? "+" + text : text
     }
 }

@@ -242,8 +242,23 @@ struct ReportViewModel {
         hasTopVolume = !topVolume.isEmpty
         hasWidestSpreads = !widestSpreads.isEmpty
         hasMovers = hasGainers || hasLosers || hasTopVolume || hasWidestSpreads
-        // Each row's figures on every core (ParallelChunks): most of the model's cost at many markets.
-        rows = ParallelChunks.elements(report.rows.count) { row(report.rows[$0]) }
+        // Each row's figures on every core (ParallelChunks): most of the model's cost at many
+        // markets. Meanwhile, on a lane of its own, the parts made from all markets at once (the
+        // details' index of assets, the converter's data), which were a tenth of the model on one
+        // core; a core free of other work helps with the rows once they are done.
+        let makesDetailsLazily = withDetails && lazyDetails
+        var madeRows: [Row] = []
+        var maker: DetailMaker?
+        var converter = ""
+        ParallelChunks.twoLanes { lane in
+            if lane == 1 {
+                madeRows = ParallelChunks.elements(report.rows.count) { row(report.rows[$0]) }
+            } else {
+                if makesDetailsLazily { maker = DetailMaker(report, numbers: numbers, strings: t) }
+                converter = Self.converterData([report])
+            }
+        }
+        rows = madeRows
         hasRows = !rows.isEmpty
         warnings = report.diagnostics.map { Text(text: DiagnosticText.line($0)) }
         hasWarnings = !warnings.isEmpty
@@ -306,9 +321,9 @@ struct ReportViewModel {
         volumeFloor = numbers.money(summary.volumeFloor, wholeWhenWhole: true)
         belowVolumeFloor = count(summary.belowVolumeFloor)
         hasBelowVolumeFloor = summary.belowVolumeFloor > 0
-        if withDetails && lazyDetails {
+        if makesDetailsLazily {
             details = []
-            detailMaker = DetailMaker(report, numbers: numbers, strings: t)
+            detailMaker = maker
             hasDetails = !rows.isEmpty
         } else {
             details = withDetails ? Self.details(report, rows: rows, numbers: numbers, strings: t) : []
@@ -316,7 +331,7 @@ struct ReportViewModel {
         }
         historyData = withDetails ? Self.historyData(report, numbers: numbers, strings: t) : ""
         hasHistoryData = !historyData.isEmpty
-        converterData = Self.converterData([report])
+        converterData = converter
         hasConverter = !converterData.isEmpty && hasRows
         word(report, strings: t, numbers: numbers, time: time)
         views = [self]
