@@ -250,12 +250,16 @@ struct ReportViewModel {
         var madeRows: [Row] = []
         var maker: DetailMaker?
         var converter = ""
+        // The details' price history too: all markets' days at once, a tenth of the page with
+        // a month of history.
+        var history = ""
         ParallelChunks.twoLanes { lane in
             if lane == 1 {
                 madeRows = ParallelChunks.elements(report.rows.count) { row(report.rows[$0]) }
             } else {
                 if makesDetailsLazily { maker = DetailMaker(report, numbers: numbers, strings: t) }
                 converter = Self.converterData([report])
+                if withDetails { history = Self.historyData(report, numbers: numbers, strings: t) }
             }
         }
         rows = madeRows
@@ -329,7 +333,7 @@ struct ReportViewModel {
             details = withDetails ? Self.details(report, rows: rows, numbers: numbers, strings: t) : []
             hasDetails = !details.isEmpty
         }
-        historyData = withDetails ? Self.historyData(report, numbers: numbers, strings: t) : ""
+        historyData = history
         hasHistoryData = !historyData.isEmpty
         converterData = converter
         hasConverter = !converterData.isEmpty && hasRows
