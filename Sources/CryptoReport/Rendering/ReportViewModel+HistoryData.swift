@@ -66,7 +66,7 @@ extension ReportViewModel {
             for (offset, price) in trend.series.enumerated() {
                 guard let index = slots[offset] else { continue }
                 point[index] = offset
-                let value = double(price)
+                let value = Sparkline.double(price)
                 // A change for people, rounded to the hundredth of a percent the page shows: a
                 // Double is exact enough, and a Decimal division per point cost more than the rest
                 // of the data together.
@@ -95,7 +95,7 @@ extension ReportViewModel {
             }
             markets += "\"]".utf8
             let marketLimits = Self.limits(for: market, in: report).compactMap { limit -> String? in
-                let value = double(limit.value)
+                let value = Sparkline.double(limit.value)
                 guard value.isFinite else { return nil }
                 return "{\"v\":\(value),\"d\":" + jsonString(limit.direction) + ",\"t\":" + jsonString(limitLabel(limit, numbers: numbers, strings: strings)) + "}"
             }
@@ -132,15 +132,6 @@ extension ReportViewModel {
         let shown = bytes[start...].firstIndex(of: UInt8(ascii: ".")).map { bytes.count - $0 - 1 } ?? -1
         if shown < 0 && digits > 0 { bytes.append(UInt8(ascii: ".")) }
         if digits > max(shown, 0) { bytes += repeatElement(UInt8(ascii: "0"), count: digits - max(shown, 0)) }
-    }
-
-    /// For the chart and the changes: a `Decimal`'s 128-bit mantissa and exponent as a `Double`,
-    /// without `NSDecimalNumber`'s allocation per value.
-    static func double(_ value: Decimal) -> Double {
-        guard let parts = DecimalParts(value), abs(parts.exponent) <= 300 else { return PriceChart.double(value) }
-        let mantissa = Double(parts.high) * 18_446_744_073_709_551_616 + Double(parts.low)
-        let scaled = parts.exponent < 0 ? mantissa / pow(10, Double(-parts.exponent)) : mantissa * pow(10, Double(parts.exponent))
-        return parts.isNegative ? -scaled : scaled
     }
 
     /// A JSON string that is safe inside `<script type="application/json">`: besides JSON's own

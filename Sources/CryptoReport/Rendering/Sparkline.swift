@@ -130,7 +130,8 @@ package enum Sparkline {
         }
     }
 
-    /// A `Decimal` as the nearest-enough `Double`: mantissa × 10^exponent.
+    /// A `Decimal` as the nearest-enough `Double`: mantissa × 10^exponent, without
+    /// `NSDecimalNumber`'s allocation per value (the sparklines, and the page's history data).
     static func double(_ value: Decimal) -> Double {
         guard let parts = DecimalParts(value) else { return NSDecimalNumber(decimal: value).doubleValue }
         let mantissa = Double(parts.high) * 18_446_744_073_709_551_616.0 + Double(parts.low)
