@@ -168,6 +168,51 @@ struct HistorySchemaTests {
         #expect(Self.same(StoredNumber.readLast(StoredNumber.last(long))?.value, Self.v3(long)))
     }
 
+    @Test("a last price read from the statement for the trends is the one readLast gives, byte for byte, or none where it gives none")
+    func lastFromStatement() throws {
+        var values: [DatabaseValue] = []
+        var generator = NumberReferenceTests.SeededGenerator(state: 20261124)
+        for _ in 0..<5000 {
+            let digits = Int(generator.next() % 38) + 1
+            let text = (0..<digits).map { _ in String(generator.next() % 10) }.joined()
+            let exponent = Int(generator.next() % 61) - 30
+            let sign = generator.next() % 4 == 0 ? "-" : ""
+            if let value = DecimalText.parse("\(sign)\(text)e\(exponent)") { values.append(StoredNumber.last(value)) }
+        }
+        // Forms no writer makes but a file may hold: zero in any exponent, out-of-range integers
+        // and blobs, blobs of a zero mantissa, a bad sign byte or a wrong length, text, a real, null.
+        for exponent in [-32, -3, 0, 31] { values.append(StoredNumber.Parts(mantissa: 0, exponent: exponent).full.databaseValue) }
+        values += [
+            StoredNumber.Parts(mantissa: 1, exponent: 25).full.databaseValue, StoredNumber.Parts(mantissa: -7, exponent: -31).full.databaseValue,
+            Int64.max.databaseValue, Int64.min.databaseValue,
+            Data([10, 0, 0, 0]).databaseValue, Data([UInt8(bitPattern: -14), 2, 5, 5]).databaseValue, Data([0, 0]).databaseValue,
+            Data([UInt8(bitPattern: -60), 0, 1, 2, 3]).databaseValue, Data([30, 1, 9]).databaseValue, Data(repeating: 0xFF, count: 18).databaseValue,
+            Data([0, 0] + [UInt8](repeating: 7, count: 17)).databaseValue, "12.5".databaseValue, "1e30".databaseValue, "x".databaseValue,
+            1.5.databaseValue, .null,
+        ]
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, v)")
+            for value in values { try db.execute(sql: "INSERT INTO t (v) VALUES (?)", arguments: [value]) }
+        }
+        var read = 0
+        var some = 0
+        try queue.read { db in
+            let statement = try db.makeStatement(sql: "SELECT v FROM t ORDER BY id")
+            let rows = try Row.fetchCursor(statement)
+            while try rows.next() != nil {
+                let expected = StoredNumber.readLast(values[read])?.value
+                let fast = StoredNumber.readLastFast(statement.sqliteStatement, 0)
+                #expect(fast.map(\.decimal) == expected, "\(values[read])")
+                #expect(fast.map { withUnsafeBytes(of: $0.decimal) { Array($0) } } == expected.map { withUnsafeBytes(of: $0) { Array($0) } }, "\(values[read])")
+                if fast != nil { some += 1 }
+                read += 1
+            }
+        }
+        #expect(read == values.count)
+        #expect(some > 2000, "many drawn prices are in range")
+    }
+
     @Test("each date's rates are the newest stored on or before it, read for many dates at once")
     func ratesOnOrBefore() throws {
         let store = try HistoryStore()

@@ -126,6 +126,33 @@ struct HistoryTests {
         }
     }
 
+    @Test("a month priced from only the rates it needs is priced as from every rate, days lacking a currency included")
+    func pricesFromNeededRates() throws {
+        let store = try HistoryStore()
+        for (days, dropped) in [(6, nil), (5, "SEK"), (4, "USD"), (3, "INR"), (2, "GBP"), (1, nil)] as [(Int, String?)] {
+            var snapshot = try Self.snapshot(daysAgo: days, factor: Fixtures.decimal("1.0\(days)"), rateFactor: Fixtures.decimal("1.00\(days)"))
+            if let dropped { snapshot.rates.perEuro[dropped] = nil }
+            try store.record(snapshot)
+        }
+        let runs = try store.runs(in: Date(timeIntervalSince1970: 0)...Date())
+        for currency in ["SEK", "USD", "EUR", "INR", "GBP"] {
+            func priced(_ currencies: Set<String>?) throws -> [Int64: [Decimal?]] {
+                var result: [Int64: [Decimal?]] = [:]
+                try store.forEachLastPrices(of: runs, currencies: currencies) { names, id, prices, rates in
+                    result[id] = StoredDayPricer(names: names, currency: currency).prices(prices, rates: rates)
+                }
+                return result
+            }
+            let all = try priced(nil)
+            #expect(all.count == 6 && (currency == "EUR" || all.values.contains { $0.allSatisfy { $0 == nil } }), "a day lacks \(currency)")
+            #expect(try priced([currency, "USD", "INR"]) == all, "\(currency)")
+            if currency != "INR" { #expect(try priced([currency]) != all, "without INR's rates, INR markets go unpriced") }
+            var ahead = [StoredPrices(currency: currency)]
+            try StoredPrices.add(runs, to: &ahead, from: store)
+            for run in runs { #expect(ahead[0].prices(of: run) == all[run.id], "\(currency), run \(run.id)") }
+        }
+    }
+
     @Test("no history, no figures; 7 and 30 days only where history reaches")
     func emptyWhereUncovered() async throws {
         let store = try HistoryStore()

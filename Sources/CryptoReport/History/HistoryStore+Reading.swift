@@ -205,26 +205,31 @@ extension HistoryStore {
         var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
         try forEachLastPrices(of: runs) { names, id, prices, rates in
             result[id] = (prices.compactMap { price in
-                names[price.nameID].map { Ticker(symbol: $0.symbol, baseAsset: "", quoteAsset: $0.quoteAsset, last: price.last) }
+                names[price.nameID].map { Ticker(symbol: $0.symbol, baseAsset: "", quoteAsset: $0.quoteAsset, last: price.last.decimal) }
             }, rates)
         }
         return result
     }
 
     /// A stored market's last price in one run, by the id of its name.
-    typealias LastPrice = (nameID: Int64, last: Decimal)
+    typealias LastPrice = (nameID: Int64, last: FastDecimal)
 
     /// The last prices of `runs`, in one query, handed to `body` one run at a time with the
     /// stored names and the run's ECB rates, in name order, in a buffer used again for the next
     /// run: a month of 10,000 markets held at once was 76 MB of tickers. Only the last price is
-    /// read, built from its stored integer without text; markets go by the id of their name, so
-    /// that a caller works out what a name means once, not once a day (a `Ticker` and a hashed
-    /// symbol per row were most of a month's cost). Rows whose last price cannot be read are left
-    /// out; a run without stored markets is handed with none.
-    func forEachLastPrices(of runs: [RunSummary], _ body: (MarketNames, Int64, [LastPrice], ExchangeRates?) -> Void) throws(HistoryError) {
+    /// read, as a `FastDecimal` made from its stored integer or blob (`StoredNumber.readLastFast`);
+    /// markets go by the id of their name, so that a caller works out what a name means once, not
+    /// once a day (a `Ticker` and a hashed symbol per row were most of a month's cost). Rows whose
+    /// last price cannot be read are left out; a run without stored markets is handed with none.
+    ///
+    /// `currencies`: the only ECB rates read (each day's others left out), `nil` for all, as
+    /// `markets(of:in:currencies:)` takes them.
+    func forEachLastPrices(
+        of runs: [RunSummary], currencies: Set<String>? = nil, _ body: (MarketNames, Int64, [LastPrice], ExchangeRates?) -> Void
+    ) throws(HistoryError) {
         guard !runs.isEmpty else { return }
         try read { db in
-            let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), in: db)
+            let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), currencies: currencies, in: db)
             var ratesByRun: [Int64: ExchangeRates?] = [:]
             for run in runs { ratesByRun[run.id] = ratesByDate[run.ratesDate] ?? nil }
             let ids = ratesByRun.keys.sorted()
@@ -252,7 +257,7 @@ extension HistoryStore {
                     hand()
                     currentID = id
                 }
-                guard let last = StoredNumber.readLast(DatabaseValue(sqliteStatement: raw, index: 2))?.value else { continue }
+                guard let last = StoredNumber.readLastFast(raw, 2) else { continue }
                 prices.append((Int64(sqliteStatement: raw, index: 1), last))
             }
             hand()

@@ -14,9 +14,9 @@ package struct HistoryStore: Sendable {
 
     /// `mapped`: the file read through memory mapping (`PRAGMA mmap_size`), for a command that
     /// reads many pages once (`history` of years touches two pages a day, and reading them a
-    /// `pread` each, copied into SQLite's cache, was a sixth of its time). SQLite reads a mapped
-    /// page in place; a writer's change (under the locks as ever) reaches it through the same
-    /// page cache.
+    /// `pread` each, copied into SQLite's cache, was a sixth of its time; a report's month of
+    /// trends is some 380 pages). SQLite reads a mapped page in place; a writer's change (under
+    /// the locks as ever) reaches it through the same page cache.
     package init(path: String, mapped: Bool = false) throws(HistoryError) {
         self.path = path
         self.mapped = mapped

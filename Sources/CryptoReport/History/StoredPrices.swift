@@ -27,7 +27,10 @@ package struct StoredPrices: Sendable {
         let missing = runs.filter { run in prices.contains { !$0.has(run) } }
         guard !missing.isEmpty else { return }
         var pricers: [StoredDayPricer] = []
-        try store.forEachLastPrices(of: missing) { names, id, stored, rates in
+        // A day's prices need only the rates of its currencies, and of USD and INR, through which
+        // the converter prices USDT and INR markets (`CurrencyConverter`): a day holds some 30.
+        let currencies = Set(prices.map { $0.currency.uppercased() } + ["USD", "INR"])
+        try store.forEachLastPrices(of: missing, currencies: currencies) { names, id, stored, rates in
             if pricers.isEmpty {
                 pricers = prices.map { StoredDayPricer(names: names, currency: $0.currency) }
                 // Names are only ever added, with higher ids: the old symbols keep their slots.

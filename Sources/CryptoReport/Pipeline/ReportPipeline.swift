@@ -250,7 +250,8 @@ public struct ReportPipeline: Sendable {
             guard let path else { return OpenedHistory() }
             let store: HistoryStore
             do throws(HistoryError) {
-                store = try HistoryStore(path: path)
+                // Mapped: the month is read once, page after page (`HistoryStore.init`).
+                store = try HistoryStore(path: path, mapped: true)
             } catch {
                 return OpenedHistory(failure: error.asNotRecorded)
             }
