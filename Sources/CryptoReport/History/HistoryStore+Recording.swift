@@ -9,6 +9,35 @@ extension HistoryStore {
         try write { db in try Self.insert(snapshot, into: db) }
     }
 
+    /// `record(_:)` begun now and committed only if `allowed()` says so once the rows are in: the
+    /// run's rows are inserted (on the caller's thread) while it writes its reports, and stored
+    /// only once they are on disk. `nil` when `allowed()` said no and nothing was stored. The
+    /// commit cannot be cut short by a signal (`RunInterruption`); until then, the database is as
+    /// it was to every other connection and after any end of the process.
+    package func record(_ snapshot: Snapshot, committingIf allowed: () -> Bool) throws(HistoryError) -> Bool? {
+        do {
+            return try database.writeWithoutTransaction { db -> Bool? in
+                // What `write` does (a deferred transaction), in steps, so that the wait comes between.
+                try db.execute(sql: "BEGIN DEFERRED TRANSACTION")
+                do {
+                    let inserted = try Self.insert(snapshot, into: db)
+                    guard allowed() else {
+                        try db.execute(sql: "ROLLBACK TRANSACTION")
+                        return nil
+                    }
+                    try RunInterruption.shared.uninterrupted { try db.execute(sql: "COMMIT TRANSACTION") }
+                    return inserted
+                } catch {
+                    // As GRDB's own transactions do: a failed statement or commit leaves none open.
+                    if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
+                    throw error
+                }
+            }
+        } catch {
+            throw .failed(path: path, reason: Self.describe(error))
+        }
+    }
+
     static func insert(_ snapshot: Snapshot, into db: Database) throws -> Bool {
         let sourceTime = milliseconds(snapshot.sourceTime)
         if try Int64.fetchOne(db, sql: "SELECT id FROM run WHERE source_time = ?", arguments: [sourceTime]) != nil {

@@ -206,9 +206,21 @@ public struct ReportPipeline: Sendable {
             for: report, names: files.map(\.name), removing: obsolete,
             pageCurrencies: output.formats.contains(.html) && !others.isEmpty ? reports.map(\.currency) : [])
         obsolete += shared.removing
-        // The run's own reports are what it names; the copies and the index follow them.
-        let written = Array(try writer.write(files: files + shared.files, removing: obsolete).prefix(files.count))
-        record(snapshot, in: history, failure: &historyFailure)
+        // The day is recorded while the reports are written, and committed once they are on disk.
+        let recording = history.map { PendingRecord(snapshot, in: $0) }
+        let written: [URL]
+        do {
+            // The run's own reports are what it names; the copies and the index follow them.
+            written = Array(try writer.write(files: files + shared.files, removing: obsolete).prefix(files.count))
+        } catch {
+            recording?.abandon()
+            throw error
+        }
+        do throws(HistoryError) {
+            try recording?.commit()
+        } catch {
+            historyFailure = historyFailure ?? error.asNotRecorded
+        }
         return Outcome(report: report, written: written, standardOutput: nil, historyFailure: historyFailure)
     }
 
