@@ -213,6 +213,34 @@ struct HistorySchemaTests {
         #expect(some > 2000, "many drawn prices are in range")
     }
 
+    @Test("stored rates of every form are read as readLast reads them, only positive ones kept, by either query")
+    func oddStoredRates() throws {
+        let store = try HistoryStore()
+        let long = Self.d("10.98731234567890123456789")
+        let stored: [(String, DatabaseValue)] = [
+            ("SEK", StoredNumber.last(Self.d("10.9873"))), ("USD", StoredNumber.last(long)), ("NEG", StoredNumber.last(Self.d("-1.5"))),
+            ("ZER", StoredNumber.last(0)), ("TXT", "12.5".databaseValue), ("BAD", "x".databaseValue), ("DBL", 2.5.databaseValue),
+            ("BIG", StoredNumber.last(Self.d("1e25"))), ("TNY", StoredNumber.last(Self.d("0.000000000000000000001"))),
+        ]
+        try store.write { db in
+            for (currency, value) in stored {
+                try db.execute(sql: "INSERT INTO rate (date, currency, per_euro) VALUES ('2022-11-21', ?, ?)", arguments: [currency, value])
+            }
+        }
+        var expected: [String: Decimal] = [:]
+        for (currency, value) in stored {
+            if let rate = StoredNumber.readLast(value)?.value, rate > 0 { expected[currency] = rate }
+        }
+        #expect(Set(expected.keys) == ["SEK", "USD", "TXT"])
+        let all = try store.read { try HistoryStore.rates(onOrBefore: ["2022-11-22"], in: $0) }
+        let some = try store.read { try HistoryStore.rates(onOrBefore: ["2022-11-22"], currencies: Set(stored.map(\.0)), in: $0) }
+        for read in [all, some] {
+            let perEuro = try #require(read["2022-11-22"] ?? nil).perEuro
+            #expect(perEuro == expected)
+            #expect(perEuro.mapValues(DecimalParts.plainText) == expected.mapValues(DecimalParts.plainText))
+        }
+    }
+
     @Test("each date's rates are the newest stored on or before it, read for many dates at once")
     func ratesOnOrBefore() throws {
         let store = try HistoryStore()

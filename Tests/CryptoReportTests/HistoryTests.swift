@@ -153,6 +153,31 @@ struct HistoryTests {
         }
     }
 
+    @Test("each row's trend by position is the one its symbol's key gives, a symbol listed twice included")
+    func trendsByPosition() async throws {
+        let store = try HistoryStore()
+        for (days, factor) in [(30, "0.8"), (7, "0.9"), (2, "1.1"), (1, "1.25")] {
+            try store.record(try Self.snapshot(daysAgo: days, factor: Fixtures.decimal(factor)))
+        }
+        var rows = try await Self.currentReport().rows
+        // The same symbol again in capitals, at another price, and once more in lower case.
+        let btc = try #require(rows.first { $0.symbol == "btcusdt" })
+        var twice = btc
+        twice.symbol = "BTCUSDT"
+        twice.price = btc.price * 2
+        rows.insert(twice, at: 0)
+        var again = btc
+        again.price = btc.price * 3
+        rows.append(again)
+        let calculator = TrendCalculator(store: store)
+        let byKey = try calculator.trends(for: rows, currency: "SEK", at: Self.captured)
+        let byPosition = try calculator.rowTrends(for: rows, currency: "SEK", at: Self.captured)
+        #expect(byPosition.count == rows.count)
+        for (row, trend) in zip(rows, byPosition) { #expect(trend == byKey[row.symbol.lowercased()], "\(row.symbol)") }
+        #expect(byPosition[0].series.last == btc.price * 3, "every listing has the last one's trend")
+        #expect(byPosition.contains { $0.series.count > 2 })
+    }
+
     @Test("no history, no figures; 7 and 30 days only where history reaches")
     func emptyWhereUncovered() async throws {
         let store = try HistoryStore()
@@ -231,6 +256,25 @@ struct HistoryTests {
         #expect(Sparkline.unicode([pool[0], pool[1], pool[2]]) == "▄▄▄")
         #expect(Sparkline.svg([pool[0], pool[1], pool[2]]).contains("points=\"2.0,12.0 50.0,12.0 98.0,12.0\""))
         #expect(Sparkline.unicode([pool[3], pool[4]]) == "▄▄")
+    }
+
+    @Test("a price as a sparkline's Double is the one pow gave, for every exponent a Decimal has")
+    func sparklineDoubles() throws {
+        var checked = 0
+        for exponent in -128...127 {
+            for (high, low): (UInt64, UInt64) in [(0, 1), (0, 7), (0, 123_456_789), (0, .max), (12_345, 678_901_234_567), (.max >> 1, .max)] {
+                for isNegative in [false, true] {
+                    let parts = DecimalParts(isNegative: isNegative, exponent: exponent, high: high, low: low)
+                    guard let value = parts.decimal else { continue }
+                    let mantissa = Double(high) * 18_446_744_073_709_551_616.0 + Double(low)
+                    let magnitude = exponent >= 0 ? mantissa * pow(10, Double(exponent)) : mantissa / pow(10, Double(-exponent))
+                    let expected = isNegative ? -magnitude : magnitude
+                    #expect(Sparkline.double(value).bitPattern == expected.bitPattern, "\(parts)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 3000)
     }
 
     @Test("SVG sparkline golden")

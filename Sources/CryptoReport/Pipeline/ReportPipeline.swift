@@ -282,10 +282,11 @@ public struct ReportPipeline: Sendable {
     func withTrends(_ report: Report, from calculator: TrendCalculator) -> Report {
         var report = report
         do {
-            let trends = try calculator.trends(
+            // By position: each row's trend is the one its symbol's key gave it.
+            let trends = try calculator.rowTrends(
                 for: report.rows, currency: report.currency, at: report.summary.newestTickerAt ?? report.generatedAt)
             for index in report.rows.indices {
-                report.rows[index].trend = trends[report.rows[index].symbol.lowercased()]
+                report.rows[index].trend = trends[index]
             }
             report.hasHistory = true
         } catch {

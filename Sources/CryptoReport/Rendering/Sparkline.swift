@@ -136,9 +136,17 @@ package enum Sparkline {
         guard let parts = DecimalParts(value) else { return NSDecimalNumber(decimal: value).doubleValue }
         let mantissa = Double(parts.high) * 18_446_744_073_709_551_616.0 + Double(parts.low)
         let magnitude = parts.exponent >= 0
-            ? mantissa * pow(10, Double(parts.exponent)) : mantissa / pow(10, Double(-parts.exponent))
+            ? mantissa * powerOfTen(parts.exponent) : mantissa / powerOfTen(-parts.exponent)
         return parts.isNegative ? -magnitude : magnitude
     }
+
+    /// `pow(10, Double(power))`, the very `Double`s, made once for a `Decimal`'s exponents: a call
+    /// per value, twice for each day of each market's month (its line and the page's history data).
+    private static func powerOfTen(_ power: Int) -> Double {
+        power >= 0 && power < powersOfTen.count ? powersOfTen[power] : pow(10, Double(power))
+    }
+
+    private static let powersOfTen: [Double] = (0...128).map { pow(10, Double($0)) }
 
     /// `String(format: "%.1f", value)` for a coordinate, without a format call per point: the
     /// nearest tenth of the exact binary value, ties to even, as printf rounds. `fma` gives the
