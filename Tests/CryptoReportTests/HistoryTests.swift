@@ -277,6 +277,52 @@ struct HistoryTests {
         #expect(checked > 3000)
     }
 
+    /// The line as `Sparkline.svg` drew it before it was written as bytes with its x written once.
+    static func referenceSVG(_ values: [Decimal], width: Int, height: Int, labels: (low: String, high: String)?, label: String?) -> String {
+        let series = Sparkline.Points(values)
+        guard values.count > 1, let first = values.first, let last = values.last, let (low, high) = series.extremes else { return "" }
+        func escape(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        }
+        let pad = 2.0
+        let margin = labels.map { Double(max($0.low.count, $0.high.count)) * 10 * ChartLabels.characterWidth + 6 } ?? 0
+        let bottom = series.doubles[low]
+        let span = series.doubles[high] - bottom
+        var points: [String] = []
+        for (index, value) in series.doubles.enumerated() {
+            let x = pad + Double(index) / Double(values.count - 1) * (Double(width) - margin - 2 * pad)
+            let fraction = span > 0 ? (value - bottom) / span : 0.5
+            let y = pad + (1 - fraction) * (Double(height) - 2 * pad)
+            points.append(String(format: "%.1f,%.1f", x, y))
+        }
+        let direction = last > first ? "up" : last < first ? "down" : "flat"
+        var svg = "<svg class=\"spark \(direction)\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(escape(label ?? "\(values.count)-day price trend"))\">"
+        svg += "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"\(points.joined(separator: " "))\"/>"
+        if let labels {
+            let x = Int((Double(width) - margin + 4).rounded())
+            svg += "<text x=\"\(x)\" y=\"10\">\(escape(labels.high))</text>"
+            svg += "<text x=\"\(x)\" y=\"\(height - 3)\">\(escape(labels.low))</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    @Test("SVG sparklines of every length, size and label are the markup they were, byte for byte")
+    func svgSparklines() {
+        var generator = NumberReferenceTests.SeededGenerator(state: 31)
+        for count in 0...70 {
+            let values = (0..<count).map { _ in Decimal(Int(generator.next() % 100_000)) / 1000 }
+            for (width, height, labels, label) in [
+                (100, 24, nil, nil), (100, 24, nil, "30-day trend"), (320, 110, ("1 000,00 kr", "2 000,00 kr"), "Trend <&> 7 d"), (100, 24, ("1", "2"), nil),
+            ] as [(Int, Int, (low: String, high: String)?, String?)] {
+                #expect(
+                    Sparkline.svg(values, width: width, height: height, labels: labels, label: label)
+                        == Self.referenceSVG(values, width: width, height: height, labels: labels, label: label), "\(count) points, \(width)")
+            }
+        }
+        let flat = [Decimal](repeating: 5, count: 31)
+        #expect(Sparkline.svg(flat) == Self.referenceSVG(flat, width: 100, height: 24, labels: nil, label: nil))
+    }
+
     @Test("SVG sparkline golden")
     func svgSparkline() {
         let svg = Sparkline.svg(["1", "3", "2"].map(Fixtures.decimal), width: 100, height: 24)
