@@ -178,6 +178,32 @@ struct HistoryTests {
         #expect(byPosition.contains { $0.series.count > 2 })
     }
 
+    @Test("runs priced beside the reading are priced as in turn with it, in every currency, whatever was priced before")
+    func pricedBeside() throws {
+        let store = try HistoryStore()
+        for days in 1...12 {
+            var snapshot = try Self.snapshot(daysAgo: days, factor: Fixtures.decimal("1.0\(days)"), rateFactor: Fixtures.decimal("1.00\(days)"))
+            if days == 5 { snapshot.rates.perEuro["SEK"] = nil }
+            if days < 4 { snapshot.tickers.append(Ticker(symbol: "newcoininr", baseAsset: "newcoin", quoteAsset: "inr", last: Fixtures.decimal("7.\(days)"))) }
+            try store.record(snapshot)
+        }
+        let runs = try store.runs(in: Date(timeIntervalSince1970: 0)...Date())
+        func priced(_ beside: Int, first: [RunSummary]) throws -> [StoredPrices] {
+            var prices = ["SEK", "USD", "INR"].map(StoredPrices.init)
+            try StoredPrices.add(first, to: &prices, from: store, pricedBesideFrom: beside)
+            try StoredPrices.add(runs, to: &prices, from: store, pricedBesideFrom: beside)
+            return prices
+        }
+        for first in [[], Array(runs.prefix(3)), [runs[7]]] {
+            let inTurn = try priced(.max, first: first)
+            let beside = try priced(1, first: first)
+            for (a, b) in zip(inTurn, beside) {
+                #expect(a.slots == b.slots)
+                for run in runs { #expect(a.prices(of: run) == b.prices(of: run) && b.prices(of: run) != nil, "\(a.currency), run \(run.id)") }
+            }
+        }
+    }
+
     @Test("no history, no figures; 7 and 30 days only where history reaches")
     func emptyWhereUncovered() async throws {
         let store = try HistoryStore()
