@@ -33,14 +33,14 @@ struct ReportBytes {
     /// A piece made apart (a chunk of the page's rows or details): when the bytes go to a file
     /// and the piece is large, handed on as it is after what is buffered, not copied into the
     /// buffer first (a copy of every byte of a 218 MB page, a twentieth of its CPU).
-    mutating func append(piece: [UInt8]) {
+    mutating func append(piece: UnsafeRawBufferPointer) {
         guard let sink, piece.count >= min(pieceSize, 1 << 16) else {
             bytes.append(contentsOf: piece)
             flushIfFull()
             return
         }
         flush()
-        piece.withUnsafeBytes(sink)
+        sink(piece)
     }
 
     /// Hands on what is left.
