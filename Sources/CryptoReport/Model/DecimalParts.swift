@@ -138,7 +138,7 @@ package struct DecimalParts: Sendable, Equatable {
             ("-12.345", DecimalParts(isNegative: true, exponent: -3, high: 0, low: 12345)),
             ("1208944266358702884192255e7", DecimalParts(isNegative: false, exponent: 7, high: 0x1_0000, low: 0xFFFF_FFFF_FFFE_FFFF)),
         ] {
-            guard let parsed = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return false }
+            guard let parsed = Decimal(string: text) else { return false }
             var built = Decimal()
             withUnsafeMutableBytes(of: &built) { layout.write(parts, into: $0) }
             let same = withUnsafeBytes(of: parsed) { a in withUnsafeBytes(of: built) { b in a.elementsEqual(b) } }

@@ -18,9 +18,6 @@ package enum DecimalText {
     /// Longest text accepted; a longer "number" is hostile, not a price.
     static let maximumLength = 64
 
-    /// Made once: a `Locale` per call was half the cost of reading a ticker.
-    static let posix = Locale(identifier: "en_US_POSIX")
-
     package static func parse(_ text: String) -> Decimal? {
         // Over the string's bytes (on the stack for a short string): an array of them, and
         // stepping String.UTF8View indices, were most of the cost of a price.
@@ -35,7 +32,9 @@ package enum DecimalText {
         if let parts = DecimalParts.parse(bytes), let value = parts.decimal {
             return inRange(value) ? value : nil
         }
-        guard let value = Decimal(string: String(decoding: bytes, as: UTF8.self), locale: posix),
+        // No locale: `.` separates the fraction, as the API writes it, and no locale's ICU data is
+        // loaded for it (a `Locale` per call was once half the cost of reading a ticker).
+        guard let value = Decimal(string: String(decoding: bytes, as: UTF8.self)),
             !value.isNaN
         else { return nil }
         return inRange(value) ? value : nil

@@ -10,8 +10,8 @@ import Foundation
 /// of values covering signs, zero, grouping and rounding ties, and a style that does not agree
 /// byte for byte is not used: those cells keep going through Foundation, as does any value whose
 /// digits this type does not handle (NaN, a negative rounded to zero, over 38 digits).
-struct LocaleNumberStyle: Sendable {
-    struct Affixes: Sendable {
+struct LocaleNumberStyle: Sendable, Equatable {
+    struct Affixes: Sendable, Equatable {
         var prefix: [UInt8]
         var suffix: [UInt8]
     }
@@ -140,10 +140,13 @@ struct LocaleNumberStyle: Sendable {
     // MARK: - Learning a style from Foundation
 
     /// Learns a style from `reference` (Foundation's text for a value shown with a given number of
-    /// fraction digits), or `nil` when the probes do not show a pattern this type can follow.
-    static func learn(signed: Bool, reference: (Decimal, ClosedRange<Int>) -> String) -> LocaleNumberStyle? {
+    /// fraction digits), or `nil` when the probes do not show a pattern this type can follow or,
+    /// when `checked`, when the style does not write what Foundation writes for every check value.
+    static func learn(signed: Bool, checked: Bool = true, reference: (Decimal, ClosedRange<Int>) -> String) -> LocaleNumberStyle? {
+        // Probes and check values read without a locale (`.` separates the fraction): with
+        // en_US_POSIX's, reading them loaded that locale's ICU data first.
         func probe(_ text: String, _ fractionDigits: Int) -> String {
-            reference(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? 0, fractionDigits...fractionDigits)
+            reference(Decimal(string: text) ?? 0, fractionDigits...fractionDigits)
         }
         guard let long = split(probe("1234567890.5", 1)), long.digits.filter({ $0.isASCIIDigit }).count == 11,
             let negative = split(probe("-1234567890.5", 1)), negative.digits == long.digits,
@@ -189,8 +192,9 @@ struct LocaleNumberStyle: Sendable {
         // Unsigned styles show no sign on zero either way; signed ones drop it there.
         if !signed { style.zero = style.positive }
         // Trust it only where it writes what Foundation writes.
+        guard checked else { return style }
         for text in checkValues {
-            guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+            guard let value = Decimal(string: text) else { return nil }
             for digits in [0...0, 2...2, 3...3, 8...8, 0...8] {
                 let expected = reference(value, digits)
                 if let mine = style.format(value, fraction: digits), mine != expected {
