@@ -75,4 +75,38 @@ struct ByteBufferTests {
         let empty = ByteBuffer().chunk()
         #expect(empty.count == 0)
     }
+
+    /// The figures' writers are generic over where they append (`ByteSink`): into a `ByteBuffer`
+    /// they must write exactly what they write into an array, on every market of the sample with
+    /// a month of history (trends, odd names) and in the Excel dialect's decimal comma.
+    @Test("the report writers append the same bytes to a ByteBuffer as to an array")
+    func writersAgree() throws {
+        let report = try HTMLWriterTests.withHistory("SEK", days: [1, 7, 30])
+        #expect(report.rows.contains { $0.trend != nil })
+        let comma = CSVRenderer.Style(.excel, localeIdentifier: "sv_SE")
+        #expect(comma.decimalComma)
+        var array: [UInt8] = []
+        var buffer = ByteBuffer(capacity: 1)
+        func both(_ write: (inout [UInt8]) -> Void, _ writeBuffer: (inout ByteBuffer) -> Void) {
+            write(&array)
+            writeBuffer(&buffer)
+        }
+        for (index, row) in report.rows.enumerated() {
+            let last = index == report.rows.count - 1
+            both({ JSONRenderer.MarketWriter.append(row, last: last, to: &$0) }, { JSONRenderer.MarketWriter.append(row, last: last, to: &$0) })
+            for value in [row.price, row.open, row.spreadPercent, row.volume, row.trend?.change30d] {
+                both({ comma.append(value, to: &$0) }, { comma.append(value, to: &$0) })
+                both({ PlainNumber.append(value ?? 0, significantDigits: 8, to: &$0) }, { PlainNumber.append(value ?? 0, significantDigits: 8, to: &$0) })
+            }
+            if let at = row.updatedAt { both({ ReportDates.appendISO8601(at, to: &$0) }, { ReportDates.appendISO8601(at, to: &$0) }) }
+            for text in [row.symbol, "a|b*c_\\`x", "\u{1}\"q\"\\", "✕ kr"] {
+                both({ MarkdownContentType.appendEscaped(text, to: &$0) }, { MarkdownContentType.appendEscaped(text, to: &$0) })
+                both({ JSONRenderer.MarketWriter.appendString(text, to: &$0) }, { JSONRenderer.MarketWriter.appendString(text, to: &$0) })
+                both({ CSVRenderer.appendText(text, separator: ";", to: &$0) }, { CSVRenderer.appendText(text, separator: ";", to: &$0) })
+            }
+        }
+        let written = buffer.withUnsafeBytes { Array($0) }
+        #expect(array.count > 100_000)
+        #expect(written == array)
+    }
 }

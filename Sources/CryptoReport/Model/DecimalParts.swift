@@ -282,7 +282,7 @@ package struct DecimalParts: Sendable, Equatable {
     /// The text `Decimal.description` gives: plain digits, `-` for negatives, never an exponent,
     /// and the mantissa's own trailing zeros kept; the digits made on the stack, as the writers
     /// print every figure of every market this way.
-    func appendPlain(to bytes: inout [UInt8]) {
+    func appendPlain<Sink: ByteSink & ~Copyable>(to bytes: inout Sink) {
         if isZero {
             bytes.append(UInt8(ascii: "0"))
             return
@@ -292,20 +292,20 @@ package struct DecimalParts: Sendable, Equatable {
             let count = writeDigits(into: scratch)
             let digits = UnsafeBufferPointer(rebasing: scratch[(64 - count)...])
             if exponent >= 0 {
-                bytes.append(contentsOf: digits)
+                bytes.append(digits)
                 for _ in 0..<exponent { bytes.append(UInt8(ascii: "0")) }
                 return
             }
             let fraction = -exponent
             if count > fraction {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[0..<(count - fraction)]))
+                bytes.append(UnsafeBufferPointer(rebasing: digits[0..<(count - fraction)]))
                 bytes.append(UInt8(ascii: "."))
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(count - fraction)...]))
+                bytes.append(UnsafeBufferPointer(rebasing: digits[(count - fraction)...]))
             } else {
                 bytes.append(UInt8(ascii: "0"))
                 bytes.append(UInt8(ascii: "."))
                 for _ in 0..<(fraction - count) { bytes.append(UInt8(ascii: "0")) }
-                bytes.append(contentsOf: digits)
+                bytes.append(digits)
             }
         }
     }

@@ -5,7 +5,7 @@
 /// that the array's storage is not shared: with the page's many short literals and cells it was
 /// the run's largest function (7 % of a 10,000-market run's samples, and 2 % more in the
 /// uniqueness check). Noncopyable, so the storage has one owner and needs no check.
-struct ByteBuffer: ~Copyable {
+struct ByteBuffer: ByteSink, ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private(set) var capacity: Int

@@ -44,8 +44,10 @@ struct HTMLWriter: ~Copyable {
     /// The same page written into `output`, handed on a piece at a time as it fills, so that the
     /// whole page (221 MB at 100,000 markets) is never in memory beside its view model.
     static func write(_ model: ReportViewModel, to output: inout ReportBytes) {
-        withoutActuallyEscaping({ (piece: UnsafeRawBufferPointer) in output.append(piece: piece) }) { sink in
-            var writer = HTMLWriter(pieceSize: 1 << 20, sink: sink)
+        // Through a pointer: `output` is noncopyable, and the compiler cannot yet check a
+        // closure that captures it. The pointer is used only during this call.
+        withUnsafeMutablePointer(to: &output) { output in
+            var writer = HTMLWriter(pieceSize: 1 << 20) { output.pointee.append(piece: $0) }
             writer.page(model)
             writer.flush()
         }
