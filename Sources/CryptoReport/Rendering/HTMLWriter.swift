@@ -47,7 +47,7 @@ struct HTMLWriter: ~Copyable {
         // Through a pointer: `output` is noncopyable, and the compiler cannot yet check a
         // closure that captures it. The pointer is used only during this call.
         withUnsafeMutablePointer(to: &output) { output in
-            var writer = HTMLWriter(pieceSize: 1 << 20) { output.pointee.append(piece: $0) }
+            var writer = HTMLWriter(pieceSize: 1 << 18) { output.pointee.append(piece: $0) }
             writer.page(model)
             writer.flush()
         }
