@@ -221,6 +221,8 @@ package struct DecimalParts: Sendable, Equatable {
 
     /// (high:low) / divisor and the remainder; the divisor must be non-zero.
     static func divide(_ high: UInt64, _ low: UInt64, by divisor: UInt64) -> (high: UInt64, low: UInt64, remainder: UInt64) {
+        // Most mantissas fit 64 bits: one 64-bit division, not a 128-by-64 one (`__udivti3`).
+        if high == 0 { return (0, low / divisor, low % divisor) }
         let quotientHigh = high / divisor
         let (quotientLow, remainder) = divisor.dividingFullWidth((high: high % divisor, low: low))
         return (quotientHigh, quotientLow, remainder)
@@ -362,6 +364,12 @@ package struct DecimalParts: Sendable, Equatable {
     /// Trailing zeros of the mantissa moved into the exponent.
     package func compacted() -> DecimalParts {
         var result = self
+        // In 64 bits while the mantissa fits them (nearly always): a division by the constant
+        // 10 is then a multiplication, where the 128-bit one was a call per trailing zero.
+        while result.high == 0, result.low != 0, result.low % 10 == 0 {
+            result.low /= 10
+            result.exponent += 1
+        }
         while !result.isZero {
             let step = Self.divide(result.high, result.low, by: 10)
             guard step.remainder == 0 else { break }
