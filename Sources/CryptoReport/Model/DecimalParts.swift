@@ -221,6 +221,8 @@ package struct DecimalParts: Sendable, Equatable {
 
     /// (high:low) / divisor and the remainder; the divisor must be non-zero.
     static func divide(_ high: UInt64, _ low: UInt64, by divisor: UInt64) -> (high: UInt64, low: UInt64, remainder: UInt64) {
+        // Most mantissas fit 64 bits: one 64-bit division, not a 128-by-64 one (`__udivti3`).
+        if high == 0 { return (0, low / divisor, low % divisor) }
         let quotientHigh = high / divisor
         let (quotientLow, remainder) = divisor.dividingFullWidth((high: high % divisor, low: low))
         return (quotientHigh, quotientLow, remainder)
@@ -282,7 +284,7 @@ package struct DecimalParts: Sendable, Equatable {
     /// The text `Decimal.description` gives: plain digits, `-` for negatives, never an exponent,
     /// and the mantissa's own trailing zeros kept; the digits made on the stack, as the writers
     /// print every figure of every market this way.
-    func appendPlain(to bytes: inout [UInt8]) {
+    func appendPlain<Sink: ByteSink & ~Copyable>(to bytes: inout Sink) {
         if isZero {
             bytes.append(UInt8(ascii: "0"))
             return
@@ -292,20 +294,20 @@ package struct DecimalParts: Sendable, Equatable {
             let count = writeDigits(into: scratch)
             let digits = UnsafeBufferPointer(rebasing: scratch[(64 - count)...])
             if exponent >= 0 {
-                bytes.append(contentsOf: digits)
+                bytes.append(digits)
                 for _ in 0..<exponent { bytes.append(UInt8(ascii: "0")) }
                 return
             }
             let fraction = -exponent
             if count > fraction {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[0..<(count - fraction)]))
+                bytes.append(UnsafeBufferPointer(rebasing: digits[0..<(count - fraction)]))
                 bytes.append(UInt8(ascii: "."))
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(count - fraction)...]))
+                bytes.append(UnsafeBufferPointer(rebasing: digits[(count - fraction)...]))
             } else {
                 bytes.append(UInt8(ascii: "0"))
                 bytes.append(UInt8(ascii: "."))
                 for _ in 0..<(fraction - count) { bytes.append(UInt8(ascii: "0")) }
-                bytes.append(contentsOf: digits)
+                bytes.append(digits)
             }
         }
     }
@@ -362,6 +364,12 @@ package struct DecimalParts: Sendable, Equatable {
     /// Trailing zeros of the mantissa moved into the exponent.
     package func compacted() -> DecimalParts {
         var result = self
+        // In 64 bits while the mantissa fits them (nearly always): a division by the constant
+        // 10 is then a multiplication, where the 128-bit one was a call per trailing zero.
+        while result.high == 0, result.low != 0, result.low % 10 == 0 {
+            result.low /= 10
+            result.exponent += 1
+        }
         while !result.isZero {
             let step = Self.divide(result.high, result.low, by: 10)
             guard step.remainder == 0 else { break }

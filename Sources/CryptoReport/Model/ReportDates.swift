@@ -23,7 +23,7 @@ public enum ReportDates {
     }
 
     /// `iso8601(date)`'s bytes, for a writer that makes no `String` per cell.
-    package static func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
+    package static func appendISO8601<Sink: ByteSink & ~Copyable>(_ date: Date, to bytes: inout Sink) {
         let parts = fields(date)
         appendDay(parts, to: &bytes)
         bytes.append(UInt8(ascii: "T"))
@@ -91,7 +91,7 @@ public enum ReportDates {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func appendDay(_ parts: Fields, to bytes: inout [UInt8]) {
+    private static func appendDay<Sink: ByteSink & ~Copyable>(_ parts: Fields, to bytes: inout Sink) {
         appendPadded(parts.year, width: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
         appendPadded(parts.month, width: 2, to: &bytes)
@@ -99,7 +99,7 @@ public enum ReportDates {
         appendPadded(parts.day, width: 2, to: &bytes)
     }
 
-    private static func appendTime(_ parts: Fields, seconds: Bool, to bytes: inout [UInt8]) {
+    private static func appendTime<Sink: ByteSink & ~Copyable>(_ parts: Fields, seconds: Bool, to bytes: inout Sink) {
         appendPadded(parts.hour, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         appendPadded(parts.minute, width: 2, to: &bytes)
@@ -110,7 +110,7 @@ public enum ReportDates {
     }
 
     /// `%0Nd`.
-    private static func appendPadded(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+    private static func appendPadded<Sink: ByteSink & ~Copyable>(_ value: Int, width: Int, to bytes: inout Sink) {
         // Every field of a date from 1970 to 9999 fits four digits: written without a String.
         if value >= 0 && value < 10_000 && width <= 4 {
             let digits = value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : 4
@@ -124,9 +124,9 @@ public enum ReportDates {
         }
         let digits = Array(String(value).utf8)
         if value >= 0 && digits.count < width {
-            bytes += [UInt8](repeating: UInt8(ascii: "0"), count: width - digits.count)
+            bytes.append([UInt8](repeating: UInt8(ascii: "0"), count: width - digits.count))
         }
-        bytes += digits
+        bytes.append(digits)
     }
 
     private static let utcCalendar: Calendar = {

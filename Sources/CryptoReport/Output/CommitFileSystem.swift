@@ -69,20 +69,11 @@ package struct POSIXCommitFileSystem: CommitFileSystem {
     package func createSynced(_ path: String, producing produce: (_ write: (UnsafeRawBufferPointer) -> Void) -> Void) -> Int32 {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return errno }
-        var failure: Int32 = 0
-        // After a failed write the rest is not written: the file is removed below.
-        produce { raw in
-            var offset = 0
-            while failure == 0, offset < raw.count, let base = raw.baseAddress {
-                let written = posixWrite(descriptor, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    break
-                }
-                offset += written
-            }
-        }
+        // Past the page cache (why, in DirectFileOutput). After a failed write the rest is not
+        // written: the file is removed below.
+        let output = DirectFileOutput(descriptor: descriptor)
+        produce { output.write($0) }
+        var failure = output.finish()
         if failure == 0 && fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure != 0 { _ = posixUnlink(path) }

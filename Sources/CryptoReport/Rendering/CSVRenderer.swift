@@ -37,13 +37,16 @@ package struct CSVRenderer: Sendable {
         }
 
         /// `number(value)`'s bytes appended to `bytes`, without a `String` for each cell.
-        func append(_ value: Decimal?, to bytes: inout [UInt8]) {
+        func append<Sink: ByteSink & ~Copyable>(_ value: Decimal?, to bytes: inout Sink) {
             guard let value else { return }
-            let start = bytes.count
-            PlainNumber.append(value, to: &bytes)
-            if decimalComma {
-                for index in start..<bytes.count where bytes[index] == UInt8(ascii: ".") { bytes[index] = UInt8(ascii: ",") }
+            guard decimalComma else {
+                PlainNumber.append(value, to: &bytes)
+                return
             }
+            var digits: [UInt8] = []
+            PlainNumber.append(value, to: &digits)
+            for index in digits.indices where digits[index] == UInt8(ascii: ".") { digits[index] = UInt8(ascii: ",") }
+            bytes.append(digits)
         }
 
         func text(_ value: String) -> String {
@@ -95,15 +98,15 @@ package struct CSVRenderer: Sendable {
 
     /// `text(value, separator:)`'s bytes: a symbol or asset name (nearly every cell) needs
     /// neither quoting nor defusing, and is appended as it is.
-    static func appendText(_ value: String, separator: String, to bytes: inout [UInt8]) {
+    static func appendText<Sink: ByteSink & ~Copyable>(_ value: String, separator: String, to bytes: inout Sink) {
         let plain = value.utf8.allSatisfy { byte in
             (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
         }
         if plain {
-            bytes.append(contentsOf: value.utf8)
+            bytes.append(utf8: value)
         } else {
-            bytes.append(contentsOf: text(value, separator: separator).utf8)
+            bytes.append(utf8: text(value, separator: separator))
         }
     }
 

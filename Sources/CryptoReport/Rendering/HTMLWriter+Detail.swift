@@ -7,11 +7,11 @@ extension HTMLWriter {
         // A chunk of details per core at a time, joined in the table's order (ParallelChunks):
         // each is made from its own market, and they were a quarter of a large run.
         ParallelChunks.forEach(model.detailCount) { range in
-            var writer = HTMLWriter(out: ReportBytes(reserving: range.count * 2_048))
+            var writer = HTMLWriter(capacity: range.count * 2_048)
             model.forEachDetail(in: range) { writer.detail($0, t) }
-            return writer.out.bytes
-        } consume: { bytes in
-            out.append(piece: bytes)
+            return writer.out.chunk()
+        } consume: { chunk in
+            append(piece: chunk)
         }
         out += "</div>\n"
         for view in model.views where view.hasHistoryData {
@@ -36,33 +36,34 @@ extension HTMLWriter {
                 out += " data-alt=\""; value(&self, other); out += "\""
             }
         }
-        func altAttribute(_ field: KeyPath<ReportViewModel.Detail, String>) {
-            for other in alt { out += " data-alt=\""; put(other[keyPath: field]); out += "\"" }
+        func altAttribute(_ field: (ReportViewModel.Detail) -> String) {
+            for other in alt { out += " data-alt=\""; put(field(other)); out += "\"" }
         }
         out += "<section class=\"detail\" id=\""; put(detail.anchor); out += "\" role=\"dialog\" aria-label=\""; put(detail.pair)
         out += "\"><div class=\"detail-card\">\n<header class=\"detail-head\"><div><h2>"; put(detail.pair); out += " <span class=\"sym\">"; put(detail.symbol)
-        out += "</span></h2><div class=\"chart-head\"><span class=\"big\""; altAttribute(\.price); out += ">"; put(detail.price)
+        out += "</span></h2><div class=\"chart-head\"><span class=\"big\""; altAttribute { $0.price }; out += ">"; put(detail.price)
         out += "</span> <span class=\"pill "; put(detail.changeClass); out += "\""
         altAttribute { writer, other in writer.put(other.arrow); writer.out += " "; writer.put(other.change) }
         out += ">"; put(detail.arrow); out += " "; put(detail.change); out += "</span> <span class=\""; put(detail.changeClass); out += "\""
-        altAttribute(\.changeMoney); out += ">"; put(detail.changeMoney)
+        altAttribute { $0.changeMoney }; out += ">"; put(detail.changeMoney)
         out += "</span></div></div><a class=\"close\" href=\"#m-"; put(detail.anchor); out += "\" aria-label=\""; put(t[.close])
         out += "\">✕</a></header>\n<dl class=\"facts\">"
         func fact(_ label: PageStrings.Key, _ value: (inout HTMLWriter, ReportViewModel.Detail) -> Void) {
             out += "<div><dt>"; put(t[label]); out += "<dd"; altAttribute(value); out += ">"; value(&self, detail); out += "</div>"
         }
-        // The text passed as itself: a key path applied to the detail copied all of it.
-        func fact(_ label: PageStrings.Key, _ field: KeyPath<ReportViewModel.Detail, String>, _ text: String) {
+        // The text passed as itself: a key path applied to the detail copied all of it. The
+        // second currency's by a closure: a key path literal was fetched and retained each time.
+        func fact(_ label: PageStrings.Key, _ field: (ReportViewModel.Detail) -> String, _ text: String) {
             out += "<div><dt>"; put(t[label]); out += "<dd"; altAttribute(field); out += ">"; put(text); out += "</div>"
         }
-        fact(.open24h, \.open, detail.open)
-        fact(.high, \.high, detail.high)
-        fact(.low, \.low, detail.low)
-        fact(.bid, \.bid, detail.bid)
-        fact(.ask, \.ask, detail.ask)
+        fact(.open24h, { $0.open }, detail.open)
+        fact(.high, { $0.high }, detail.high)
+        fact(.low, { $0.low }, detail.low)
+        fact(.bid, { $0.bid }, detail.bid)
+        fact(.ask, { $0.ask }, detail.ask)
         fact(.spread) { writer, detail in writer.put(detail.spread); writer.out += " · "; writer.put(detail.spreadPct) }
-        fact(.volume, \.volume, detail.volume)
-        fact(.volumeValue, \.volumeValue, detail.volumeValue)
+        fact(.volume, { $0.volume }, detail.volume)
+        fact(.volumeValue, { $0.volumeValue }, detail.volumeValue)
         out += "<div><dt>"; put(t[.tickerTime]); out += "<dd>"; put(detail.updatedAt); out += "</div>"
         if detail.hasRate {
             fact(.rateUsed) { writer, detail in

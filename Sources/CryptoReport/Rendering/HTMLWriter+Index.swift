@@ -5,7 +5,7 @@
 /// bytes, so a change to the template not made here too fails there.
 extension HTMLWriter {
     static func index(_ model: IndexRenderer.ViewModel) -> String {
-        var writer = HTMLWriter(out: ReportBytes(reserving: 8_192 + model.pageStyle.utf8.count + model.reports.count * 320))
+        var writer = HTMLWriter(capacity: 8_192 + model.pageStyle.utf8.count + model.reports.count * 320)
         writer.index(model)
         return writer.out.text
     }

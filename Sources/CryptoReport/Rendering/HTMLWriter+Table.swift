@@ -21,11 +21,11 @@ extension HTMLWriter {
             // and released per market).
             // And a chunk of rows per core at a time, joined in order (ParallelChunks).
             ParallelChunks.forEach(model.rows.count) { range in
-                var writer = HTMLWriter(out: ReportBytes(reserving: range.count * 1_024))
+                var writer = HTMLWriter(capacity: range.count * 1_024)
                 for index in range { writer.row(model.rows[index], model) }
-                return writer.out.bytes
-            } consume: { bytes in
-                out.append(piece: bytes)
+                return writer.out.chunk()
+            } consume: { chunk in
+                append(piece: chunk)
             }
             out += "      </tbody>\n    </table>\n    <p class=\"empty\" id=\"no-match\" hidden>"; put(t[.noMatch]); out += "</p>\n  </div>\n"
         } else {
@@ -65,8 +65,8 @@ extension HTMLWriter {
         let t = model.t
         let alt = row.alt
         /// `{{#alt}} data-alt="{{field}}"{{/alt}}`.
-        func altAttribute(_ field: KeyPath<ReportViewModel.Row, String>) {
-            for other in alt { out += " data-alt=\""; put(other[keyPath: field]); out += "\"" }
+        func altAttribute(_ field: (ReportViewModel.Row) -> String) {
+            for other in alt { out += " data-alt=\""; put(field(other)); out += "\"" }
         }
         func title(_ row: ReportViewModel.Row) {
             put(row.pair); out += " · "; put(t[.rate]); out += " "; put(row.fxRate); out += " · "; put(t[.updated]); out += " "; put(row.updatedAt)
@@ -81,34 +81,36 @@ extension HTMLWriter {
             out += " <span class=\"stale\" title=\""; put(t[.staleTitle]); out += "\">"; put(t[.stale]); out += "</span>"
         }
         out += "</a></div><span class=\"sym\">"; put(row.symbol); out += "</span></th>\n"
-        out += "          <td class=\"num\""; altAttribute(\.price); out += ">"; put(row.price); out += "</td>\n"
-        out += "          <td class=\"num chg "; put(row.changeClass); out += "\""; altAttribute(\.change)
+        out += "          <td class=\"num\""; altAttribute { $0.price }; out += ">"; put(row.price); out += "</td>\n"
+        out += "          <td class=\"num chg "; put(row.changeClass); out += "\""; altAttribute { $0.change }
         out += "><span class=\"ar\" aria-hidden=\"true\">"; put(row.arrow); out += "</span>"; put(row.change); out += "</td>\n"
         out += "          "
         if model.hasSincePrevious {
-            out += "<td class=\"num "; put(row.sincePreviousClass); out += "\""; altAttribute(\.sincePrevious); out += ">"; put(row.sincePrevious); out += "</td>"
+            out += "<td class=\"num "; put(row.sincePreviousClass); out += "\""; altAttribute { $0.sincePrevious }; out += ">"; put(row.sincePrevious); out += "</td>"
         }
         out += "\n          "
         if model.hasChange7d {
-            out += "<td class=\"num "; put(row.change7dClass); out += "\""; altAttribute(\.change7d); out += ">"; put(row.change7d); out += "</td>"
+            out += "<td class=\"num "; put(row.change7dClass); out += "\""; altAttribute { $0.change7d }; out += ">"; put(row.change7d); out += "</td>"
         }
         out += "\n          "
         if model.hasChange30d {
-            out += "<td class=\"num "; put(row.change30dClass); out += "\""; altAttribute(\.change30d); out += ">"; put(row.change30d); out += "</td>"
+            out += "<td class=\"num "; put(row.change30dClass); out += "\""; altAttribute { $0.change30d }; out += ">"; put(row.change30d); out += "</td>"
         }
         out += "\n          "
         if model.hasSparklines { out += "<td class=\"spark-cell\">"; out.append(row.sparklineSVG); out += "</td>" }
         out += "\n"
         // Each cell's text passed as itself: a key path applied to the row copied the whole row
-        // (thirty strings retained and released) for every cell.
-        func two(_ first: KeyPath<ReportViewModel.Row, String>, _ firstText: String, _ second: KeyPath<ReportViewModel.Row, String>, _ secondText: String) {
+        // (thirty strings retained and released) for every cell. The second currency's text is
+        // read by a closure, not a key path: each key path literal was fetched and retained
+        // for every cell, second currency or not.
+        func two(_ first: (ReportViewModel.Row) -> String, _ firstText: String, _ second: (ReportViewModel.Row) -> String, _ secondText: String) {
             out += "          <td class=\"num two\"><span"; altAttribute(first); out += ">"; put(firstText)
             out += "</span><span class=\"lo\""; altAttribute(second); out += ">"; put(secondText); out += "</span></td>\n"
         }
-        two(\.high, row.high, \.low, row.low)
-        two(\.bid, row.bid, \.ask, row.ask)
-        two(\.spreadPct, row.spreadPct, \.spread, row.spread)
-        two(\.volumeValue, row.volumeValue, \.volume, row.volume)
+        two({ $0.high }, row.high, { $0.low }, row.low)
+        two({ $0.bid }, row.bid, { $0.ask }, row.ask)
+        two({ $0.spreadPct }, row.spreadPct, { $0.spread }, row.spread)
+        two({ $0.volumeValue }, row.volumeValue, { $0.volume }, row.volume)
         out += "        </tr>\n"
     }
 }

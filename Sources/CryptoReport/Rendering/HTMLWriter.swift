@@ -9,45 +9,79 @@
 /// The page's parts are in `+Summary` (shown once per currency), `+Table` and `+Detail`. Each
 /// `{{tag}}` of the template is `put`, each `{{{tag}}}` appended as it is; a section's lines that
 /// stand alone in the template (`{{#hasAlerts}}` on a line of its own) leave nothing, as in Mustache.
-struct HTMLWriter {
-    /// The page's bytes; handed to its staged file a piece at a time between markets when
-    /// streamed (`write(_:to:)`).
-    var out: ReportBytes
+struct HTMLWriter: ~Copyable {
+    /// The page's bytes (`ByteBuffer`: why not an array, there).
+    var out: ByteBuffer
+    /// Where the bytes go a piece at a time when the page is streamed (`write(_:to:)`); nil
+    /// while it is kept whole in `out`.
+    private let sink: ((UnsafeRawBufferPointer) -> Void)?
+    private let pieceSize: Int
 
-    init(out: ReportBytes = ReportBytes(reserving: 0)) {
-        self.out = out
+    /// Bytes kept whole in `out`.
+    init(capacity: Int = 0) {
+        out = ByteBuffer(capacity: capacity)
+        sink = nil
+        pieceSize = .max
+    }
+
+    /// Bytes handed to `sink` in pieces of about `pieceSize` bytes, between markets.
+    private init(pieceSize: Int, sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+        out = ByteBuffer(capacity: min(pieceSize, 1 << 20) + 65_536)
+        self.sink = sink
+        self.pieceSize = pieceSize
     }
 
     static func render(_ model: ReportViewModel) -> String {
         // About 2.3 KB a market in the table and its detail, twice that with a second currency.
         let perRow = model.alternative.isEmpty ? 2600 : 4800
         var writer = HTMLWriter(
-            out: ReportBytes(
-                reserving: 16_384 + model.pageStyle.utf8.count + model.pageScript.utf8.count + model.rows.count * perRow
-                    + model.views.reduce(0) { $0 + $1.historyData.utf8.count }))
+            capacity: 16_384 + model.pageStyle.utf8.count + model.pageScript.utf8.count + model.rows.count * perRow
+                + model.views.reduce(0) { $0 + $1.historyData.utf8.count })
         writer.page(model)
         return writer.out.text
     }
 
-    /// The same page written into `output`, handed on a piece at a time as `output` fills, so
-    /// that the whole page (221 MB at 100,000 markets) is never in memory beside its view model.
+    /// The same page written into `output`, handed on a piece at a time as it fills, so that the
+    /// whole page (221 MB at 100,000 markets) is never in memory beside its view model.
     static func write(_ model: ReportViewModel, to output: inout ReportBytes) {
-        var writer = HTMLWriter(out: output)
-        output = ReportBytes(reserving: 0)
-        writer.page(model)
-        output = writer.out
+        // Through a pointer: `output` is noncopyable, and the compiler cannot yet check a
+        // closure that captures it. The pointer is used only during this call.
+        withUnsafeMutablePointer(to: &output) { output in
+            var writer = HTMLWriter(pieceSize: 1 << 18) { output.pointee.append(piece: $0) }
+            writer.page(model)
+            writer.flush()
+        }
     }
 
     /// The page handed to `sink` as text in pieces of about `pieceSize` bytes.
     static func write(_ model: ReportViewModel, pieceSize: Int = 1 << 20, to sink: @escaping (String) -> Void) {
-        var output = ReportBytes(pieceSize: pieceSize) { sink(String(decoding: $0, as: UTF8.self)) }
-        write(model, to: &output)
-        output.finish()
+        var writer = HTMLWriter(pieceSize: pieceSize) { sink(String(decoding: $0, as: UTF8.self)) }
+        writer.page(model)
+        writer.flush()
     }
 
     /// Called between markets: hands a full piece on when the page is streamed.
     mutating func flushIfFull() {
-        out.flushIfFull()
+        if out.count >= pieceSize { flush() }
+    }
+
+    private mutating func flush() {
+        guard let sink, !out.isEmpty else { return }
+        out.withUnsafeBytes(sink)
+        out.removeAll()
+    }
+
+    /// A chunk of rows or details made apart: when the page is streamed and the chunk is large,
+    /// handed on as it is after what is buffered, not copied into the buffer first (a copy of
+    /// every byte of a 218 MB page, a twentieth of its CPU).
+    mutating func append(piece: ByteChunk) {
+        guard let sink, piece.count >= min(pieceSize, 1 << 16) else {
+            piece.withUnsafeBytes { out.append($0) }
+            flushIfFull()
+            return
+        }
+        flush()
+        piece.withUnsafeBytes(sink)
     }
 
     private mutating func page(_ model: ReportViewModel) {
@@ -121,8 +155,12 @@ struct HTMLWriter {
     /// `&`, `"` and `'`), but byte by byte: Mustache compares whole Characters, so a quote or `<`
     /// that a combining mark follows (`"\u{301}`) would pass it unescaped and end an attribute.
     mutating func put(_ text: String) {
-        var text = text
-        text.withUTF8 { put(bytes: $0) }
+        // Read in place (native and small strings, every one the model makes): a copy to call
+        // `withUTF8` retained and released each cell's string.
+        if text.utf8.withContiguousStorageIfAvailable({ put(bytes: $0) }) == nil {
+            var text = text
+            text.withUTF8 { put(bytes: $0) }
+        }
     }
 
     /// `put` of UTF-8 bytes: most texts (figures, names) hold nothing to escape and are
@@ -138,11 +176,11 @@ struct HTMLWriter {
             case UInt8(ascii: "\""): replacement = "&quot;"
             default: replacement = "&#39;"
             }
-            out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-            out.bytes.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+            out.append(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            out += replacement
             start = index + 1
         }
-        out.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        out.append(UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 
     /// The bytes `put` escapes (`"` 0x22, `&` 0x26, `'` 0x27, `<` 0x3C, `>` 0x3E), one bit each of

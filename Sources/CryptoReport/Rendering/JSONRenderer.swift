@@ -26,14 +26,14 @@ package struct JSONRenderer: Sendable {
             output += "\n"
             return
         }
-        output.bytes += skeleton[..<range.lowerBound]
+        output.bytes.append(skeleton[..<range.lowerBound])
         output += "\n  \"markets\" : ["
         for (index, row) in report.rows.enumerated() {
             MarketWriter.append(row, last: index == report.rows.count - 1, to: &output.bytes)
             output.flushIfFull()
         }
         output += "\n  ]"
-        output.bytes += skeleton[range.upperBound...]
+        output.bytes.append(skeleton[range.upperBound...])
         output += "\n"
     }
 
@@ -83,14 +83,14 @@ package struct JSONRenderer: Sendable {
 
         /// The bytes `JSONEncoder` writes for `Market(row)`, written from the row without a
         /// `Market` or a `String` per figure (`NumberReferenceTests` compares the two).
-        static func append(_ row: MarketRow, last: Bool, to bytes: inout [UInt8]) {
-            bytes += "\n    {".utf8
+        static func append<Sink: ByteSink & ~Copyable>(_ row: MarketRow, last: Bool, to bytes: inout Sink) {
+            bytes += "\n    {"
             var first = true
             for (field, opening) in Field.sorted {
                 if field == .trend && row.trend == nil { continue }
                 if !first { bytes.append(UInt8(ascii: ",")) }
                 first = false
-                bytes += opening
+                bytes.append(opening)
                 switch field {
                 case .symbol: appendString(row.symbol, to: &bytes)
                 case .baseAsset: appendString(row.baseAsset, to: &bytes)
@@ -114,14 +114,20 @@ package struct JSONRenderer: Sendable {
                         ReportDates.appendISO8601(at, to: &bytes)
                         bytes.append(UInt8(ascii: "\""))
                     } else {
-                        bytes += "null".utf8
+                        bytes += "null"
                     }
-                case .stale: bytes += (row.isStale ? "true" : "false").utf8
+                case .stale:
+                    if row.isStale { bytes += "true" } else { bytes += "false" }
                 case .trend:
-                    if let trend = row.trend { appendTrend(trend, to: &bytes) }
+                    if let trend = row.trend {
+                        // The trend's writer appends to an array (it is history's).
+                        var written: [UInt8] = []
+                        appendTrend(trend, to: &written)
+                        bytes.append(written)
+                    }
                 }
             }
-            bytes += "\n    }".utf8
+            bytes += "\n    }"
             if !last { bytes.append(UInt8(ascii: ",")) }
         }
 
@@ -160,9 +166,9 @@ package struct JSONRenderer: Sendable {
 
         /// `JSONRenderer.number(value)` as a JSON string (`null` for none): plain digits need no
         /// escaping, and no `String` is made for them.
-        static func appendNumber(_ value: Decimal?, to bytes: inout [UInt8]) {
+        static func appendNumber<Sink: ByteSink & ~Copyable>(_ value: Decimal?, to bytes: inout Sink) {
             guard let value else {
-                bytes += "null".utf8
+                bytes += "null"
                 return
             }
             guard let parts = DecimalParts(value) else {
@@ -178,18 +184,27 @@ package struct JSONRenderer: Sendable {
 
         /// A JSON string as JSONEncoder escapes it: quote, backslash and control characters;
         /// slashes and everything else as they are.
-        static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        static func appendString<Sink: ByteSink & ~Copyable>(_ text: String, to bytes: inout Sink) {
             bytes.append(UInt8(ascii: "\""))
+            // Nearly every string (symbols, assets, codes, figures) has nothing to escape: appended whole.
+            if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+                bytes.append(utf8: text)
+                bytes.append(UInt8(ascii: "\""))
+                return
+            }
             for byte in text.utf8 {
                 switch byte {
-                case UInt8(ascii: "\""): bytes += "\\\"".utf8
-                case UInt8(ascii: "\\"): bytes += "\\\\".utf8
-                case 0x0A: bytes += "\\n".utf8
-                case 0x0D: bytes += "\\r".utf8
-                case 0x09: bytes += "\\t".utf8
-                case 0x08: bytes += "\\b".utf8
-                case 0x0C: bytes += "\\f".utf8
-                case 0..<0x20: bytes += "\\u00".utf8 + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                case UInt8(ascii: "\""): bytes += "\\\""
+                case UInt8(ascii: "\\"): bytes += "\\\\"
+                case 0x0A: bytes += "\\n"
+                case 0x0D: bytes += "\\r"
+                case 0x09: bytes += "\\t"
+                case 0x08: bytes += "\\b"
+                case 0x0C: bytes += "\\f"
+                case 0..<0x20:
+                    bytes += "\\u00"
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0x0F)])
                 default: bytes.append(byte)
                 }
             }

@@ -39,14 +39,14 @@ struct MarkdownContentType: MustacheContentType {
 
     /// `escape(text)`'s bytes: a figure or a name (nearly every cell) holds nothing to escape and
     /// is appended as it is, after one pass over a table.
-    static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+    static func appendEscaped<Sink: ByteSink & ~Copyable>(_ text: String, to bytes: inout Sink) {
         var text = text
         let plain = text.withUTF8 { utf8 in
             let isSpecial = Self.isSpecial
             for byte in utf8 where isSpecial[Int(byte)] { return false }
-            bytes.append(contentsOf: utf8)
+            bytes.append(utf8)
             return true
         }
-        if !plain { bytes.append(contentsOf: escape(text).utf8) }
+        if !plain { bytes.append(utf8: escape(text)) }
     }
 }

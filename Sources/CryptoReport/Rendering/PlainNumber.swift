@@ -21,11 +21,11 @@ package enum PlainNumber {
     }
 
     /// `format(value, significantDigits:)`'s bytes, without a `String` for the common case.
-    static func append(_ value: Decimal, significantDigits: Int = significantDigits, to bytes: inout [UInt8]) {
+    static func append<Sink: ByteSink & ~Copyable>(_ value: Decimal, significantDigits: Int = significantDigits, to bytes: inout Sink) {
         if !value.isZero, let parts = DecimalParts(value), let rounded = parts.rounded(scale: significantDigits - 1 - parts.magnitude) {
             rounded.appendPlain(to: &bytes)
         } else {
-            bytes += format(value, significantDigits: significantDigits).utf8
+            bytes.append(utf8: format(value, significantDigits: significantDigits))
         }
     }
 

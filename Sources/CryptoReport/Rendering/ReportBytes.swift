@@ -4,8 +4,9 @@
 /// The writers append straight into it instead of building a `String` per cell and per line:
 /// at 100,000 markets a format's whole text held as a `String` beside the others' was the run's
 /// peak, and each `String` append checks and grows its storage separately.
-struct ReportBytes {
-    var bytes: [UInt8] = []
+struct ReportBytes: ~Copyable {
+    /// `ByteBuffer`: why not an array, there.
+    var bytes: ByteBuffer
     /// Where full pieces go; nil while the report is kept whole.
     private let sink: ((UnsafeRawBufferPointer) -> Void)?
     private let pieceSize: Int
@@ -14,14 +15,16 @@ struct ReportBytes {
     init(reserving capacity: Int) {
         sink = nil
         pieceSize = .max
-        bytes.reserveCapacity(capacity)
+        bytes = ByteBuffer(capacity: capacity)
     }
 
-    /// Pieces of about `pieceSize` bytes handed to `sink`; call `finish()` at the end.
-    init(pieceSize: Int = 1 << 20, sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+    /// Pieces of about `pieceSize` bytes handed to `sink`; call `finish()` at the end. A quarter
+    /// mebibyte: the staged file gathers its pieces into mebibytes of its own (`DirectFileOutput`),
+    /// and a larger buffer here was only more fresh pages to fault in.
+    init(pieceSize: Int = 1 << 18, sink: @escaping (UnsafeRawBufferPointer) -> Void) {
         self.sink = sink
         self.pieceSize = pieceSize
-        bytes.reserveCapacity(pieceSize + 65_536)
+        bytes = ByteBuffer(capacity: pieceSize + 65_536)
     }
 
     /// Hands the bytes made so far on when they fill a piece (called between markets).
@@ -33,14 +36,14 @@ struct ReportBytes {
     /// A piece made apart (a chunk of the page's rows or details): when the bytes go to a file
     /// and the piece is large, handed on as it is after what is buffered, not copied into the
     /// buffer first (a copy of every byte of a 218 MB page, a twentieth of its CPU).
-    mutating func append(piece: [UInt8]) {
+    mutating func append(piece: UnsafeRawBufferPointer) {
         guard let sink, piece.count >= min(pieceSize, 1 << 16) else {
-            bytes.append(contentsOf: piece)
+            bytes.append(piece)
             flushIfFull()
             return
         }
         flush()
-        piece.withUnsafeBytes(sink)
+        sink(piece)
     }
 
     /// Hands on what is left.
@@ -49,29 +52,28 @@ struct ReportBytes {
     private mutating func flush() {
         guard let sink, !bytes.isEmpty else { return }
         bytes.withUnsafeBytes(sink)
-        bytes.removeAll(keepingCapacity: true)
+        bytes.removeAll()
     }
 
     /// The text kept whole.
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    var text: String { bytes.text }
 
     /// A literal's bytes, copied from where the compiler put them: nearly every append of the
     /// page is one, and `String`'s UTF-8 view appended a byte sequence at a time.
     @inline(__always)
     static func += (output: inout ReportBytes, text: StaticString) {
-        text.withUTF8Buffer { output.bytes.append(contentsOf: $0) }
+        output.bytes += text
     }
 
     /// A `String`'s bytes (a literal goes to the `StaticString` append, which takes it as is).
     @inline(__always)
     mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        bytes.append(text)
     }
 
     @inline(__always)
     static func += (output: inout ReportBytes, bytes: [UInt8]) {
-        output.bytes.append(contentsOf: bytes)
+        output.bytes.append(bytes)
     }
 }
 

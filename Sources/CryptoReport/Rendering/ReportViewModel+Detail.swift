@@ -106,7 +106,7 @@ extension ReportViewModel {
             var byAsset: [String: [Int]] = [:]
             byAsset.reserveCapacity(markets.count / 4)
             for (index, market) in markets.enumerated() {
-                byAsset[market.baseAsset.lowercased(), default: []].append(index)
+                byAsset[CurrencyConverter.lowercased(market.baseAsset), default: []].append(index)
             }
             // Each asset's markets sorted by symbol once, here (a stable sort, so a detail's
             // list, filtered, is in the order sorting it gave): sorted per detail, the
@@ -120,12 +120,14 @@ extension ReportViewModel {
 
         /// The detail of `market`, whose table row is `row`.
         func detail(_ market: MarketRow, row: Row) -> Detail {
-            let symbol = market.symbol.lowercased()
+            // Lower case without a new string where it is already (the feed's names are):
+            // `lowercased()` made one for every market listed.
+            let symbol = CurrencyConverter.lowercased(market.symbol)
             // By position: the asset's markets read in place, not copied (432 bytes and four
             // strings retained each, for every detail).
             let markets = markets
-            let others = (byAsset[market.baseAsset.lowercased()] ?? [])
-                .filter { markets[$0].symbol.lowercased() != symbol }
+            let others = (byAsset[CurrencyConverter.lowercased(market.baseAsset)] ?? [])
+                .filter { CurrencyConverter.lowercased(markets[$0].symbol) != symbol }
                 .map { position -> Detail.Other in
                     let price = markets[position].price
                     let premium = premiumCell(price, over: market.price, numbers: numbers)
