@@ -16,7 +16,9 @@ package struct HistoryStore: Sendable {
     /// reads many pages once (`history` of years touches two pages a day, and reading them a
     /// `pread` each, copied into SQLite's cache, was a sixth of its time; a report's month of
     /// trends is some 380 pages). SQLite reads a mapped page in place; a writer's change (under
-    /// the locks as ever) reaches it through the same page cache.
+    /// the locks as ever) reaches it through the same page cache. Only for `history`, which only
+    /// reads: an I/O error on a mapped page ends the process with SIGBUS instead of an error,
+    /// which a report (that writes its files and records its day) must outlive.
     package init(path: String, mapped: Bool = false) throws(HistoryError) {
         self.path = path
         self.mapped = mapped
