@@ -66,8 +66,10 @@ public struct ReportPipeline: Sendable {
     private func run(
         _ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec, templates: TemplateRenderer, writer: ReportWriter?
     ) async throws -> Outcome {
-        Self.learnNumberStyles(for: spec)
+        // The history's thread first: it has the longer way to go, and starting Dispatch's pool
+        // for the styles delayed it by about a millisecond.
         let opening = openHistoryAhead(output.historyPath(sample: fetch.sample), currencies: spec.currencies.map(\.code))
+        Self.learnNumberStyles(for: spec)
         let prepared: (report: Report, others: [Report], snapshot: Snapshot)
         do {
             prepared = try await prepareAll(spec, fetch: fetch)
