@@ -168,6 +168,79 @@ struct HistorySchemaTests {
         #expect(Self.same(StoredNumber.readLast(StoredNumber.last(long))?.value, Self.v3(long)))
     }
 
+    @Test("a last price read from the statement for the trends is the one readLast gives, byte for byte, or none where it gives none")
+    func lastFromStatement() throws {
+        var values: [DatabaseValue] = []
+        var generator = NumberReferenceTests.SeededGenerator(state: 20261124)
+        for _ in 0..<5000 {
+            let digits = Int(generator.next() % 38) + 1
+            let text = (0..<digits).map { _ in String(generator.next() % 10) }.joined()
+            let exponent = Int(generator.next() % 61) - 30
+            let sign = generator.next() % 4 == 0 ? "-" : ""
+            if let value = DecimalText.parse("\(sign)\(text)e\(exponent)") { values.append(StoredNumber.last(value)) }
+        }
+        // Forms no writer makes but a file may hold: zero in any exponent, out-of-range integers
+        // and blobs, blobs of a zero mantissa, a bad sign byte or a wrong length, text, a real, null.
+        for exponent in [-32, -3, 0, 31] { values.append(StoredNumber.Parts(mantissa: 0, exponent: exponent).full.databaseValue) }
+        values += [
+            StoredNumber.Parts(mantissa: 1, exponent: 25).full.databaseValue, StoredNumber.Parts(mantissa: -7, exponent: -31).full.databaseValue,
+            Int64.max.databaseValue, Int64.min.databaseValue,
+            Data([10, 0, 0, 0]).databaseValue, Data([UInt8(bitPattern: -14), 2, 5, 5]).databaseValue, Data([0, 0]).databaseValue,
+            Data([UInt8(bitPattern: -60), 0, 1, 2, 3]).databaseValue, Data([30, 1, 9]).databaseValue, Data(repeating: 0xFF, count: 18).databaseValue,
+            Data([0, 0] + [UInt8](repeating: 7, count: 17)).databaseValue, "12.5".databaseValue, "1e30".databaseValue, "x".databaseValue,
+            1.5.databaseValue, .null,
+        ]
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, v)")
+            for value in values { try db.execute(sql: "INSERT INTO t (v) VALUES (?)", arguments: [value]) }
+        }
+        var read = 0
+        var some = 0
+        try queue.read { db in
+            let statement = try db.makeStatement(sql: "SELECT v FROM t ORDER BY id")
+            let rows = try Row.fetchCursor(statement)
+            while try rows.next() != nil {
+                let expected = StoredNumber.readLast(values[read])?.value
+                let fast = StoredNumber.readLastFast(statement.sqliteStatement, 0)
+                #expect(fast.map(\.decimal) == expected, "\(values[read])")
+                #expect(fast.map { withUnsafeBytes(of: $0.decimal) { Array($0) } } == expected.map { withUnsafeBytes(of: $0) { Array($0) } }, "\(values[read])")
+                if fast != nil { some += 1 }
+                read += 1
+            }
+        }
+        #expect(read == values.count)
+        #expect(some > 2000, "many drawn prices are in range")
+    }
+
+    @Test("stored rates of every form are read as readLast reads them, only positive ones kept, by either query")
+    func oddStoredRates() throws {
+        let store = try HistoryStore()
+        let long = Self.d("10.98731234567890123456789")
+        let stored: [(String, DatabaseValue)] = [
+            ("SEK", StoredNumber.last(Self.d("10.9873"))), ("USD", StoredNumber.last(long)), ("NEG", StoredNumber.last(Self.d("-1.5"))),
+            ("ZER", StoredNumber.last(0)), ("TXT", "12.5".databaseValue), ("BAD", "x".databaseValue), ("DBL", 2.5.databaseValue),
+            ("BIG", StoredNumber.last(Self.d("1e25"))), ("TNY", StoredNumber.last(Self.d("0.000000000000000000001"))),
+        ]
+        try store.write { db in
+            for (currency, value) in stored {
+                try db.execute(sql: "INSERT INTO rate (date, currency, per_euro) VALUES ('2022-11-21', ?, ?)", arguments: [currency, value])
+            }
+        }
+        var expected: [String: Decimal] = [:]
+        for (currency, value) in stored {
+            if let rate = StoredNumber.readLast(value)?.value, rate > 0 { expected[currency] = rate }
+        }
+        #expect(Set(expected.keys) == ["SEK", "USD", "TXT"])
+        let all = try store.read { try HistoryStore.rates(onOrBefore: ["2022-11-22"], in: $0) }
+        let some = try store.read { try HistoryStore.rates(onOrBefore: ["2022-11-22"], currencies: Set(stored.map(\.0)), in: $0) }
+        for read in [all, some] {
+            let perEuro = try #require(read["2022-11-22"] ?? nil).perEuro
+            #expect(perEuro == expected)
+            #expect(perEuro.mapValues(DecimalParts.plainText) == expected.mapValues(DecimalParts.plainText))
+        }
+    }
+
     @Test("each date's rates are the newest stored on or before it, read for many dates at once")
     func ratesOnOrBefore() throws {
         let store = try HistoryStore()

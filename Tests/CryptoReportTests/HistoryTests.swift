@@ -126,6 +126,84 @@ struct HistoryTests {
         }
     }
 
+    @Test("a month priced from only the rates it needs is priced as from every rate, days lacking a currency included")
+    func pricesFromNeededRates() throws {
+        let store = try HistoryStore()
+        for (days, dropped) in [(6, nil), (5, "SEK"), (4, "USD"), (3, "INR"), (2, "GBP"), (1, nil)] as [(Int, String?)] {
+            var snapshot = try Self.snapshot(daysAgo: days, factor: Fixtures.decimal("1.0\(days)"), rateFactor: Fixtures.decimal("1.00\(days)"))
+            if let dropped { snapshot.rates.perEuro[dropped] = nil }
+            try store.record(snapshot)
+        }
+        let runs = try store.runs(in: Date(timeIntervalSince1970: 0)...Date())
+        for currency in ["SEK", "USD", "EUR", "INR", "GBP"] {
+            func priced(_ currencies: Set<String>?) throws -> [Int64: [Decimal?]] {
+                var result: [Int64: [Decimal?]] = [:]
+                try store.forEachLastPrices(of: runs, currencies: currencies) { names, id, prices, rates in
+                    result[id] = StoredDayPricer(names: names, currency: currency).prices(prices, rates: rates)
+                }
+                return result
+            }
+            let all = try priced(nil)
+            #expect(all.count == 6 && (currency == "EUR" || all.values.contains { $0.allSatisfy { $0 == nil } }), "a day lacks \(currency)")
+            #expect(try priced([currency, "USD", "INR"]) == all, "\(currency)")
+            if currency != "INR" { #expect(try priced([currency]) != all, "without INR's rates, INR markets go unpriced") }
+            var ahead = [StoredPrices(currency: currency)]
+            try StoredPrices.add(runs, to: &ahead, from: store)
+            for run in runs { #expect(ahead[0].prices(of: run) == all[run.id], "\(currency), run \(run.id)") }
+        }
+    }
+
+    @Test("each row's trend by position is the one its symbol's key gives, a symbol listed twice included")
+    func trendsByPosition() async throws {
+        let store = try HistoryStore()
+        for (days, factor) in [(30, "0.8"), (7, "0.9"), (2, "1.1"), (1, "1.25")] {
+            try store.record(try Self.snapshot(daysAgo: days, factor: Fixtures.decimal(factor)))
+        }
+        var rows = try await Self.currentReport().rows
+        // The same symbol again in capitals, at another price, and once more in lower case.
+        let btc = try #require(rows.first { $0.symbol == "btcusdt" })
+        var twice = btc
+        twice.symbol = "BTCUSDT"
+        twice.price = btc.price * 2
+        rows.insert(twice, at: 0)
+        var again = btc
+        again.price = btc.price * 3
+        rows.append(again)
+        let calculator = TrendCalculator(store: store)
+        let byKey = try calculator.trends(for: rows, currency: "SEK", at: Self.captured)
+        let byPosition = try calculator.rowTrends(for: rows, currency: "SEK", at: Self.captured)
+        #expect(byPosition.count == rows.count)
+        for (row, trend) in zip(rows, byPosition) { #expect(trend == byKey[row.symbol.lowercased()], "\(row.symbol)") }
+        #expect(byPosition[0].series.last == btc.price * 3, "every listing has the last one's trend")
+        #expect(byPosition.contains { $0.series.count > 2 })
+    }
+
+    @Test("runs priced beside the reading are priced as in turn with it, in every currency, whatever was priced before")
+    func pricedBeside() throws {
+        let store = try HistoryStore()
+        for days in 1...12 {
+            var snapshot = try Self.snapshot(daysAgo: days, factor: Fixtures.decimal("1.0\(days)"), rateFactor: Fixtures.decimal("1.00\(days)"))
+            if days == 5 { snapshot.rates.perEuro["SEK"] = nil }
+            if days < 4 { snapshot.tickers.append(Ticker(symbol: "newcoininr", baseAsset: "newcoin", quoteAsset: "inr", last: Fixtures.decimal("7.\(days)"))) }
+            try store.record(snapshot)
+        }
+        let runs = try store.runs(in: Date(timeIntervalSince1970: 0)...Date())
+        func priced(_ beside: Int, first: [RunSummary]) throws -> [StoredPrices] {
+            var prices = ["SEK", "USD", "INR"].map(StoredPrices.init)
+            try StoredPrices.add(first, to: &prices, from: store, pricedBesideFrom: beside)
+            try StoredPrices.add(runs, to: &prices, from: store, pricedBesideFrom: beside)
+            return prices
+        }
+        for first in [[], Array(runs.prefix(3)), [runs[7]]] {
+            let inTurn = try priced(.max, first: first)
+            let beside = try priced(1, first: first)
+            for (a, b) in zip(inTurn, beside) {
+                #expect(a.slots == b.slots)
+                for run in runs { #expect(a.prices(of: run) == b.prices(of: run) && b.prices(of: run) != nil, "\(a.currency), run \(run.id)") }
+            }
+        }
+    }
+
     @Test("no history, no figures; 7 and 30 days only where history reaches")
     func emptyWhereUncovered() async throws {
         let store = try HistoryStore()
@@ -204,6 +282,71 @@ struct HistoryTests {
         #expect(Sparkline.unicode([pool[0], pool[1], pool[2]]) == "▄▄▄")
         #expect(Sparkline.svg([pool[0], pool[1], pool[2]]).contains("points=\"2.0,12.0 50.0,12.0 98.0,12.0\""))
         #expect(Sparkline.unicode([pool[3], pool[4]]) == "▄▄")
+    }
+
+    @Test("a price as a sparkline's Double is the one pow gave, for every exponent a Decimal has")
+    func sparklineDoubles() throws {
+        var checked = 0
+        for exponent in -128...127 {
+            for (high, low): (UInt64, UInt64) in [(0, 1), (0, 7), (0, 123_456_789), (0, .max), (12_345, 678_901_234_567), (.max >> 1, .max)] {
+                for isNegative in [false, true] {
+                    let parts = DecimalParts(isNegative: isNegative, exponent: exponent, high: high, low: low)
+                    guard let value = parts.decimal else { continue }
+                    let mantissa = Double(high) * 18_446_744_073_709_551_616.0 + Double(low)
+                    let magnitude = exponent >= 0 ? mantissa * pow(10, Double(exponent)) : mantissa / pow(10, Double(-exponent))
+                    let expected = isNegative ? -magnitude : magnitude
+                    #expect(Sparkline.double(value).bitPattern == expected.bitPattern, "\(parts)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 3000)
+    }
+
+    /// The line as `Sparkline.svg` drew it before it was written as bytes with its x written once.
+    static func referenceSVG(_ values: [Decimal], width: Int, height: Int, labels: (low: String, high: String)?, label: String?) -> String {
+        let series = Sparkline.Points(values)
+        guard values.count > 1, let first = values.first, let last = values.last, let (low, high) = series.extremes else { return "" }
+        func escape(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        }
+        let pad = 2.0
+        let margin = labels.map { Double(max($0.low.count, $0.high.count)) * 10 * ChartLabels.characterWidth + 6 } ?? 0
+        let bottom = series.doubles[low]
+        let span = series.doubles[high] - bottom
+        var points: [String] = []
+        for (index, value) in series.doubles.enumerated() {
+            let x = pad + Double(index) / Double(values.count - 1) * (Double(width) - margin - 2 * pad)
+            let fraction = span > 0 ? (value - bottom) / span : 0.5
+            let y = pad + (1 - fraction) * (Double(height) - 2 * pad)
+            points.append(String(format: "%.1f,%.1f", x, y))
+        }
+        let direction = last > first ? "up" : last < first ? "down" : "flat"
+        var svg = "<svg class=\"spark \(direction)\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(escape(label ?? "\(values.count)-day price trend"))\">"
+        svg += "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"\(points.joined(separator: " "))\"/>"
+        if let labels {
+            let x = Int((Double(width) - margin + 4).rounded())
+            svg += "<text x=\"\(x)\" y=\"10\">\(escape(labels.high))</text>"
+            svg += "<text x=\"\(x)\" y=\"\(height - 3)\">\(escape(labels.low))</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    @Test("SVG sparklines of every length, size and label are the markup they were, byte for byte")
+    func svgSparklines() {
+        var generator = NumberReferenceTests.SeededGenerator(state: 31)
+        for count in 0...70 {
+            let values = (0..<count).map { _ in Decimal(Int(generator.next() % 100_000)) / 1000 }
+            for (width, height, labels, label) in [
+                (100, 24, nil, nil), (100, 24, nil, "30-day trend"), (320, 110, ("1 000,00 kr", "2 000,00 kr"), "Trend <&> 7 d"), (100, 24, ("1", "2"), nil),
+            ] as [(Int, Int, (low: String, high: String)?, String?)] {
+                #expect(
+                    Sparkline.svg(values, width: width, height: height, labels: labels, label: label)
+                        == Self.referenceSVG(values, width: width, height: height, labels: labels, label: label), "\(count) points, \(width)")
+            }
+        }
+        let flat = [Decimal](repeating: 5, count: 31)
+        #expect(Sparkline.svg(flat) == Self.referenceSVG(flat, width: 100, height: 24, labels: nil, label: nil))
     }
 
     @Test("SVG sparkline golden")

@@ -26,17 +26,24 @@ struct MarketNames {
     }
 
     private var byID: [Int64: Name] = [:]
-    private var ids: [Key: Int64] = [:]
+    /// Made when a writer first asks for an id (`id(for:in:)`): readers look names up by id only,
+    /// and three byte arrays hashed per name were half of loading them.
+    private var ids: [Key: Int64]?
 
     static func load(_ db: Database) throws -> MarketNames {
         var names = MarketNames()
-        // Sized once: grown an insert at a time, rehashing the keys was half of loading them.
+        // Sized once: grown an insert at a time, rehashing was half of loading them.
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM market_name") ?? 0
         names.byID.reserveCapacity(count)
-        names.ids.reserveCapacity(count)
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, symbol, base_asset, quote_asset FROM market_name")
-        while let row = try rows.next() {
-            names.remember(Name(symbol: row[1], baseAsset: row[2], quoteAsset: row[3]), id: row[0])
+        // Columns by position from the statement (`HistoryStore.forEachRun`): a `Row`'s generic
+        // subscript looks up type metadata per value.
+        let statement = try db.makeStatement(sql: "SELECT id, symbol, base_asset, quote_asset FROM market_name")
+        let rows = try Row.fetchCursor(statement)
+        let raw = statement.sqliteStatement
+        while try rows.next() != nil {
+            names.byID[Int64(sqliteStatement: raw, index: 0)] = Name(
+                symbol: String(sqliteStatement: raw, index: 1), baseAsset: String(sqliteStatement: raw, index: 2),
+                quoteAsset: String(sqliteStatement: raw, index: 3))
         }
         return names
     }
@@ -54,17 +61,20 @@ struct MarketNames {
     /// The id of the ticker's name, stored first if new.
     mutating func id(for ticker: Ticker, in db: Database) throws -> Int64 {
         let key = Key(ticker.symbol, ticker.baseAsset, ticker.quoteAsset)
-        if let id = ids[key] { return id }
+        if ids == nil {
+            // Keys are unique in the table (byte for byte, as here), so any order makes the same map.
+            var made: [Key: Int64] = [:]
+            made.reserveCapacity(byID.count)
+            for (id, name) in byID { made[Key(name.symbol, name.baseAsset, name.quoteAsset)] = id }
+            ids = made
+        }
+        if let id = ids?[key] { return id }
         try db.execute(
             sql: "INSERT INTO market_name (symbol, base_asset, quote_asset) VALUES (?, ?, ?)",
             arguments: [ticker.symbol, ticker.baseAsset, ticker.quoteAsset])
         let id = db.lastInsertedRowID
-        remember(Name(symbol: ticker.symbol, baseAsset: ticker.baseAsset, quoteAsset: ticker.quoteAsset), id: id)
+        ids?[key] = id
+        byID[id] = Name(symbol: ticker.symbol, baseAsset: ticker.baseAsset, quoteAsset: ticker.quoteAsset)
         return id
-    }
-
-    private mutating func remember(_ name: Name, id: Int64) {
-        ids[Key(name.symbol, name.baseAsset, name.quoteAsset)] = id
-        byID[id] = name
     }
 }

@@ -100,7 +100,7 @@ struct StoredDayPricer {
                 pricingSeen[name.pricing] = true
                 needed = true
             }
-            if needed { sample.append(Ticker(symbol: name.symbol, baseAsset: "", quoteAsset: name.quoteAsset, last: price.last)) }
+            if needed { sample.append(Ticker(symbol: name.symbol, baseAsset: "", quoteAsset: name.quoteAsset, last: price.last.decimal)) }
         }
         guard let quoteRates = try? converter.quoteRates(for: sample) else { return prices }
         // Each quote asset's rate read once; each price a FastDecimal product (Foundation's own
@@ -114,7 +114,7 @@ struct StoredDayPricer {
             guard let slot = slot(price.nameID) else { continue }
             let name = names[slot]
             guard let rate = quoteRate[name.quote] else { continue }
-            prices[name.symbolSlot] = exact ? (FastDecimal(price.last) * rate).decimal : price.last * rate.decimal
+            prices[name.symbolSlot] = exact ? (price.last * rate).decimal : price.last.decimal * rate.decimal
         }
         return prices
     }

@@ -206,9 +206,21 @@ public struct ReportPipeline: Sendable {
             for: report, names: files.map(\.name), removing: obsolete,
             pageCurrencies: output.formats.contains(.html) && !others.isEmpty ? reports.map(\.currency) : [])
         obsolete += shared.removing
-        // The run's own reports are what it names; the copies and the index follow them.
-        let written = Array(try writer.write(files: files + shared.files, removing: obsolete).prefix(files.count))
-        record(snapshot, in: history, failure: &historyFailure)
+        // The day is recorded while the reports are written, and committed once they are on disk.
+        let recording = history.map { PendingRecord(snapshot, in: $0) }
+        let written: [URL]
+        do {
+            // The run's own reports are what it names; the copies and the index follow them.
+            written = Array(try writer.write(files: files + shared.files, removing: obsolete).prefix(files.count))
+        } catch {
+            recording?.abandon()
+            throw error
+        }
+        do throws(HistoryError) {
+            try recording?.commit()
+        } catch {
+            historyFailure = historyFailure ?? error.asNotRecorded
+        }
         return Outcome(report: report, written: written, standardOutput: nil, historyFailure: historyFailure)
     }
 
@@ -250,7 +262,8 @@ public struct ReportPipeline: Sendable {
             guard let path else { return OpenedHistory() }
             let store: HistoryStore
             do throws(HistoryError) {
-                store = try HistoryStore(path: path)
+                // Mapped: the month is read once, page after page (`HistoryStore.init`).
+                store = try HistoryStore(path: path, mapped: true)
             } catch {
                 return OpenedHistory(failure: error.asNotRecorded)
             }
@@ -269,10 +282,11 @@ public struct ReportPipeline: Sendable {
     func withTrends(_ report: Report, from calculator: TrendCalculator) -> Report {
         var report = report
         do {
-            let trends = try calculator.trends(
+            // By position: each row's trend is the one its symbol's key gave it.
+            let trends = try calculator.rowTrends(
                 for: report.rows, currency: report.currency, at: report.summary.newestTickerAt ?? report.generatedAt)
             for index in report.rows.indices {
-                report.rows[index].trend = trends[report.rows[index].symbol.lowercased()]
+                report.rows[index].trend = trends[index]
             }
             report.hasHistory = true
         } catch {

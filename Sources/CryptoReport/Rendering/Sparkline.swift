@@ -41,30 +41,59 @@ package enum Sparkline {
     static func svg(_ series: Points, width: Int = 100, height: Int = 24, labels: (low: String, high: String)? = nil, label: String? = nil) -> String {
         let values = series.values
         guard values.count > 1, let first = values.first, let last = values.last, let (low, high) = series.extremes else { return "" }
-        let pad = 2.0
         let margin = labels.map { Double(max($0.low.count, $0.high.count)) * 10 * ChartLabels.characterWidth + 6 } ?? 0
         let bottom = series.doubles[low]
         let span = series.doubles[high] - bottom
-        var points: [UInt8] = []
-        points.reserveCapacity(values.count * 10)
+        let direction = last > first ? "up" : last < first ? "down" : "flat"
+        // The markup made as bytes, one `String` at the end: a row's line was a dozen `String`s
+        // joined, its label and numbers interpolated.
+        var svg: [UInt8] = []
+        svg.reserveCapacity(values.count * 10 + 300)
+        svg += "<svg class=\"spark ".utf8
+        svg += direction.utf8
+        svg += "\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"".utf8
+        if let label { svg += escape(label).utf8 } else { svg += "\(values.count)-day price trend".utf8 }
+        svg += "\"><polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"".utf8
+        // The x of each point depends on the count and the width alone: a row's line of the usual
+        // size takes them written once (`defaultXs`).
+        let xs = labels == nil && width == 100 && values.count < defaultXs.count ? defaultXs[values.count] : nil
         for (index, value) in series.doubles.enumerated() {
-            let x = pad + Double(index) / Double(values.count - 1) * (Double(width) - margin - 2 * pad)
             let fraction = span > 0 ? (value - bottom) / span : 0.5
             let y = pad + (1 - fraction) * (Double(height) - 2 * pad)
-            if index > 0 { points.append(UInt8(ascii: " ")) }
-            appendOneDecimal(x, to: &points)
-            points.append(UInt8(ascii: ","))
-            appendOneDecimal(y, to: &points)
+            if index > 0 { svg.append(UInt8(ascii: " ")) }
+            if let xs {
+                svg += xs[index]
+            } else {
+                appendOneDecimal(x(index, count: values.count, width: width, margin: margin), to: &svg)
+            }
+            svg.append(UInt8(ascii: ","))
+            appendOneDecimal(y, to: &svg)
         }
-        let direction = last > first ? "up" : last < first ? "down" : "flat"
-        var svg = "<svg class=\"spark \(direction)\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(escape(label ?? "\(values.count)-day price trend"))\">"
-        svg += "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"\(String(decoding: points, as: UTF8.self))\"/>"
+        svg += "\"/>".utf8
         if let labels {
             let x = Int((Double(width) - margin + 4).rounded())
-            svg += "<text x=\"\(x)\" y=\"10\">\(escape(labels.high))</text>"
-            svg += "<text x=\"\(x)\" y=\"\(height - 3)\">\(escape(labels.low))</text>"
+            svg += "<text x=\"\(x)\" y=\"10\">\(escape(labels.high))</text>".utf8
+            svg += "<text x=\"\(x)\" y=\"\(height - 3)\">\(escape(labels.low))</text>".utf8
         }
-        return svg + "</svg>"
+        svg += "</svg>".utf8
+        return String(decoding: svg, as: UTF8.self)
+    }
+
+    private static let pad = 2.0
+
+    /// The x of point `index` of `count` in a line `width` wide that leaves `margin` on its right.
+    private static func x(_ index: Int, count: Int, width: Int, margin: Double) -> Double {
+        pad + Double(index) / Double(count - 1) * (Double(width) - margin - 2 * pad)
+    }
+
+    /// The written x of every point of a line 100 wide without labels (a row's), by the number
+    /// of points, up to 64.
+    private static let defaultXs: [[[UInt8]]] = (0..<65).map { count in
+        (0..<count).map { index in
+            var text: [UInt8] = []
+            appendOneDecimal(x(index, count: count, width: 100, margin: 0), to: &text)
+            return text
+        }
     }
 
     /// A series as drawn: its values, each as a `Double` once, and its low and high, found once
@@ -136,9 +165,17 @@ package enum Sparkline {
         guard let parts = DecimalParts(value) else { return NSDecimalNumber(decimal: value).doubleValue }
         let mantissa = Double(parts.high) * 18_446_744_073_709_551_616.0 + Double(parts.low)
         let magnitude = parts.exponent >= 0
-            ? mantissa * pow(10, Double(parts.exponent)) : mantissa / pow(10, Double(-parts.exponent))
+            ? mantissa * powerOfTen(parts.exponent) : mantissa / powerOfTen(-parts.exponent)
         return parts.isNegative ? -magnitude : magnitude
     }
+
+    /// `pow(10, Double(power))`, the very `Double`s, made once for a `Decimal`'s exponents: a call
+    /// per value, twice for each day of each market's month (its line and the page's history data).
+    private static func powerOfTen(_ power: Int) -> Double {
+        power >= 0 && power < powersOfTen.count ? powersOfTen[power] : pow(10, Double(power))
+    }
+
+    private static let powersOfTen: [Double] = (0...128).map { pow(10, Double($0)) }
 
     /// `String(format: "%.1f", value)` for a coordinate, without a format call per point: the
     /// nearest tenth of the exact binary value, ties to even, as printf rounds. `fma` gives the
@@ -167,6 +204,16 @@ package enum Sparkline {
 
     /// `String(value)`'s digits, without a `String` and an `Array` per coordinate.
     static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
+        // One or two digits (a coordinate's whole part, most changes in hundredths) straight in.
+        if value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        if value < 100 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+            return
+        }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var start = 20
             var rest = value

@@ -1,0 +1,268 @@
+package import Foundation
+import GRDB
+
+/// Reading stored runs: their summaries, their markets (all, one asset's, or only the last prices).
+extension HistoryStore {
+    /// The source time of the newest stored run; `nil` for an empty store.
+    package func newestRunTime() throws(HistoryError) -> Date? {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(source_time) FROM run").map(Self.date) }
+    }
+
+    /// Runs whose source time lies in `range`, oldest first.
+    package func runs(in range: ClosedRange<Date>) throws(HistoryError) -> [RunSummary] {
+        try read { db in
+            // Columns by position from the statement: by name, through `Row`, they were a tenth
+            // of reading ten years' runs.
+            let statement = try db.makeStatement(sql: "SELECT id, source_time, kind, rates_date FROM run WHERE source_time BETWEEN ? AND ? ORDER BY source_time")
+            try statement.setArguments([Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)])
+            let rows = try Row.fetchCursor(statement)
+            let raw = statement.sqliteStatement
+            var runs: [RunSummary] = []
+            while try rows.next() != nil {
+                runs.append(
+                    RunSummary(
+                        id: Int64(sqliteStatement: raw, index: 0), sourceTime: Self.date(Int64(sqliteStatement: raw, index: 1)),
+                        kind: Snapshot.Kind(rawValue: String(sqliteStatement: raw, index: 2)) ?? .report, ratesDate: String(sqliteStatement: raw, index: 3)))
+            }
+            return runs
+        }
+    }
+
+    /// The run's markets, in the order their names were first stored, and the ECB rates of its
+    /// day (or the nearest earlier day stored).
+    package func snapshot(of run: RunSummary) throws(HistoryError) -> (tickers: [Ticker], rates: ExchangeRates?) {
+        try read { db in
+            let names = try MarketNames.load(db)
+            let runTimes = try Self.runTimes(String(run.id), in: db)
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.marketColumns) FROM market WHERE run_id = ? ORDER BY name_id", arguments: [run.id])
+            var tickers: [Ticker] = []
+            while let row = try rows.next() {
+                if let ticker = Self.ticker(row, names: names, runTimes: runTimes) { tickers.append(ticker) }
+            }
+            return (tickers, try Self.rates(onOrBefore: run.ratesDate, in: db))
+        }
+    }
+
+    /// `history` reads through `forEachRun`, a run at a time; this, all at once, is what its
+    /// tests hold that to (and is itself held to `snapshot(of:)`).
+    ///
+    /// One asset's markets in each of `runs`, with what converting them needs, keyed by run: the
+    /// markets whose symbol or base asset is `asset` (lower case), the `Xusdt` and `Xinr` markets
+    /// that price their quote assets (`CurrencyConverter`), in stored order, and each run's ECB
+    /// rates. `history --days 3650` of one asset read every market of every run through
+    /// `snapshot(of:)`: 1.6 million rows parsed and converted for 3,650 points.
+    ///
+    /// Names are judged in Swift (`lowercased()`, as `snapshot(of:)`'s callers judge every row,
+    /// where SQLite folds ASCII only) against the few hundred stored names; then only the rows of
+    /// those names in those runs are read, each found through the (run, name) key.
+    ///
+    /// `currencies`: the only ECB rates read (each day's others left out), `nil` for all: every
+    /// currency of 3,650 days was a fifth of `history --days 3650`, for the two or three a
+    /// conversion asks for.
+    public func markets(of asset: String, in runs: [RunSummary], currencies: Set<String>? = nil) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
+        guard let earliest = runs.map(\.sourceTime).min(), let latest = runs.map(\.sourceTime).max() else { return [:] }
+        return try read { db in
+            var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
+            result.reserveCapacity(runs.count)
+            let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), currencies: currencies, in: db)
+            // Each run's stored time is the milliseconds its summary's date was made from, and
+            // gives them back exactly: no query of its own.
+            var runTimes: [Int64: Int64] = [:]
+            runTimes.reserveCapacity(runs.count)
+            for run in runs {
+                result[run.id] = ([], ratesByDate[run.ratesDate] ?? nil)
+                runTimes[run.id] = Self.milliseconds(run.sourceTime)
+            }
+            let names = try MarketNames.load(db).all
+            var namesByID: [Int64: MarketNames.Name] = [:]
+            for (id, name) in names { namesByID[id] = name }
+            typealias Found = (run: Int64, nameID: Int64, ticker: Ticker)
+            // The runs by their source times (the `run` table's unique index) joined to the
+            // markets by key, rows of other runs in that span dropped: the runs' ids as an
+            // `IN` list of 3,650 literals were parsed and sorted into a table by SQLite first.
+            let span: StatementArguments = [Self.milliseconds(earliest), Self.milliseconds(latest)]
+            func fetch(_ ids: [Int64]) throws -> [Found] {
+                guard !ids.isEmpty else { return [] }
+                let idList = ids.map(String.init).joined(separator: ",")
+                var found: [Found] = []
+                found.reserveCapacity(runs.count * ids.count)
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT m.run_id, m.name_id, m.last, m.open, m.high, m.low, m.bid, m.ask, m.volume, m.at
+                        FROM run r JOIN market m ON m.run_id = r.id AND m.name_id IN (\(idList))
+                        WHERE r.source_time BETWEEN ? AND ?
+                        """, arguments: span)
+                while let row = try rows.next() {
+                    let run: Int64 = row[0]
+                    guard runTimes[run] != nil else { continue }
+                    if let name = namesByID[row[1]], let ticker = Self.ticker(row, name: name, runTimes: runTimes) { found.append((run, row[1], ticker)) }
+                }
+                return found
+            }
+            func isAsset(_ name: MarketNames.Name) -> Bool {
+                name.symbol.lowercased() == asset || name.baseAsset.lowercased() == asset
+            }
+            var found = try fetch(names.filter { isAsset($0.name) }.map(\.id))
+            var pricing = Set<String>()
+            for quote in Set(found.map { $0.ticker.quoteAsset.lowercased() }) where quote != "inr" && quote != "usdt" {
+                pricing.insert(quote + "usdt")
+                pricing.insert(quote + "inr")
+            }
+            if !pricing.isEmpty {
+                // Any spelling of a pricing market (`WRXUSDT`), as the converter judges them.
+                found += try fetch(names.filter { !isAsset($0.name) && pricing.contains($0.name.symbol.lowercased()) }.map(\.id))
+            }
+            found.sort { ($0.run, $0.nameID) < ($1.run, $1.nameID) }
+            for item in found { result[item.run]?.tickers.append(item.ticker) }
+            return result
+        }
+    }
+
+    /// A stored market of one run, with the id of its name.
+    package typealias NamedTicker = (nameID: Int64, ticker: Ticker)
+
+    /// `markets(of:in:currencies:)` handed to `body` one run at a time, in the order of the runs'
+    /// source times, every run of `runs` once (one without the asset's markets with none), from
+    /// one query and in a buffer used again for the next run: ten years of an asset held at once
+    /// were 7,300 tickers in 3,650 arrays. The pricing markets are those of every quote asset the
+    /// asset's stored names have, known before reading: a run's pricing markets of a quote none
+    /// of its own markets has change nothing it converts (`CurrencyConverter` prices each quote
+    /// asset from its own `Xusdt`/`Xinr` market only).
+    package func forEachRun(
+        of asset: String, in runs: [RunSummary], currencies: Set<String>? = nil,
+        _ body: (RunSummary, [NamedTicker], ExchangeRates?) -> Void
+    ) throws(HistoryError) {
+        guard let earliest = runs.map(\.sourceTime).min(), let latest = runs.map(\.sourceTime).max() else { return }
+        let order = runs.enumerated().sorted { ($0.element.sourceTime, $0.offset) < ($1.element.sourceTime, $1.offset) }.map(\.element)
+        try read { db in
+            let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), currencies: currencies, in: db)
+            var positions: [Int64: Int] = [:]
+            positions.reserveCapacity(order.count)
+            for (position, run) in order.enumerated() { positions[run.id] = position }
+            // Each run's stored time is the milliseconds its summary's date was made from, and
+            // gives them back exactly: no query of its own.
+            let runTimes = order.map { Self.milliseconds($0.sourceTime) }
+            var namesByID: [Int64: MarketNames.Name] = [:]
+            var own: [Int64] = []
+            var quotes = Set<String>()
+            for (id, name) in try MarketNames.load(db).all {
+                namesByID[id] = name
+                if name.symbol.lowercased() == asset || name.baseAsset.lowercased() == asset {
+                    own.append(id)
+                    quotes.insert(name.quoteAsset.lowercased())
+                }
+            }
+            var pricing = Set<String>()
+            for quote in quotes where quote != "inr" && quote != "usdt" {
+                pricing.insert(quote + "usdt")
+                pricing.insert(quote + "inr")
+            }
+            var ids = own
+            if !pricing.isEmpty {
+                let ownIDs = Set(own)
+                for (id, name) in namesByID where !ownIDs.contains(id) && pricing.contains(name.symbol.lowercased()) { ids.append(id) }
+            }
+            var next = 0
+            var tickers: [NamedTicker] = []
+            func hand(upTo position: Int) {
+                while next < position {
+                    let run = order[next]
+                    body(run, tickers, ratesByDate[run.ratesDate] ?? nil)
+                    tickers.removeAll(keepingCapacity: true)
+                    next += 1
+                }
+            }
+            if !ids.isEmpty {
+                // Run by run in source-time order (the `run` table's unique index), each run's
+                // markets found by key, in name order.
+                let statement = try db.makeStatement(
+                    sql: """
+                        SELECT m.run_id, m.name_id, m.last, m.open, m.high, m.low, m.bid, m.ask, m.volume, m.at
+                        FROM run r JOIN market m ON m.run_id = r.id AND m.name_id IN (\(ids.sorted().map(String.init).joined(separator: ",")))
+                        WHERE r.source_time BETWEEN ? AND ? ORDER BY r.source_time, m.name_id
+                        """)
+                try statement.setArguments([Self.milliseconds(earliest), Self.milliseconds(latest)])
+                let rows = try Row.fetchCursor(statement)
+                let raw = statement.sqliteStatement
+                while try rows.next() != nil {
+                    guard let position = positions[Int64(sqliteStatement: raw, index: 0)] else { continue }
+                    hand(upTo: position)
+                    let nameID = Int64(sqliteStatement: raw, index: 1)
+                    guard let name = namesByID[nameID],
+                        let ticker = Self.ticker(name: name, runTime: runTimes[position], { DatabaseValue(sqliteStatement: raw, index: $0) })
+                    else { continue }
+                    tickers.append((nameID, ticker))
+                }
+            }
+            hand(upTo: order.count)
+        }
+    }
+
+    /// What trends need of several runs, in one query: each market's symbol, quote asset and last
+    /// price (the base asset is left empty), keyed by run, each run's ECB rates beside it.
+    package func lastPrices(of runs: [RunSummary]) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
+        var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
+        try forEachLastPrices(of: runs) { names, id, prices, rates in
+            result[id] = (prices.compactMap { price in
+                names[price.nameID].map { Ticker(symbol: $0.symbol, baseAsset: "", quoteAsset: $0.quoteAsset, last: price.last.decimal) }
+            }, rates)
+        }
+        return result
+    }
+
+    /// A stored market's last price in one run, by the id of its name.
+    typealias LastPrice = (nameID: Int64, last: FastDecimal)
+
+    /// The last prices of `runs`, in one query, handed to `body` one run at a time with the
+    /// stored names and the run's ECB rates, in name order, in a buffer used again for the next
+    /// run: a month of 10,000 markets held at once was 76 MB of tickers. Only the last price is
+    /// read, as a `FastDecimal` made from its stored integer or blob (`StoredNumber.readLastFast`);
+    /// markets go by the id of their name, so that a caller works out what a name means once, not
+    /// once a day (a `Ticker` and a hashed symbol per row were most of a month's cost). Rows whose
+    /// last price cannot be read are left out; a run without stored markets is handed with none.
+    ///
+    /// `currencies`: the only ECB rates read (each day's others left out), `nil` for all, as
+    /// `markets(of:in:currencies:)` takes them.
+    func forEachLastPrices(
+        of runs: [RunSummary], currencies: Set<String>? = nil, _ body: (MarketNames, Int64, [LastPrice], ExchangeRates?) -> Void
+    ) throws(HistoryError) {
+        guard !runs.isEmpty else { return }
+        try read { db in
+            let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), currencies: currencies, in: db)
+            var ratesByRun: [Int64: ExchangeRates?] = [:]
+            for run in runs { ratesByRun[run.id] = ratesByDate[run.ratesDate] ?? nil }
+            let ids = ratesByRun.keys.sorted()
+            let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+            let names = try MarketNames.load(db)
+            let statement = try db.makeStatement(
+                sql: "SELECT run_id, name_id, last FROM market WHERE run_id IN (\(placeholders)) ORDER BY run_id, name_id")
+            try statement.setArguments(StatementArguments(ids))
+            var handed = Set<Int64>()
+            var currentID: Int64 = -1
+            var prices: [LastPrice] = []
+            func hand() {
+                guard currentID >= 0 else { return }
+                body(names, currentID, prices, ratesByRun[currentID] ?? nil)
+                handed.insert(currentID)
+                prices.removeAll(keepingCapacity: true)
+            }
+            // Each column read from the statement by position (as `forEachRun` does): a `Row`'s
+            // generic subscript looked up type metadata per value, half of reading a month.
+            let rows = try Row.fetchCursor(statement)
+            let raw = statement.sqliteStatement
+            while try rows.next() != nil {
+                let id = Int64(sqliteStatement: raw, index: 0)
+                if id != currentID {
+                    hand()
+                    currentID = id
+                }
+                guard let last = StoredNumber.readLastFast(raw, 2) else { continue }
+                prices.append((Int64(sqliteStatement: raw, index: 1), last))
+            }
+            hand()
+            // A run without stored markets still has its rates, as before.
+            for id in ids where !handed.contains(id) { body(names, id, [], ratesByRun[id] ?? nil) }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+
+/// Recording runs: a snapshot in one transaction, its rates, its markets in key order.
+extension HistoryStore {
+    /// Records a snapshot; returns false when the same snapshot was already stored.
+    @discardableResult
+    package func record(_ snapshot: Snapshot) throws(HistoryError) -> Bool {
+        try write { db in try Self.insert(snapshot, into: db) }
+    }
+
+    /// `record(_:)` begun now and committed only if `allowed()` says so once the rows are in: the
+    /// run's rows are inserted (on the caller's thread) while it writes its reports, and stored
+    /// only once they are on disk. `nil` when `allowed()` said no and nothing was stored. The
+    /// commit cannot be cut short by a signal (`RunInterruption`); until then, the database is as
+    /// it was to every other connection and after any end of the process.
+    package func record(_ snapshot: Snapshot, committingIf allowed: () -> Bool) throws(HistoryError) -> Bool? {
+        do {
+            return try database.writeWithoutTransaction { db -> Bool? in
+                // What `write` does (a deferred transaction), in steps, so that the wait comes between.
+                try db.execute(sql: "BEGIN DEFERRED TRANSACTION")
+                do {
+                    let inserted = try Self.insert(snapshot, into: db)
+                    guard allowed() else {
+                        try db.execute(sql: "ROLLBACK TRANSACTION")
+                        return nil
+                    }
+                    try RunInterruption.shared.uninterrupted { try db.execute(sql: "COMMIT TRANSACTION") }
+                    return inserted
+                } catch {
+                    // As GRDB's own transactions do: a failed statement or commit leaves none open.
+                    if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
+                    throw error
+                }
+            }
+        } catch {
+            throw .failed(path: path, reason: Self.describe(error))
+        }
+    }
+
+    static func insert(_ snapshot: Snapshot, into db: Database) throws -> Bool {
+        let sourceTime = milliseconds(snapshot.sourceTime)
+        if try Int64.fetchOne(db, sql: "SELECT id FROM run WHERE source_time = ?", arguments: [sourceTime]) != nil {
+            return false
+        }
+        try insertRates(snapshot.rates, into: db)
+        try db.execute(
+            sql: """
+                INSERT INTO run (source_time, fetched_at, rates_date, tickers_status, tickers_location,
+                                 rates_status, rates_location, kind)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                sourceTime, milliseconds(snapshot.fetchedAt), snapshot.rates.date,
+                snapshot.source(.tickers).status.rawValue, snapshot.source(.tickers).location,
+                snapshot.source(.rates).status.rawValue, snapshot.source(.rates).location, snapshot.kind.rawValue,
+            ])
+        let runID = db.lastInsertedRowID
+        var names = try MarketNames.load(db)
+        // A symbol twice in one snapshot is stored once, the first (v3's key was run and symbol).
+        var seen = Set<[UInt8]>()
+        var rows: [(nameID: Int64, ticker: Ticker)] = []
+        rows.reserveCapacity(snapshot.tickers.count)
+        for ticker in snapshot.tickers where seen.insert(Array(ticker.symbol.utf8)).inserted {
+            rows.append((try names.id(for: ticker, in: db), ticker))
+        }
+        // In key order, so that the run's rows are appended to the B-tree and fill its pages.
+        rows.sort { $0.nameID < $1.nameID }
+        let statement = try db.makeStatement(sql: insertMarket)
+        for row in rows {
+            try execute(statement, marketRow(row.ticker, runID: runID, nameID: row.nameID, runTime: sourceTime), in: db)
+        }
+        return true
+    }
+
+
+    static let insertMarket = """
+        INSERT INTO market (run_id, name_id, last, open, high, low, bid, ask, volume, at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// A ticker's row in the forms of `StoredNumber`, in `insertMarket`'s order.
+    static func marketRow(_ ticker: Ticker, runID: Int64, nameID: Int64, runTime: Int64) -> [DatabaseValue] {
+        let last = StoredNumber.Parts(ticker.last)
+        func figure(_ value: Decimal?) -> DatabaseValue { StoredNumber.figure(value, last: last) }
+        return [
+            runID.databaseValue, nameID.databaseValue, StoredNumber.last(ticker.last), figure(ticker.open), figure(ticker.high),
+            figure(ticker.low), figure(ticker.bid), figure(ticker.ask), figure(ticker.volume),
+            StoredNumber.time(ticker.updatedAt.map(milliseconds), runTime: runTime),
+        ]
+    }
+
+    static func insertRates(_ rates: ExchangeRates, into db: Database) throws {
+        let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO rate (date, currency, per_euro) VALUES (?, ?, ?)")
+        for (currency, rate) in rates.perEuro.sorted(by: { $0.key < $1.key }) {
+            try statement.execute(arguments: [rates.date, currency, StoredNumber.last(rate)])
+        }
+    }
+
+    /// Stores ECB rates of days that may have no run (a backfill's 90-day file).
+    package func recordRates(_ days: [ExchangeRates]) throws(HistoryError) {
+        try write { db in
+            for day in days { try Self.insertRates(day, into: db) }
+        }
+    }
+}

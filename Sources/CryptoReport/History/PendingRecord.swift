@@ -1,0 +1,57 @@
+import Foundation
+
+/// A run's snapshot being recorded on a thread of its own while the run writes its reports, and
+/// committed once they are on disk (`commit()`) or given up (`abandon()`): the store's contract —
+/// a day is stored only with its reports — holds, and its inserts (the run, its rates, its names
+/// and its 450 rows: about two thirds of recording a day) are made beside the writing, whose
+/// lanes wait on their files' syncs, instead of after it.
+package final class PendingRecord: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// Whether to commit, once said.
+    private var decision: Bool?
+    private var outcome: Result<Bool?, HistoryError>?
+
+    package init(_ snapshot: Snapshot, in store: HistoryStore) {
+        Thread { [self] in
+            let result: Result<Bool?, HistoryError>
+            do throws(HistoryError) {
+                result = .success(try store.record(snapshot) { self.awaitDecision() })
+            } catch {
+                result = .failure(error)
+            }
+            condition.withLock {
+                outcome = result
+                condition.broadcast()
+            }
+        }.start()
+    }
+
+    private func awaitDecision() -> Bool {
+        condition.withLock {
+            while decision == nil { condition.wait() }
+            return decision ?? false
+        }
+    }
+
+    /// Commits the snapshot (the reports are on disk) and waits for it: false when it was stored
+    /// already (`HistoryStore.record`).
+    @discardableResult
+    package func commit() throws(HistoryError) -> Bool {
+        try finish(committing: true).get() ?? false
+    }
+
+    /// Gives the snapshot up (the reports could not be written) and waits until nothing is left
+    /// of it, so that the run ends with the store as it found it.
+    package func abandon() {
+        _ = finish(committing: false)
+    }
+
+    private func finish(committing: Bool) -> Result<Bool?, HistoryError> {
+        condition.withLock {
+            if decision == nil { decision = committing }
+            condition.broadcast()
+            while outcome == nil { condition.wait() }
+            return outcome ?? .success(nil)
+        }
+    }
+}
