@@ -23,15 +23,15 @@ struct DirectFileOutputTests {
     }
 
     /// Writes `pieces` through a `DirectFileOutput` into a new file; the file's bytes, and whether
-    /// the writes went past the page cache.
-    static func write(_ pieces: [[UInt8]], direct: Bool, bufferSize: Int, in folder: TemporaryFolder) throws -> (Data, Bool) {
+    /// some went past the page cache.
+    static func write(_ pieces: [[UInt8]], direct: Bool, bufferSize: Int, directAfter: Int, in folder: TemporaryFolder) throws -> (Data, Bool) {
         let path = folder.url.appendingPathComponent(UUID().uuidString).path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         #expect(descriptor >= 0)
-        let output = DirectFileOutput(descriptor: descriptor, direct: direct, bufferSize: bufferSize)
-        let wasDirect = output.isDirect
+        let output = DirectFileOutput(descriptor: descriptor, direct: direct, bufferSize: bufferSize, directAfter: directAfter)
         for piece in pieces { piece.withUnsafeBytes { output.write($0) } }
         #expect(output.finish() == 0)
+        let wasDirect = output.wroteDirectly
         #expect(close(descriptor) == 0)
         return (try Data(contentsOf: URL(fileURLWithPath: path)), wasDirect)
     }
@@ -58,9 +58,9 @@ struct DirectFileOutputTests {
     }
 
     @Test(
-        "every size around the blocks and buffers, in one piece or many",
-        arguments: [0, 1, 4_095, 4_096, 4_097, 8_192, 8_193, 3 * 8_192 + 123, 100_000])
-    func sizes(total: Int) throws {
+        "every size around the blocks and buffers, in one piece or many, direct from the start or after 5,000 bytes",
+        arguments: [0, 1, 4_095, 4_096, 4_097, 8_192, 8_193, 3 * 8_192 + 123, 100_000], [0, 5_000])
+    func sizes(total: Int, directAfter: Int) throws {
         let folder = try TemporaryFolder()
         let expected = Self.bytes(total, seed: total)
         // One piece; pieces of odd sizes (1, 2, 3 … bytes, then a large one); pieces with empty ones between.
@@ -76,9 +76,11 @@ struct DirectFileOutputTests {
         }
         for pieces in [[expected], odd] {
             for direct in [true, false] {
-                let (written, wasDirect) = try Self.write(pieces, direct: direct, bufferSize: 8_192, in: folder)
+                let (written, wasDirect) = try Self.write(pieces, direct: direct, bufferSize: 8_192, directAfter: directAfter, in: folder)
                 #expect(written == Data(expected))
-                #expect(wasDirect == (direct && Self.takesDirectWrites(folder)))
+                // Direct from the first block boundary at or after `directAfter`, when there is more.
+                let boundary = (directAfter + 4_095) / 4_096 * 4_096
+                #expect(wasDirect == (direct && Self.takesDirectWrites(folder) && total > boundary))
             }
         }
     }
@@ -87,7 +89,7 @@ struct DirectFileOutputTests {
     func staged() throws {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("staged").path
-        let pieces = (0..<16).map { Self.bytes(($0 * 97_003) % 300_000, seed: $0) }
+        let pieces = (0..<16).map { Self.bytes(($0 * 197_003) % 600_000, seed: $0) }
         #expect(POSIXCommitFileSystem().createSynced(path) { write in
             for piece in pieces { piece.withUnsafeBytes(write) }
         } == 0)
