@@ -85,6 +85,22 @@ struct DirectFileOutputTests {
         }
     }
 
+    @Test("a write the file refuses is reported, through the page cache or past it, and nothing is written after it", arguments: [false, true])
+    func failedWrite(direct: Bool) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("read-only").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        // Open for reading only: every write(2) fails with EBADF.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        let output = DirectFileOutput(descriptor: descriptor, direct: direct, bufferSize: 8_192, directAfter: 0)
+        // Three buffers' worth: the direct path hands full buffers to its writer thread.
+        Self.bytes(3 * 8_192 + 100, seed: 7).withUnsafeBytes { output.write($0) }
+        #expect(output.finish() == EBADF)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)
+    }
+
     @Test("a report staged by the real file system holds its pieces' bytes")
     func staged() throws {
         let folder = try TemporaryFolder()
