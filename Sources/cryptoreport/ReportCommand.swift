@@ -27,7 +27,9 @@ struct ReportCommand: AsyncParsableCommand {
             let command = settings.command
             let logger = CryptoReportCommand.logger(verbose: command.verbose, quiet: command.quiet)
             Self.warnOfUnknownVariables(logger)
-            let pipeline = ReportPipeline(logger: logger)
+            var pipeline = ReportPipeline(logger: logger)
+            // The process ends with the run (`CryptoReportCommand.runToExit`).
+            pipeline.leavesValuesToExit = true
             // The reader's zone, unless a setting names one: the machine's (its TZ, else /etc/localtime).
             var report = settings.report
             report.timeZone = report.timeZone ?? TimeZone.current

@@ -12,6 +12,12 @@ public struct ReportPipeline: Sendable {
     public var sleeper: any Sleeper
     public var environment: [String: String]
     public var logger: Logger
+    /// Whether a run leaves the values it made (the reports, their view model, the tickers) to
+    /// the process's end instead of freeing them as it returns: for a command that exits once
+    /// its run is done, as the `cryptoreport` tool does. Freeing 100,000 markets' values one by
+    /// one took 27 ms after the last file was committed, 3 % of the run. A program that makes
+    /// reports in turn leaves it false.
+    public var leavesValuesToExit = false
 
     public init(
         http: any HTTPClient = NIOHTTPClient(), files: any FileReading = LocalFileReader(),
@@ -223,6 +229,7 @@ public struct ReportPipeline: Sendable {
         } catch {
             historyFailure = historyFailure ?? error.asNotRecorded
         }
+        if leavesValuesToExit { ValuesKeptToExit.keep((prepared, reports, view as Any, markdownView as Any, planned, files)) }
         return Outcome(report: report, written: written, standardOutput: nil, historyFailure: historyFailure)
     }
 
