@@ -46,23 +46,9 @@ struct ByteBuffer: ByteSink, ~Copyable {
         append(bytes.bindMemory(to: UInt8.self))
     }
 
-    /// A literal's bytes, copied from where the compiler put them.
-    @inline(__always)
-    static func += (buffer: inout ByteBuffer, text: StaticString) {
-        text.withUTF8Buffer { buffer.append($0) }
-    }
-
-    mutating func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { append($0) }
-    }
-
-    /// A `String`'s UTF-8, read in place: native strings (every one the report makes) and small
-    /// ones need no copy.
+    /// A `String`'s UTF-8 (`ByteSink.append(utf8:)`).
     mutating func append(_ text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
-            var text = text
-            text.withUTF8 { append($0) }
-        }
+        append(utf8: text)
     }
 
     /// Forgets the bytes, keeping the allocation.

@@ -68,7 +68,7 @@ struct LocaleNumberStyle: Sendable, Equatable {
     }
 
     /// Bytes written into memory sized beforehand (`text`).
-    private struct BufferWriter: ByteWriting {
+    private struct BufferWriter: ByteSink {
         let buffer: UnsafeMutableBufferPointer<UInt8>
         var count = 0
 
@@ -79,22 +79,17 @@ struct LocaleNumberStyle: Sendable, Equatable {
         }
 
         @inline(__always)
-        mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard let base = bytes.baseAddress, let target = buffer.baseAddress else { return }
             (target + count).update(from: base, count: bytes.count)
             count += bytes.count
-        }
-
-        @inline(__always)
-        mutating func append(contentsOf bytes: [UInt8]) {
-            bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
         }
     }
 
     /// The text's bytes, made in one pass: the mantissa's digits into a stack buffer, then the
     /// integer digits (grouped), the separator and the fraction digits straight into `out`.
-    private func append<Out: ByteWriting>(_ parts: DecimalParts, fraction: ClosedRange<Int>, affixes: Affixes, to out: inout Out) {
-        out.append(contentsOf: affixes.prefix)
+    private func append<Out: ByteSink>(_ parts: DecimalParts, fraction: ClosedRange<Int>, affixes: Affixes, to out: inout Out) {
+        out.append(affixes.prefix)
         let fractionShown = max(fraction.lowerBound, min(fraction.upperBound, -parts.exponent))
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { scratch in
             let count = parts.isZero ? 0 : parts.writeDigits(into: scratch)
@@ -119,24 +114,24 @@ struct LocaleNumberStyle: Sendable, Equatable {
                 out.append(index < fromMantissa ? digits[index] : UInt8(ascii: "0"))
                 // Digits still to come left of the point: a separator where a group ends.
                 let left = integerCount - 1 - index
-                if grouped && left >= primaryGroup && (left - primaryGroup) % step == 0 { out.append(contentsOf: groupingSeparator) }
+                if grouped && left >= primaryGroup && (left - primaryGroup) % step == 0 { out.append(groupingSeparator) }
             }
             // Fraction digits: zeros between the point and the mantissa, the mantissa's own,
             // then zeros up to the digits shown.
             var written = 0
             if count > 0 && exponent < 0 {
                 let leadingZeros = max(0, -(count + exponent))
-                if leadingZeros + count - fromMantissa > 0 { out.append(contentsOf: decimalSeparator) }
+                if leadingZeros + count - fromMantissa > 0 { out.append(decimalSeparator) }
                 for _ in 0..<leadingZeros { out.append(UInt8(ascii: "0")) }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[fromMantissa...]))
+                out.append(UnsafeBufferPointer(rebasing: digits[fromMantissa...]))
                 written = leadingZeros + count - fromMantissa
             }
             if written < fractionShown {
-                if written == 0 { out.append(contentsOf: decimalSeparator) }
+                if written == 0 { out.append(decimalSeparator) }
                 for _ in written..<fractionShown { out.append(UInt8(ascii: "0")) }
             }
         }
-        out.append(contentsOf: affixes.suffix)
+        out.append(affixes.suffix)
     }
 
     // MARK: - Learning a style from Foundation
@@ -222,13 +217,6 @@ struct LocaleNumberStyle: Sendable, Equatable {
         else { return nil }
         return (Array(bytes[..<first]), Array(bytes[first...last]), Array(bytes[(last + 1)...]))
     }
-}
-
-/// Where `LocaleNumberStyle` writes a text's bytes.
-protocol ByteWriting {
-    mutating func append(_ byte: UInt8)
-    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
-    mutating func append(contentsOf bytes: [UInt8])
 }
 
 extension UInt8 {
