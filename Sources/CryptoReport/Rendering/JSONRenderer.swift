@@ -119,12 +119,7 @@ package struct JSONRenderer: Sendable {
                 case .stale:
                     if row.isStale { bytes += "true" } else { bytes += "false" }
                 case .trend:
-                    if let trend = row.trend {
-                        // The trend's writer appends to an array (it is history's).
-                        var written: [UInt8] = []
-                        appendTrend(trend, to: &written)
-                        bytes.append(written)
-                    }
+                    if let trend = row.trend { appendTrend(trend, to: &bytes) }
                 }
             }
             bytes += "\n    }"
@@ -133,21 +128,21 @@ package struct JSONRenderer: Sendable {
 
         /// The encoder's bytes for `TrendItem(trend)`, each figure written from its digits: a
         /// `String` per day of the series was most of a report with history's JSON.
-        static func appendTrend(_ trend: Trend, to bytes: inout [UInt8]) {
-            bytes += "{".utf8
+        static func appendTrend<Sink: ByteSink & ~Copyable>(_ trend: Trend, to bytes: inout Sink) {
+            bytes += "{"
             for (key, value) in [("change_30d_pct", trend.change30d), ("change_7d_pct", trend.change7d), ("change_prev_pct", trend.sincePrevious)] {
-                bytes += "\n        \"".utf8
-                bytes += key.utf8
-                bytes += "\" : ".utf8
+                bytes += "\n        \""
+                bytes.append(utf8: key)
+                bytes += "\" : "
                 appendNumber(value, to: &bytes)
                 bytes.append(UInt8(ascii: ","))
             }
-            bytes += "\n        \"series\" : [".utf8
+            bytes += "\n        \"series\" : ["
             if trend.series.isEmpty {
-                bytes += "\n\n        ]".utf8
+                bytes += "\n\n        ]"
             } else {
                 for (index, point) in trend.series.enumerated() {
-                    bytes += "\n          ".utf8
+                    bytes += "\n          "
                     // `DecimalParts.plainText`, as the series always was: Foundation's text
                     // where the parts cannot be read (NaN).
                     if let parts = DecimalParts(point) {
@@ -159,9 +154,9 @@ package struct JSONRenderer: Sendable {
                     }
                     if index < trend.series.count - 1 { bytes.append(UInt8(ascii: ",")) }
                 }
-                bytes += "\n        ]".utf8
+                bytes += "\n        ]"
             }
-            bytes += "\n      }".utf8
+            bytes += "\n      }"
         }
 
         /// `JSONRenderer.number(value)` as a JSON string (`null` for none): plain digits need no
