@@ -12,7 +12,7 @@ package struct CurrencyConverter: Sendable {
 
     package init(rates: ExchangeRates, target: String) throws(ConversionError) {
         self.rates = rates
-        self.target = target.uppercased()
+        self.target = ExchangeRates.upperCased(target)
         // Fail before any work when the report currency itself is unusable.
         _ = try rates.unitsPerEuro(self.target)
     }
