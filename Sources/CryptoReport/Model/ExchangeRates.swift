@@ -70,7 +70,8 @@ public struct ExchangeRates: Sendable, Equatable {
     /// target): only another spelling pays for the Unicode case mapping, which a ten-year
     /// `history` made five times a day.
     static func upperCased(_ code: String) -> String {
-        code.utf8.contains { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || $0 >= 0x80 } ? code.uppercased() : code
+        for byte in code.utf8 where byte >= UInt8(ascii: "a") { return code.uppercased() }
+        return code
     }
 
     /// How many units of `target` one unit of `source` buys: ECB[target] / ECB[source].
