@@ -90,7 +90,7 @@ struct HistoryCommand: ParsableCommand {
                 bytes = Array(HistoryRenderer(symbol: symbol, currency: currency).markdown(points, locale: Locale(identifier: locale)).utf8)
             case .csv: bytes = HistoryRenderer(symbol: symbol, currency: currency).csvBytes(points)
             }
-            FileHandle.standardOutput.write(Data(bytes))
+            try StandardOutput.write(bytes)
         } catch {
             throw CryptoReportCommand.fail(error)
         }

@@ -35,7 +35,7 @@ struct ReportCommand: AsyncParsableCommand {
             report.timeZone = report.timeZone ?? TimeZone.current
             let outcome = try await pipeline.run(report, fetch: settings.fetch, output: settings.output)
             if let text = outcome.standardOutput {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                try StandardOutput.write(text)
             } else if !command.quiet {
                 print(outcome.written.map(\.relativePath).joined(separator: "\n"))
             }
