@@ -63,6 +63,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
     /// Every failure, bad flags included, ends as one line on stderr and a documented exit code;
     /// `--help` still prints the full help.
     static func main() async {
+        StandardStreams.holdOpen()
         SignalHandling.install()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if asksForReportHelp(arguments) {

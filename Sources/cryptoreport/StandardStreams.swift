@@ -6,6 +6,21 @@ import Foundation
 /// export to a full disk (`history … > /dev/full`), or any error message with standard error
 /// closed or full, ended as SIGILL instead of the documented exit status.
 enum StandardStreams {
+    /// Standard input, output and error opened on `/dev/null` where the caller closed them, before
+    /// anything else opens a file: the next file opened takes the lowest free descriptor, and
+    /// with 1 and 2 closed the signals' self-pipe took them, so that every message went into the
+    /// pipe and its first byte was read as a signal (`stopped by SIGTERM`, exit 227).
+    static func holdOpen() {
+        for descriptor in Int32(0)...2 where fcntl(descriptor, F_GETFD) == -1 {
+            let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+            // The lower ones are open by now, so this is `descriptor` itself.
+            if opened >= 0 && opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
+
     /// What a command prints as its result (`history`'s export, `--output -`'s report).
     static func writeOutput(_ bytes: [UInt8]) throws(OutputError) {
         let error = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0) }

@@ -116,6 +116,12 @@ struct ExecutableTests {
         #expect(history.status == 73 && history.stderr == expected, "\(history.status) \(history.stderr)")
         let report = try Self.run(["--sample", "--format", "csv", "--output", "-", "--no-history"], in: folder.url, standardOutput: full)
         #expect(report.status == 73 && report.stderr == expected, "\(report.status) \(report.stderr)")
+        // Standard streams closed by the caller: the next files opened would take their numbers
+        // (the signals' pipe did, and read the messages as signals); each run ends with its own status.
+        for (arguments, status) in [(["--bogus"], Int32(64)), (["--tickers-url", "/nonexistent/tickers.json"], 66), (["--sample", "--output", "c"], 0)] {
+            let closed = try Self.run(["-c", "exec \"$0\" \"$@\" <&- >&- 2>&-", Self.binary.path] + arguments, in: folder.url, executable: URL(fileURLWithPath: "/bin/sh"))
+            #expect(closed.status == status, "\(arguments): \(closed.status)")
+        }
         // An error with nowhere to say it still ends with its own status.
         let unsaid = try Self.run(["--tickers-url", "/nonexistent/tickers.json"], in: folder.url, standardError: full)
         #expect(unsaid.status == 66, "\(unsaid.status)")
