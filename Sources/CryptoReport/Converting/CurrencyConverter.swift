@@ -33,8 +33,20 @@ package struct CurrencyConverter: Sendable {
     package func quoteRates(for tickers: [Ticker]) throws(ConversionError) -> Result {
         // Only the markets a crypto quote is priced through (`xusdt`, `xinr`) are looked up:
         // keying every market by its lower-cased symbol was most of a history day's conversion.
+        // Both passes hash a string per market: in chunks on every core (ParallelChunks), where
+        // on one they were the part of building a 100,000-market report the other core idled in.
+        let quotesByChunk = ParallelChunks.map(tickers.count, chunk: Self.chunk) { range -> Set<String> in
+            var quotes = Set<String>()
+            // The feed lists a quote's markets together: a run of one quote is hashed once.
+            var previous: String?
+            for index in range where tickers[index].quoteAsset != previous {
+                previous = tickers[index].quoteAsset
+                quotes.insert(Self.lowercased(tickers[index].quoteAsset))
+            }
+            return quotes
+        }
         var quotes = Set<String>()
-        for ticker in tickers { quotes.insert(Self.lowercased(ticker.quoteAsset)) }
+        for each in quotesByChunk { quotes.formUnion(each) }
         var wanted = Set<String>()
         for quote in quotes where quote != "inr" && quote != "usdt" {
             wanted.insert(quote + "usdt")
@@ -42,10 +54,17 @@ package struct CurrencyConverter: Sendable {
         }
         var lastBySymbol: [String: Decimal] = [:]
         if !wanted.isEmpty {
-            for ticker in tickers {
-                let symbol = Self.lowercased(ticker.symbol)
-                if wanted.contains(symbol) && lastBySymbol[symbol] == nil { lastBySymbol[symbol] = ticker.last }
+            // Each chunk's first price of a wanted market; the earlier chunk's kept on joining,
+            // so each is the body's first, as in one pass.
+            let lastsByChunk = ParallelChunks.map(tickers.count, chunk: Self.chunk) { range -> [String: Decimal] in
+                var lasts: [String: Decimal] = [:]
+                for index in range {
+                    let symbol = Self.lowercased(tickers[index].symbol)
+                    if wanted.contains(symbol) && lasts[symbol] == nil { lasts[symbol] = tickers[index].last }
+                }
+                return lasts
             }
+            for each in lastsByChunk { lastBySymbol.merge(each) { first, _ in first } }
         }
         var result = Result(rates: [:])
         for quote in quotes.sorted() {
@@ -56,6 +75,10 @@ package struct CurrencyConverter: Sendable {
         }
         return result
     }
+
+    /// Markets per chunk of `quoteRates`' passes: a hash each, so a chunk must be long to be
+    /// worth handing to a thread.
+    static let chunk = 8_192
 
     struct Reason: Error {
         var text: String
