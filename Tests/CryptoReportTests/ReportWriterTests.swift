@@ -89,39 +89,6 @@ struct ReportWriterTests {
         #expect(!FileManager.default.fileExists(atPath: path("d")))
     }
 
-    @Test("large previous reports replaced in one run are all deleted (at once), with their second names, and nothing else")
-    func largeReplaced() throws {
-        let folder = try TemporaryFolder()
-        let writer = ReportWriter(directory: folder.url)
-        let large = String(repeating: "x", count: FreeingUnlinks.largeBytes)
-        try writer.write(files: [
-            .init(name: "a.html", contents: .text("a" + large), weight: 2), .init(name: "b.json", contents: .text("b" + large), weight: 1),
-            .init(name: "c.csv", contents: .text("small c"), weight: 1), .init(name: "latest.html", contents: .copy(of: "a.html")),
-        ])
-        try writer.write(files: [
-            .init(name: "a.html", contents: .text("new a"), weight: 2), .init(name: "b.json", contents: .text("new b"), weight: 1),
-            .init(name: "c.csv", contents: .text("new c"), weight: 1), .init(name: "latest.html", contents: .copy(of: "a.html")),
-        ])
-        #expect(Self.everything(in: folder) == ["a.html", "b.json", "c.csv", "latest.html"])
-        #expect(Self.text(folder, "a.html") == "new a" && Self.text(folder, "latest.html") == "new a" && Self.text(folder, "b.json") == "new b")
-    }
-
-    @Test("files deleted at once: large last names on threads, the others in order; a file system that steps in order gets every deletion in order")
-    func freeingUnlinks() throws {
-        let folder = try TemporaryFolder()
-        let large = Data(count: FreeingUnlinks.largeBytes)
-        let names = ["big1", "small", "big2", "linked", "link", "big3"]
-        for name in names where name != "link" {
-            try (name == "small" ? Data("s".utf8) : large).write(to: folder.url.appendingPathComponent(name))
-        }
-        try FileManager.default.linkItem(at: folder.url.appendingPathComponent("linked"), to: folder.url.appendingPathComponent("link"))
-        FreeingUnlinks(fileSystem: POSIXCommitFileSystem()).unlink(names.map { folder.url.appendingPathComponent($0).path } + [folder.url.appendingPathComponent("missing").path])
-        #expect(Self.everything(in: folder) == [])
-        let counted = CountingUnlinks()
-        FreeingUnlinks(fileSystem: counted).unlink(["/nowhere/b", "/nowhere/a", "/nowhere/c"])
-        #expect(counted.paths == ["/nowhere/b", "/nowhere/a", "/nowhere/c"])
-    }
-
     @Test("a folder in the way of one report fails the run before any report is replaced")
     func folderInTheWay() throws {
         let folder = try TemporaryFolder()
@@ -214,20 +181,4 @@ struct NoHardLinks: CommitFileSystem {
     func rename(_ from: String, _ to: String) -> Int32 { real.rename(from, to) }
     func unlink(_ path: String) -> Int32 { real.unlink(path) }
     func syncDirectory(_ path: String) -> Int32 { real.syncDirectory(path) }
-}
-
-/// Records the deletions asked of it, in order, and makes no other change; it steps in order.
-final class CountingUnlinks: CommitFileSystem, @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [String] = []
-    var paths: [String] { lock.withLock { recorded } }
-    func createSynced(_ path: String, _ data: Data) -> Int32 { EPERM }
-    func hardLink(_ existing: String, _ new: String) -> Int32 { EPERM }
-    func copySynced(_ existing: String, _ new: String) -> Int32 { EPERM }
-    func rename(_ from: String, _ to: String) -> Int32 { EPERM }
-    func unlink(_ path: String) -> Int32 {
-        lock.withLock { recorded.append(path) }
-        return 0
-    }
-    func syncDirectory(_ path: String) -> Int32 { 0 }
 }

@@ -364,17 +364,15 @@ package struct ReportWriter: Sendable {
     /// After a commit: the previous reports and the outdated ones go, each only if a report of its
     /// name is in place (a backup whose name is free is the only copy left: it goes back).
     private func discardKeptAside(_ journal: CommitJournal) {
-        var discarded: [String] = []
         for item in journal.replacements {
             guard let backup = item.backup, exists(backup) else { continue }
             if isRegularFile(item.name) {
-                discarded.append(path(backup))
+                _ = fileSystem.unlink(path(backup))
             } else {
                 _ = fileSystem.rename(path(backup), path(item.name))
             }
         }
-        for removal in journal.removals where exists(removal.aside) { discarded.append(path(removal.aside)) }
-        FreeingUnlinks(fileSystem: fileSystem).unlink(discarded)
+        for removal in journal.removals where exists(removal.aside) { _ = fileSystem.unlink(path(removal.aside)) }
     }
 
     /// `.a.csv.1A2B3C4D.tmp`, `.a.csv.1A2B3C4D.old.tmp` (a previous report), `.a.csv.1A2B3C4D.gone.tmp`
