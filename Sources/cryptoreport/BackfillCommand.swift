@@ -73,7 +73,7 @@ struct BackfillCommand: AsyncParsableCommand {
                 store: store, logger: CryptoReportCommand.logger(verbose: settings.command.verbose, quiet: quiet),
                 progress: { done, total, symbol in
                     guard !quiet else { return }
-                    FileHandle.standardError.write(Data(BackfillProgress.line(done: done, total: total, symbol: symbol, terminal: terminal).utf8))
+                    StandardStreams.writeError(BackfillProgress.line(done: done, total: total, symbol: symbol, terminal: terminal))
                 })
             let outcome = try await backfiller.run(options)
             if !quiet {
@@ -82,7 +82,7 @@ struct BackfillCommand: AsyncParsableCommand {
                 )
             }
         } catch {
-            if terminal && !quiet { FileHandle.standardError.write(Data("\n".utf8)) }
+            if terminal && !quiet { StandardStreams.writeError("\n") }
             throw CryptoReportCommand.fail(error)
         }
     }

@@ -73,7 +73,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
         // that asks for a subcommand's help by a wrong name should hear of it.
         if arguments.first == "help", let name = arguments.dropFirst().first, !subcommandNames.contains(name), name != "help" {
             let message = "help: there is no subcommand \"\(name)\"; there are \(subcommandNames.joined(separator: ", ")) (see cryptoreport --help)"
-            FileHandle.standardError.write(Data("cryptoreport: \(message)\n".utf8))
+            StandardStreams.writeError("cryptoreport: \(message)\n")
             Foundation.exit(ExitStatus.usage.rawValue)
         }
         if arguments == ["--version"] {
@@ -98,7 +98,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
             // The pointer to the help ends the sentence: "…; give one of them (see …)", not ". (see".
             var text = message(for: error)
             if text.hasSuffix(".") { text.removeLast() }
-            FileHandle.standardError.write(Data("cryptoreport: \(text) (see \(help))\n".utf8))
+            StandardStreams.writeError("cryptoreport: \(text) (see \(help))\n")
             Foundation.exit(ExitStatus.usage.rawValue)
         }
         if let asyncCommand = command as? any AsyncParsableCommand { await runToExit(asyncCommand) }
@@ -125,7 +125,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
 
     /// Prints the one line for `error` and returns the exit code to throw.
     static func fail(_ error: any Error) -> ExitCode {
-        FileHandle.standardError.write(Data("cryptoreport: \(describe(error))\n".utf8))
+        StandardStreams.writeError("cryptoreport: \(describe(error))\n")
         return ExitCode(status(for: error).rawValue)
     }
 

@@ -78,10 +78,8 @@ struct HistoryCommand: ParsableCommand {
                 throw error.asInput
             }
             if let emptyWindow {
-                FileHandle.standardError.write(
-                    Data(
-                        "cryptoreport: history: no run in the last \(days) days; the newest recorded run is of \(ReportDates.minute(emptyWindow.newestRun)): --days \(emptyWindow.daysNeeded) reaches it.\n"
-                            .utf8))
+                StandardStreams.writeError(
+                    "cryptoreport: history: no run in the last \(days) days; the newest recorded run is of \(ReportDates.minute(emptyWindow.newestRun)): --days \(emptyWindow.daysNeeded) reaches it.\n")
             }
             let bytes: [UInt8]
             switch format {
@@ -90,7 +88,7 @@ struct HistoryCommand: ParsableCommand {
                 bytes = Array(HistoryRenderer(symbol: symbol, currency: currency).markdown(points, locale: Locale(identifier: locale)).utf8)
             case .csv: bytes = HistoryRenderer(symbol: symbol, currency: currency).csvBytes(points)
             }
-            FileHandle.standardOutput.write(Data(bytes))
+            try StandardStreams.writeOutput(bytes)
         } catch {
             throw CryptoReportCommand.fail(error)
         }

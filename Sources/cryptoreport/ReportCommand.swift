@@ -35,13 +35,13 @@ struct ReportCommand: AsyncParsableCommand {
             report.timeZone = report.timeZone ?? TimeZone.current
             let outcome = try await pipeline.run(report, fetch: settings.fetch, output: settings.output)
             if let text = outcome.standardOutput {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                try StandardStreams.writeOutput(text)
             } else if !command.quiet {
                 print(outcome.written.map(\.relativePath).joined(separator: "\n"))
             }
             // Alerts reach standard error even with --quiet, so that cron mails them.
             for message in AlertText.messages(outcome.report) {
-                FileHandle.standardError.write(Data("cryptoreport: alert: \(message)\n".utf8))
+                StandardStreams.writeError("cryptoreport: alert: \(message)\n")
             }
             // Reaches standard error even with --quiet: a day missing from the history must reach cron.
             if let failure = outcome.historyFailure { throw failure }

@@ -13,6 +13,6 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        FileHandle.standardError.write(Data("cryptoreport: \(event.level): \(event.message)\n".utf8))
+        StandardStreams.writeError("cryptoreport: \(event.level): \(event.message)\n")
     }
 }

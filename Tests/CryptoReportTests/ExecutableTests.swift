@@ -28,7 +28,8 @@ struct ExecutableTests {
 
     /// Runs the binary with its cache inside `directory`, never the user's.
     static func run(
-        _ arguments: [String], in directory: URL, environment extra: [String: String] = [:], executable: URL? = nil
+        _ arguments: [String], in directory: URL, environment extra: [String: String] = [:], executable: URL? = nil,
+        standardOutput: FileHandle? = nil, standardError: FileHandle? = nil
     ) throws -> Run {
         let process = Process()
         process.executableURL = executable ?? binary
@@ -44,12 +45,14 @@ struct ExecutableTests {
         process.environment = environment
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        process.standardOutput = standardOutput ?? out
+        process.standardError = standardError ?? err
         try process.run()
         // Read both before waiting, and at once: a large report on one pipe, or thousands of
         // alert lines on the other, cannot fill it and stall the child.
         let errorReader = PipeReader(err.fileHandleForReading)
+        if standardOutput != nil { try out.fileHandleForWriting.close() }
+        if standardError != nil { try err.fileHandleForWriting.close() }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = errorReader.wait()
         process.waitUntilExit()
@@ -99,6 +102,23 @@ struct ExecutableTests {
         #expect(csv.stdout.hasPrefix("symbol,base_asset,quote_asset,currency,price,"))
         #expect(csv.stdout.components(separatedBy: "\r\n").count == 5)
         #expect(folder.contents() == ["q"])
+    }
+
+    @Test("a result that cannot be written to standard output (a full disk) is exit 73 and one sentence, not a crash; a full standard error changes no exit status")
+    func fullStandardOutput() throws {
+        let folder = try TemporaryFolder()
+        let sources = ["--tickers-url", Fixtures.tickersURL.path, "--ecb-url", Fixtures.ratesURL.path]
+        #expect(try Self.run(sources + ["--quiet", "--output", "o"], in: folder.url).status == 0)
+        let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        defer { try? full.close() }
+        let expected = "cryptoreport: Output: cannot write standard output: No space left on device.\n"
+        let history = try Self.run(["history", "--symbol", "btc", "--days", "3650", "--history", "o/history.sqlite"], in: folder.url, standardOutput: full)
+        #expect(history.status == 73 && history.stderr == expected, "\(history.status) \(history.stderr)")
+        let report = try Self.run(["--sample", "--format", "csv", "--output", "-", "--no-history"], in: folder.url, standardOutput: full)
+        #expect(report.status == 73 && report.stderr == expected, "\(report.status) \(report.stderr)")
+        // An error with nowhere to say it still ends with its own status.
+        let unsaid = try Self.run(["--tickers-url", "/nonexistent/tickers.json"], in: folder.url, standardError: full)
+        #expect(unsaid.status == 66, "\(unsaid.status)")
     }
 
     @Test(

@@ -275,6 +275,34 @@ struct HistorySchemaTests {
         }
     }
 
+    @Test("some currencies' rates, whose days differ from currency to currency, are those of all the rates read, day by day")
+    func someCurrenciesOnDifferentDays() throws {
+        let store = try HistoryStore()
+        // Each currency's rows come in date order, one currency after another: a later currency
+        // has days before, between and after the days an earlier one made.
+        func date(_ day: Int) -> String { "2022-11-" + (day < 10 ? "0" : "") + String(day) }
+        var days: [ExchangeRates] = []
+        for day in 1...28 {
+            var perEuro: [String: Decimal] = [:]
+            if day % 2 == 0 { perEuro["SEK"] = Self.d("10.\(day)") }
+            if day % 3 == 0 { perEuro["USD"] = Self.d("1.0\(day)") }
+            if day >= 20 || day == 5 { perEuro["AAA"] = day == 21 ? 0 : Self.d("2.\(day)") }
+            if day == 1 || day == 25 { perEuro["NOK"] = Self.d("11.\(day)") }
+            if !perEuro.isEmpty { days.append(ExchangeRates(date: date(day), perEuro: perEuro)) }
+        }
+        try store.recordRates(days)
+        let dates = Set((0...30).map(date))
+        let all = try store.read { try HistoryStore.rates(onOrBefore: dates, in: $0) }
+        for wanted: Set<String> in [["AAA", "SEK", "USD"], ["SEK", "USD"], ["AAA", "USD"], ["USD"], ["AAA"], ["SEK", "NOK"]] {
+            let some = try store.read { try HistoryStore.rates(onOrBefore: dates, currencies: wanted, in: $0) }
+            #expect(Set(some.keys) == dates, "\(wanted)")
+            for date in dates {
+                #expect(some[date]??.date == all[date]??.date, "\(wanted) \(date)")
+                #expect(some[date]??.perEuro == all[date]??.perEuro.filter { wanted.contains($0.key) }, "\(wanted) \(date)")
+            }
+        }
+    }
+
     // MARK: - Migration
 
     /// A v3 database filled as the v3 code wrote it (its SQL, copied here, as v3 had it).

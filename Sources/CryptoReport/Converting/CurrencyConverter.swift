@@ -12,7 +12,7 @@ package struct CurrencyConverter: Sendable {
 
     package init(rates: ExchangeRates, target: String) throws(ConversionError) {
         self.rates = rates
-        self.target = target.uppercased()
+        self.target = ExchangeRates.upperCased(target)
         // Fail before any work when the report currency itself is unusable.
         _ = try rates.unitsPerEuro(self.target)
     }
@@ -30,7 +30,7 @@ package struct CurrencyConverter: Sendable {
     /// missing from the file costs the markets that need it, with a warning, not the whole report.
     /// A rate that is there but not a positive number is corrupt data and fails the run, as it
     /// does for the report currency: never a silent default rate.
-    package func quoteRates(for tickers: [Ticker]) throws(ConversionError) -> Result {
+    package func quoteRates(for tickers: some Collection<Ticker>) throws(ConversionError) -> Result {
         // Only the markets a crypto quote is priced through (`xusdt`, `xinr`) are looked up:
         // keying every market by its lower-cased symbol was most of a history day's conversion.
         // Both passes hash a string per market: in chunks on every core (ParallelChunks), where

@@ -68,8 +68,15 @@ package struct HistoryExporter: Sendable {
                 }
                 lock.withLock { results[index] = result }
             }
+            var halvesDone: [(points: [Point], convertible: Bool)] = []
             for result in results {
                 guard let half = try result?.get() else { continue }
+                halvesDone.append(half)
+            }
+            // Room for both made once: appended as they came, the first half's points were
+            // copied twice (the array grew for the second).
+            points.reserveCapacity(halvesDone.reduce(0) { $0 + $1.points.count })
+            for half in halvesDone {
                 points += half.points
                 convertible = convertible || half.convertible
             }
@@ -97,19 +104,24 @@ package struct HistoryExporter: Sendable {
         var convertible = false
         let selector = MarketSelector(Selection(markets: .primary, symbols: [wanted]))
         let analyser = MarketAnalyser()
-        var last: Choice?
+        // The run before's choice, and this run's markets, in buffers used again run after run.
+        var last = Choice()
+        var choice = Choice()
+        var own: [(ticker: Ticker, rate: Decimal?)] = []
         // Only the asset's markets and those that price them: what a run's other markets would add
         // to its rows is nothing (each row is converted on its own), at a hundred times the cost.
         // Only the rates a conversion into `currency` reads (`CurrencyConverter`).
         try store.forEachRun(of: wanted, in: runs, currencies: [currency.uppercased(), "USD", "INR"]) { run, stored, rates in
             guard let rates, let converter = try? CurrencyConverter(rates: rates, target: currency),
-                let quoteRates = try? converter.quoteRates(for: stored.map(\.ticker))
+                let quoteRates = try? converter.quoteRates(for: stored.lazy.map(\.ticker))
             else { return }
             convertible = true
             // Only the asset's own markets analysed: a row is made from its ticker alone, and the
             // pricing markets' rows were never chosen.
-            var choice = Choice()
-            var own: [(ticker: Ticker, rate: Decimal?)] = []
+            choice.markets.removeAll(keepingCapacity: true)
+            choice.rated.removeAll(keepingCapacity: true)
+            choice.pick = nil
+            own.removeAll(keepingCapacity: true)
             for (nameID, ticker) in stored
             where CurrencyConverter.lowercased(ticker.symbol) == wanted || CurrencyConverter.lowercased(ticker.baseAsset) == wanted {
                 let rate = quoteRates.rates[CurrencyConverter.lowercased(ticker.quoteAsset)]?.rate
@@ -120,7 +132,7 @@ package struct HistoryExporter: Sendable {
             // The same markets, priced or not, as the run before: the same one chosen, and only
             // its row made (a row is about a microsecond; two a day, and the selection, were a
             // fifth of a ten-year export).
-            if let last, last.markets == choice.markets, last.rated == choice.rated, let pick = last.pick {
+            if last.markets == choice.markets, last.rated == choice.rated, let pick = last.pick {
                 guard let index = pick, let rate = own[index].rate else { return }
                 points.append(Point(time: run.sourceTime, kind: run.kind, row: analyser.row(own[index].ticker, rate: rate, currency: converter.target), ratesDate: rates.date))
                 return
@@ -148,7 +160,7 @@ package struct HistoryExporter: Sendable {
                     choice.pick = .some(nil)
                 }
             }
-            last = choice
+            swap(&last, &choice)
             guard let row else { return }
             points.append(Point(time: run.sourceTime, kind: run.kind, row: row, ratesDate: rates.date))
         }
