@@ -35,6 +35,8 @@ struct ConversionTests {
         tickers[2 * chunk + 2] = Ticker(symbol: "wrxinr", baseAsset: "wrx", quoteAsset: "inr", last: 4)
         tickers[3 * chunk + 1] = Ticker(symbol: "dogeWRX", baseAsset: "doge", quoteAsset: "Wrx", last: 2)
         tickers[3 * chunk + 2] = Ticker(symbol: "ethbtc", baseAsset: "eth", quoteAsset: "btc", last: 2)
+        let chunked = CurrencyConverter.pricingInChunks(tickers), plain = CurrencyConverter.pricing(tickers)
+        #expect(chunked.quotes == plain.quotes && chunked.lastBySymbol == plain.lastBySymbol)
         let result = try CurrencyConverter(rates: Self.rates, target: "USD").quoteRates(for: tickers)
         #expect(result.rates.keys.sorted() == ["btc", "inr", "usdt", "wrx"])
         #expect(result.rates["btc"]?.rate == 20_000)
