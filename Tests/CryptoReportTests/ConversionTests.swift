@@ -23,6 +23,28 @@ struct ConversionTests {
         try CurrencyConverter(rates: Self.rates, target: target).quoteRates(for: Self.tickers)
     }
 
+    @Test("many markets, read in chunks: each pricing market's first price in the feed, quotes seen in any chunk, as in one pass")
+    func chunkedPasses() throws {
+        // Filler markets quoted in inr, the pricing markets repeated with other prices in later
+        // chunks (a later btcusdt must not win), a quote first seen in the last chunk, mixed case.
+        let chunk = CurrencyConverter.chunk
+        var tickers = (0..<(3 * chunk + 5)).map { Ticker(symbol: "f\($0)inr", baseAsset: "f\($0)", quoteAsset: "inr", last: 1) }
+        tickers[chunk - 1] = Ticker(symbol: "BTCUSDT", baseAsset: "btc", quoteAsset: "USDT", last: 20_000)
+        tickers[chunk] = Ticker(symbol: "btcusdt", baseAsset: "btc", quoteAsset: "usdt", last: 1)
+        tickers[2 * chunk + 1] = Ticker(symbol: "wrxinr", baseAsset: "wrx", quoteAsset: "inr", last: 3)
+        tickers[2 * chunk + 2] = Ticker(symbol: "wrxinr", baseAsset: "wrx", quoteAsset: "inr", last: 4)
+        tickers[3 * chunk + 1] = Ticker(symbol: "dogeWRX", baseAsset: "doge", quoteAsset: "Wrx", last: 2)
+        tickers[3 * chunk + 2] = Ticker(symbol: "ethbtc", baseAsset: "eth", quoteAsset: "btc", last: 2)
+        let chunked = CurrencyConverter.pricingInChunks(tickers), plain = CurrencyConverter.pricing(tickers)
+        #expect(chunked.quotes == plain.quotes && chunked.lastBySymbol == plain.lastBySymbol)
+        let result = try CurrencyConverter(rates: Self.rates, target: "USD").quoteRates(for: tickers)
+        #expect(result.rates.keys.sorted() == ["btc", "inr", "usdt", "wrx"])
+        #expect(result.rates["btc"]?.rate == 20_000)
+        #expect(result.rates["wrx"]?.via == "wrxinr")
+        #expect(result.rates["wrx"]?.rate == 3 * (Fixtures.decimal("1.0246") / Fixtures.decimal("83.7375")))
+        #expect(result.reasons.isEmpty)
+    }
+
     @Test("fiat cross rates: ECB[target] / ECB[source], EUR = 1")
     func fiatCrossRates() throws {
         #expect(try Self.rates.rate(from: "USD", to: "SEK") == Fixtures.decimal("10.9873") / Fixtures.decimal("1.0246"))

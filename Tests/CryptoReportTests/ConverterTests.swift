@@ -38,6 +38,38 @@ struct ConverterTests {
         }
         let sek = try HTMLReportAppTests.sample("SEK")
         #expect(try Self.decode(ReportViewModel.converterData([sek])).units.count > 100)
+        // Units enough to be written in several chunks at once.
+        let many = Converter(
+            ecbDate: "2022-11-21", currencies: [.init(code: "SEK", locale: "sv-SE")],
+            units: (0..<5_000).map { .init(name: "A\($0)\"", market: "a\($0)usdt", values: ["\($0).5", ""]) })
+        #expect(many.json == String(decoding: try encoder.encode(many), as: UTF8.self))
+    }
+
+    @Test("many markets, assets repeated in any case and far apart: each at its first row, by name, as one pass and one sort give them")
+    func manyMarkets() throws {
+        let sek = try HTMLReportAppTests.sample("SEK")
+        var report = sek
+        // Over 8,192 rows (more than a chunk, and than a sort on one core takes): each copy's bases
+        // renamed, every third copy upper-cased, so an asset's rows come in several chunks.
+        report.rows = (0..<(8_192 / sek.rows.count + 3)).flatMap { copy in
+            sek.rows.map { row in
+                var row = row
+                row.baseAsset = (copy % 3 == 0 ? row.baseAsset.uppercased() : row.baseAsset) + "\(copy / 3)"
+                row.symbol = row.baseAsset.lowercased() + row.quoteAsset + "\(copy)"
+                return row
+            }
+        }
+        var seen = Set<String>()
+        var expected: [Data.Unit] = []
+        for row in report.rows where seen.insert(row.baseAsset.lowercased()).inserted {
+            expected.append(.init(name: row.baseAsset.uppercased(), market: row.symbol, values: [PlainNumber.format(row.price)]))
+        }
+        expected.sort { $0.name < $1.name }
+        let units = try Self.decode(ReportViewModel.converterData([report])).units.filter { !$0.market.isEmpty }
+        #expect(report.rows.count > 8_192 && expected.count < report.rows.count / 2)
+        #expect(units.map(\.name) == expected.map(\.name))
+        #expect(units.map(\.market) == expected.map(\.market))
+        #expect(units.map(\.values) == expected.map(\.values))
     }
 
     @Test("each asset at its table market's CSV price, each currency at the ECB rates, in both report currencies")

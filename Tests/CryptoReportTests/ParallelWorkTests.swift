@@ -64,14 +64,38 @@ struct ParallelWorkTests {
         #expect(ParallelChunks.map(1, chunk: 4) { $0 } == [0..<1] && ParallelChunks.map(0) { $0 }.isEmpty)
     }
 
-    @Test("the selection's sort, in halves on two cores and merged, orders as one stable sort does, ties included", arguments: [0, 5, 8_191, 8_192, 20_001])
+    @Test("the selection's sort, in halves on two cores and merged in two parts, orders as one stable sort does, ties included", arguments: [0, 5, 8_191, 8_192, 8_193, 20_001])
     func halvesMerged(count: Int) {
         var generator = SystemRandomNumberGenerator()
         // Few distinct keys: most comparisons are ties, which only a stable merge keeps in order.
-        let keys = (0..<count).map { _ in Int.random(in: 0..<50, using: &generator) }
+        // Then all ties, already in order, in reverse, and all of one half before the other's.
+        let orders: [[Int]] = [
+            (0..<count).map { _ in Int.random(in: 0..<50, using: &generator) }, Array(repeating: 1, count: count), Array(0..<count),
+            Array((0..<count).reversed()), (0..<count).map { $0 < count / 2 ? 1 : 0 }, (0..<count).map { $0 < count / 2 ? 0 : 1 },
+        ]
         let values = (0..<count).map { $0 * 7 + 3 }
+        for keys in orders {
+            let precedes: (Int, Int) -> Bool = { keys[$0] > keys[$1] }
+            #expect(MarketSelector.stableSorted(values, by: precedes) == values.indices.sorted(by: precedes).map { values[$0] })
+        }
+    }
+
+    @Test("the merge's split: the first n of a stable merge, from either side, for every n", arguments: [0, 1, 7])
+    func mergeSplit(seed: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let keys = (0..<40).map { _ in Int.random(in: 0..<(seed + 2), using: &generator) }
         let precedes: (Int, Int) -> Bool = { keys[$0] > keys[$1] }
-        #expect(MarketSelector.stableSorted(values, by: precedes) == values.indices.sorted(by: precedes).map { values[$0] })
+        let left = (0..<23).sorted(by: precedes), right = (23..<40).sorted(by: precedes)
+        // The stable merge, each element tagged with its side.
+        var merged: [Bool] = []
+        var (i, j) = (0, 0)
+        while i < left.count || j < right.count {
+            if j < right.count && (i == left.count || precedes(right[j], left[i])) { merged.append(false); j += 1 } else { merged.append(true); i += 1 }
+        }
+        for first in 0...40 {
+            let fromLeft = merged.prefix(first).filter { $0 }.count
+            #expect(MarketSelector.split(left, right, first: first, by: precedes) == (fromLeft, first - fromLeft))
+        }
     }
 
     @Test("two lanes each run once, and chunks made inside a lane still cover every position in order")

@@ -15,7 +15,9 @@ package struct MarketSelector: Sendable {
         let primary = selection.markets == .primary ? primaryMarkets(rows) : []
         // Positions, sorted, then the rows copied once: filtering the rows and then sorting
         // them copied every market twice (some 40 MB each at 100,000 markets).
-        let kept = rows.indices.filter { index in
+        // Every market without `--symbols` asks nothing of a row: the filter below copied each
+        // one and lower-cased its symbol, 100,000 times on one core, to keep them all.
+        let kept = wanted.isEmpty && selection.markets == .all ? Array(rows.indices) : rows.indices.filter { index in
             let row = rows[index]
             let symbol = row.symbol.lowercased()
             if wanted.contains(symbol) { return true }
@@ -128,7 +130,9 @@ package struct MarketSelector: Sendable {
     /// `values` in the order a stable sort of their indices by `precedes` gives, each half
     /// sorted on its own core and the halves merged, the first half's first on a tie: the same
     /// order as one stable sort of the whole (`SelectionTests` compares them). Sorting 100,000
-    /// markets was a tenth of the part of a run that is on one core.
+    /// markets was a tenth of the part of a run that is on one core. The merge is made in two
+    /// parts at once too: the output's first half from the halves' heads, found by a binary
+    /// search (`split`), its second from the rest; on one core it was a serial tail of the sort.
     static func stableSorted(_ values: [Int], by precedes: (Int, Int) -> Bool) -> [Int] {
         let count = values.count
         guard count >= 8_192 else { return values.indices.sorted(by: precedes).map { values[$0] } }
@@ -137,21 +141,53 @@ package struct MarketSelector: Sendable {
             Array(half.lowerBound == 0 ? 0..<middle : middle..<count).sorted(by: precedes)
         }
         let (left, right) = (halves[0], halves[1])
-        var merged: [Int] = []
-        merged.reserveCapacity(count)
-        var (i, j) = (0, 0)
-        while i < left.count && j < right.count {
-            // The right one first only when it strictly precedes: ties keep the first half's.
-            if precedes(right[j], left[i]) {
-                merged.append(values[right[j]])
-                j += 1
+        let (i, j) = split(left, right, first: count / 2, by: precedes)
+        return [Int](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            // Each part initializes only its own places: [0, i + j) and [i + j, count).
+            ParallelChunks.concurrently(2) { part in
+                let (l, r, at) = part == 0 ? (left[..<i], right[..<j], 0) : (left[i...], right[j...], i + j)
+                merge(l, r, into: base + at, values: values, by: precedes)
+            }
+            initialized = count
+        }
+    }
+
+    /// How many of the merge's first `first` come from `left` and from `right`: the split where
+    /// every element before it on either side goes before every element after it on the other.
+    static func split(_ left: [Int], _ right: [Int], first: Int, by precedes: (Int, Int) -> Bool) -> (Int, Int) {
+        var low = max(0, first - right.count), high = min(first, left.count)
+        while true {
+            let i = (low + high) / 2, j = first - i
+            if i < left.count, j > 0, !precedes(right[j - 1], left[i]) {
+                // left[i] goes before right[j - 1] (ties keep the left's first): more from the left.
+                low = i + 1
+            } else if i > 0, j < right.count, precedes(right[j], left[i - 1]) {
+                // right[j] goes before left[i - 1]: fewer from the left.
+                high = i - 1
             } else {
-                merged.append(values[left[i]])
-                i += 1
+                return (i, j)
             }
         }
-        for index in left[i...] { merged.append(values[index]) }
-        for index in right[j...] { merged.append(values[index]) }
-        return merged
+    }
+
+    /// The stable merge of `left` and `right` (indices into `values`), their values written from `out`.
+    private static func merge(
+        _ left: ArraySlice<Int>, _ right: ArraySlice<Int>, into out: UnsafeMutablePointer<Int>, values: [Int], by precedes: (Int, Int) -> Bool
+    ) {
+        var (i, j, at) = (left.startIndex, right.startIndex, 0)
+        while i < left.endIndex && j < right.endIndex {
+            // The right one first only when it strictly precedes: ties keep the first half's.
+            if precedes(right[j], left[i]) {
+                (out + at).initialize(to: values[right[j]])
+                j += 1
+            } else {
+                (out + at).initialize(to: values[left[i]])
+                i += 1
+            }
+            at += 1
+        }
+        for index in left[i...] { (out + at).initialize(to: values[index]); at += 1 }
+        for index in right[j...] { (out + at).initialize(to: values[index]); at += 1 }
     }
 }

@@ -33,20 +33,7 @@ package struct CurrencyConverter: Sendable {
     package func quoteRates(for tickers: some Collection<Ticker>) throws(ConversionError) -> Result {
         // Only the markets a crypto quote is priced through (`xusdt`, `xinr`) are looked up:
         // keying every market by its lower-cased symbol was most of a history day's conversion.
-        var quotes = Set<String>()
-        for ticker in tickers { quotes.insert(Self.lowercased(ticker.quoteAsset)) }
-        var wanted = Set<String>()
-        for quote in quotes where quote != "inr" && quote != "usdt" {
-            wanted.insert(quote + "usdt")
-            wanted.insert(quote + "inr")
-        }
-        var lastBySymbol: [String: Decimal] = [:]
-        if !wanted.isEmpty {
-            for ticker in tickers {
-                let symbol = Self.lowercased(ticker.symbol)
-                if wanted.contains(symbol) && lastBySymbol[symbol] == nil { lastBySymbol[symbol] = ticker.last }
-            }
-        }
+        let (quotes, lastBySymbol) = tickers.count >= 2 * Self.chunk ? Self.pricingInChunks(Array(tickers)) : Self.pricing(tickers)
         var result = Result(rates: [:])
         for quote in quotes.sorted() {
             switch try rate(for: quote, lastBySymbol: lastBySymbol) {
@@ -55,6 +42,70 @@ package struct CurrencyConverter: Sendable {
             }
         }
         return result
+    }
+
+    /// Markets per chunk of `quoteRates`' passes: a hash each, so a chunk must be long to be
+    /// worth handing to a thread.
+    static let chunk = 8_192
+
+    /// The quote assets (lower-cased), and the first last price of each market a crypto quote
+    /// is priced through.
+    static func pricing(_ tickers: some Collection<Ticker>) -> (quotes: Set<String>, lastBySymbol: [String: Decimal]) {
+        var quotes = Set<String>()
+        for ticker in tickers { quotes.insert(lowercased(ticker.quoteAsset)) }
+        let wanted = pricingMarkets(quotes)
+        var lastBySymbol: [String: Decimal] = [:]
+        if !wanted.isEmpty {
+            for ticker in tickers {
+                let symbol = lowercased(ticker.symbol)
+                if wanted.contains(symbol) && lastBySymbol[symbol] == nil { lastBySymbol[symbol] = ticker.last }
+            }
+        }
+        return (quotes, lastBySymbol)
+    }
+
+    /// `pricing` in chunks on every core (ParallelChunks): both passes hash a string per market,
+    /// and on one core they were the part of building a 100,000-market report the other core
+    /// idled in.
+    static func pricingInChunks(_ tickers: [Ticker]) -> (quotes: Set<String>, lastBySymbol: [String: Decimal]) {
+        let quotesByChunk = ParallelChunks.map(tickers.count, chunk: chunk) { range -> Set<String> in
+            var quotes = Set<String>()
+            // The feed lists a quote's markets together: a run of one quote is hashed once.
+            var previous: String?
+            for index in range where tickers[index].quoteAsset != previous {
+                previous = tickers[index].quoteAsset
+                quotes.insert(lowercased(tickers[index].quoteAsset))
+            }
+            return quotes
+        }
+        var quotes = Set<String>()
+        for each in quotesByChunk { quotes.formUnion(each) }
+        let wanted = pricingMarkets(quotes)
+        var lastBySymbol: [String: Decimal] = [:]
+        if !wanted.isEmpty {
+            // Each chunk's first price of a wanted market; the earlier chunk's kept on joining,
+            // so each is the feed's first, as in one pass.
+            let lastsByChunk = ParallelChunks.map(tickers.count, chunk: chunk) { range -> [String: Decimal] in
+                var lasts: [String: Decimal] = [:]
+                for index in range {
+                    let symbol = lowercased(tickers[index].symbol)
+                    if wanted.contains(symbol) && lasts[symbol] == nil { lasts[symbol] = tickers[index].last }
+                }
+                return lasts
+            }
+            for each in lastsByChunk { lastBySymbol.merge(each) { first, _ in first } }
+        }
+        return (quotes, lastBySymbol)
+    }
+
+    /// The markets that price the crypto quotes among `quotes`: `xusdt` and `xinr`.
+    private static func pricingMarkets(_ quotes: Set<String>) -> Set<String> {
+        var wanted = Set<String>()
+        for quote in quotes where quote != "inr" && quote != "usdt" {
+            wanted.insert(quote + "usdt")
+            wanted.insert(quote + "inr")
+        }
+        return wanted
     }
 
     struct Reason: Error {

@@ -15,57 +15,129 @@ package struct TickerDecoder: Sendable {
     }
 
     package func decode(_ data: Data) throws(DataError) -> Result {
+        try decode(data, partBytes: TickerScanner.defaultPartBytes)
+    }
+
+    /// `partBytes`: the size of the parts the scanner reads at once (`TickerScanner.withRowParts`);
+    /// tests make it small to split bodies anywhere, and compare with one part, and with 0, the
+    /// plain path: every body read by JSONDecoder and judged a row at a time.
+    func decode(_ data: Data, partBytes: Int) throws(DataError) -> Result {
+        // A body the scanner leaves to JSONDecoder is read by it.
+        if partBytes > 0, let scanned = TickerScanner.withRowParts(data, partBytes: partBytes, Self.judge) {
+            guard !scanned.tickers.isEmpty else {
+                throw .noValidTickers(received: scanned.received, firstProblem: scanned.diagnostics.first.flatMap(\.decoderNote))
+            }
+            return scanned
+        }
         var tickers: [Ticker] = []
         var diagnostics: [Diagnostic] = []
         var seen = Set<String>()
-        func take<Fields: TickerFields>(_ row: Fields?, index: Int) {
-            accept(validate(row, index: index), index: index)
-        }
+        let rows = try decodeRows(data)
+        tickers.reserveCapacity(rows.count)
         // In the body's order: the first ticker of a symbol is kept, and the notes come in order.
-        func accept(_ judged: Swift.Result<Validated, Problem>, index: Int) {
-            switch judged {
+        for (index, row) in rows.enumerated() {
+            switch validate(row.fields, index: index) {
             case let .success(validated):
                 diagnostics += validated.notes
-                let symbol = validated.ticker.symbol
-                // The feed's symbols are lower case already: no new string for them.
-                let key = symbol.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? symbol : symbol.lowercased()
-                if seen.insert(key).inserted {
+                if seen.insert(Self.symbolKey(validated.ticker.symbol)).inserted {
                     tickers.append(validated.ticker)
                 } else {
-                    diagnostics.append(
-                        Diagnostic(
-                            .tickers, "skipped ticker #\(index + 1) (\(validated.ticker.symbol)): the symbol appeared before; the first one is kept",
-                            group: "the symbol appeared before"))
+                    diagnostics.append(Self.repeated(validated.ticker.symbol, index: index))
                 }
             case let .failure(problem):
                 diagnostics.append(problem.diagnostic)
             }
         }
-        var received = 0
-        // About what one ticker of WazirX's takes in the body: one allocation, not a doubling
-        // series of copies, for a large body.
-        tickers.reserveCapacity(data.count / 200)
-        // Each row is judged from its own bytes alone: in chunks on every core (ParallelChunks),
-        // then accepted in order. A body the scanner leaves to JSONDecoder is read by it.
-        let scanned = TickerScanner.withRows(data) { rows -> Int in
-            let judged = ParallelChunks.elements(rows.count, chunk: 1_024) { validate(rows[$0], index: $0) }
-            // Room for every symbol at once: grown an insert at a time, the set was rehashed
-            // seventeen times at 100,000 rows, a fifth of this loop on one core.
-            seen.reserveCapacity(rows.count)
-            for (index, each) in judged.enumerated() { accept(each, index: index) }
-            return rows.count
-        }
-        if let scanned {
-            received = scanned
-        } else {
-            (tickers, diagnostics, seen) = ([], [], [])
-            let rows = try decodeRows(data)
-            received = rows.count
-            tickers.reserveCapacity(rows.count)
-            for (index, row) in rows.enumerated() { take(row.fields, index: index) }
-        }
         guard !tickers.isEmpty else {
-            throw .noValidTickers(received: received, firstProblem: diagnostics.first.flatMap(\.decoderNote))
+            throw .noValidTickers(received: rows.count, firstProblem: diagnostics.first.flatMap(\.decoderNote))
+        }
+        return Result(tickers: tickers, received: rows.count, diagnostics: diagnostics)
+    }
+
+    /// The feed's symbols are lower case already: no new string for them.
+    private static func symbolKey(_ symbol: String) -> String {
+        symbol.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? symbol : symbol.lowercased()
+    }
+
+    private static func repeated(_ symbol: String, index: Int) -> Diagnostic {
+        Diagnostic(
+            .tickers, "skipped ticker #\(index + 1) (\(symbol)): the symbol appeared before; the first one is kept",
+            group: "the symbol appeared before")
+    }
+
+    /// What a row left to say, by its position: its notes, or the problem it was skipped for.
+    private struct Remark {
+        var index: Int
+        var diagnostics: [Diagnostic]
+        var isKept: Bool
+    }
+
+    /// The scanner's rows judged as `decode` judges JSONDecoder's, with the same result. Each row
+    /// is judged from its own bytes alone, in chunks on every core (ParallelChunks), its ticker
+    /// made straight into its place in the one array, by position; then, in order on one thread,
+    /// the notes are gathered and a symbol seen before is taken out, the rows after it moved down
+    /// (`FirstSymbols`, from keys hashed beside the judging). Judged into an array of results and
+    /// then copied into the tickers' one at a time, the tickers (about 230 bytes each, fresh
+    /// memory) were most of the part of reading 100,000 tickers on one core.
+    private static func judge(_ parts: [[TickerScanner.Row]]) -> Result {
+        var offsets: [Int] = []
+        var received = 0
+        for part in parts {
+            offsets.append(received)
+            received += part.count
+        }
+        // Chunks of up to 1,024 rows, none across two parts.
+        var chunks: [(part: Int, rows: Range<Int>)] = []
+        for (part, rows) in parts.enumerated() {
+            for start in stride(from: 0, to: rows.count, by: 1_024) { chunks.append((part, start..<min(rows.count, start + 1_024))) }
+        }
+        var diagnostics: [Diagnostic] = []
+        let decoder = TickerDecoder()
+        // Each kept ticker's key's hash, by position (the others' places are never read).
+        let hashes = UnsafeMutableBufferPointer<Int>.allocate(capacity: received)
+        defer { hashes.deallocate() }
+        let tickers = [Ticker](unsafeUninitializedCapacity: received) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            // Each chunk initializes only its own rows' places, those of the tickers it keeps.
+            let remarks = ParallelChunks.map(chunks.count, chunk: 1) { range -> [Remark] in
+                let (part, rows) = chunks[range.lowerBound]
+                var remarks: [Remark] = []
+                for row in rows {
+                    let index = offsets[part] + row
+                    switch decoder.validate(parts[part][row], index: index) {
+                    case let .success(validated):
+                        (base + index).initialize(to: validated.ticker)
+                        hashes[index] = symbolKey(validated.ticker.symbol).hashValue
+                        if !validated.notes.isEmpty { remarks.append(Remark(index: index, diagnostics: validated.notes, isKept: true)) }
+                    case let .failure(problem):
+                        remarks.append(Remark(index: index, diagnostics: [problem.diagnostic], isKept: false))
+                    }
+                }
+                return remarks
+            }.joined()
+            var seen = FirstSymbols(capacity: received)
+            var remark = remarks.makeIterator()
+            var next = remark.next()
+            // Places below `kept` hold the tickers kept so far, in order; `index` is ahead or at it.
+            var kept = 0
+            for index in 0..<received {
+                if let each = next, each.index == index {
+                    diagnostics += each.diagnostics
+                    next = remark.next()
+                    guard each.isKept else { continue }
+                }
+                let isFirst = seen.insert(kept, hash: hashes[index]) { place in
+                    symbolKey(base[place].symbol) == symbolKey(base[index].symbol)
+                }
+                if isFirst {
+                    if kept != index { (base + kept).moveInitialize(from: base + index, count: 1) }
+                    kept += 1
+                } else {
+                    diagnostics.append(repeated(base[index].symbol, index: index))
+                    (base + index).deinitialize(count: 1)
+                }
+            }
+            initialized = kept
         }
         return Result(tickers: tickers, received: received, diagnostics: diagnostics)
     }

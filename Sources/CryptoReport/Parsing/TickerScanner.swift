@@ -29,22 +29,6 @@ enum TickerScanner {
         }
     }
 
-    /// Every row of the body, read first and then handed to `body` together, so that they can
-    /// be judged on several cores (`TickerDecoder`); `body`'s result, or `nil` when JSONDecoder
-    /// must read the body. The rows point into the body: valid only during the call. Holding
-    /// them all costs 104 bytes a ticker (10 MB at 100,000), against a body of about 220.
-    static func withRows<T>(_ data: Data, _ body: ([Row?]) -> T) -> T? {
-        data.withUnsafeBytes { raw -> T? in
-            // Offsets are kept in 32 bits; no ticker body comes near 4 GiB.
-            guard raw.count < 1 << 32 else { return nil }
-            var scanner = Cursor(bytes: raw)
-            var rows: [Row?] = []
-            rows.reserveCapacity(raw.count / 200)
-            guard scanner.array({ rows.append($0) }) != nil else { return nil }
-            return body(rows)
-        }
-    }
-
     /// One object's known fields as where they are in the body: kind, offset and length packed in
     /// one integer each. Written by hand because a string and a value per field, in a dictionary
     /// per ticker, were most of reading 100,000 tickers; the strings are made only for the fields
