@@ -51,51 +51,48 @@ package struct CurrencyConverter: Sendable {
     /// The quote assets (lower-cased), and the first last price of each market a crypto quote
     /// is priced through.
     static func pricing(_ tickers: some Collection<Ticker>) -> (quotes: Set<String>, lastBySymbol: [String: Decimal]) {
-        var quotes = Set<String>()
-        for ticker in tickers { quotes.insert(lowercased(ticker.quoteAsset)) }
+        let quotes = quoteAssets(tickers)
         let wanted = pricingMarkets(quotes)
-        var lastBySymbol: [String: Decimal] = [:]
-        if !wanted.isEmpty {
-            for ticker in tickers {
-                let symbol = lowercased(ticker.symbol)
-                if wanted.contains(symbol) && lastBySymbol[symbol] == nil { lastBySymbol[symbol] = ticker.last }
-            }
-        }
-        return (quotes, lastBySymbol)
+        return (quotes, wanted.isEmpty ? [:] : firstLasts(tickers, of: wanted))
     }
 
     /// `pricing` in chunks on every core (ParallelChunks): both passes hash a string per market,
     /// and on one core they were the part of building a 100,000-market report the other core
     /// idled in.
     static func pricingInChunks(_ tickers: [Ticker]) -> (quotes: Set<String>, lastBySymbol: [String: Decimal]) {
-        let quotesByChunk = ParallelChunks.map(tickers.count, chunk: chunk) { range -> Set<String> in
-            var quotes = Set<String>()
-            // The feed lists a quote's markets together: a run of one quote is hashed once.
-            var previous: String?
-            for index in range where tickers[index].quoteAsset != previous {
-                previous = tickers[index].quoteAsset
-                quotes.insert(lowercased(tickers[index].quoteAsset))
-            }
-            return quotes
-        }
         var quotes = Set<String>()
-        for each in quotesByChunk { quotes.formUnion(each) }
+        for each in ParallelChunks.map(tickers.count, chunk: chunk, { quoteAssets(tickers[$0]) }) { quotes.formUnion(each) }
         let wanted = pricingMarkets(quotes)
         var lastBySymbol: [String: Decimal] = [:]
         if !wanted.isEmpty {
-            // Each chunk's first price of a wanted market; the earlier chunk's kept on joining,
-            // so each is the feed's first, as in one pass.
-            let lastsByChunk = ParallelChunks.map(tickers.count, chunk: chunk) { range -> [String: Decimal] in
-                var lasts: [String: Decimal] = [:]
-                for index in range {
-                    let symbol = lowercased(tickers[index].symbol)
-                    if wanted.contains(symbol) && lasts[symbol] == nil { lasts[symbol] = tickers[index].last }
-                }
-                return lasts
+            // The earlier chunk's price kept on joining, so each is the feed's first, as in one pass.
+            for each in ParallelChunks.map(tickers.count, chunk: chunk, { firstLasts(tickers[$0], of: wanted) }) {
+                lastBySymbol.merge(each) { first, _ in first }
             }
-            for each in lastsByChunk { lastBySymbol.merge(each) { first, _ in first } }
         }
         return (quotes, lastBySymbol)
+    }
+
+    /// The tickers' quote assets, lower-cased.
+    private static func quoteAssets(_ tickers: some Collection<Ticker>) -> Set<String> {
+        var quotes = Set<String>()
+        // The feed lists a quote's markets together: a run of one quote is hashed once.
+        var previous: String?
+        for ticker in tickers where ticker.quoteAsset != previous {
+            previous = ticker.quoteAsset
+            quotes.insert(lowercased(ticker.quoteAsset))
+        }
+        return quotes
+    }
+
+    /// The first last price of each of `wanted` (lower-cased symbols) among the tickers.
+    private static func firstLasts(_ tickers: some Collection<Ticker>, of wanted: Set<String>) -> [String: Decimal] {
+        var lasts: [String: Decimal] = [:]
+        for ticker in tickers {
+            let symbol = lowercased(ticker.symbol)
+            if wanted.contains(symbol) && lasts[symbol] == nil { lasts[symbol] = ticker.last }
+        }
+        return lasts
     }
 
     /// The markets that price the crypto quotes among `quotes`: `xusdt` and `xinr`.
