@@ -74,7 +74,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
         // that asks for a subcommand's help by a wrong name should hear of it.
         if arguments.first == "help", let name = arguments.dropFirst().first, !subcommandNames.contains(name), name != "help" {
             let message = "help: there is no subcommand \"\(name)\"; there are \(subcommandNames.joined(separator: ", ")) (see cryptoreport --help)"
-            StandardStreams.writeError("cryptoreport: \(message)\n")
+            StandardStreams.writeError("cryptoreport: \(SourceText.messageLine(message))\n")
             Foundation.exit(ExitStatus.usage.rawValue)
         }
         if arguments == ["--version"] {
@@ -99,7 +99,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
             // The pointer to the help ends the sentence: "…; give one of them (see …)", not ". (see".
             var text = message(for: error)
             if text.hasSuffix(".") { text.removeLast() }
-            StandardStreams.writeError("cryptoreport: \(text) (see \(help))\n")
+            StandardStreams.writeError("cryptoreport: \(SourceText.messageLine(text)) (see \(help))\n")
             Foundation.exit(ExitStatus.usage.rawValue)
         }
         if let asyncCommand = command as? any AsyncParsableCommand { await runToExit(asyncCommand) }
@@ -126,7 +126,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
 
     /// Prints the one line for `error` and returns the exit code to throw.
     static func fail(_ error: any Error) -> ExitCode {
-        StandardStreams.writeError("cryptoreport: \(describe(error))\n")
+        StandardStreams.writeError("cryptoreport: \(SourceText.messageLine(describe(error)))\n")
         return ExitCode(status(for: error).rawValue)
     }
 

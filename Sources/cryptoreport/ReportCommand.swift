@@ -34,10 +34,15 @@ struct ReportCommand: AsyncParsableCommand {
             var report = settings.report
             report.timeZone = report.timeZone ?? TimeZone.current
             let outcome = try await pipeline.run(report, fetch: settings.fetch, output: settings.output)
-            if let text = outcome.standardOutput {
-                try StandardStreams.writeOutput(text)
-            } else if !command.quiet {
-                print(outcome.written.map(\.relativePath).joined(separator: "\n"))
+            // The paths, for a script to take: a standard output that cannot take them fails the
+            // run (73), once the alerts and a history failure are said.
+            var unprinted: OutputError?
+            if !outcome.written.isEmpty && !command.quiet {
+                do throws(OutputError) {
+                    try StandardStreams.writeOutput(outcome.written.map { $0.relativePath + "\n" }.joined())
+                } catch {
+                    unprinted = error
+                }
             }
             // Alerts reach standard error even with --quiet, so that cron mails them.
             for message in AlertText.messages(outcome.report) {
@@ -45,6 +50,7 @@ struct ReportCommand: AsyncParsableCommand {
             }
             // Reaches standard error even with --quiet: a day missing from the history must reach cron.
             if let failure = outcome.historyFailure { throw failure }
+            if let unprinted { throw unprinted }
             if command.failOnAlert && !outcome.report.alerts.isEmpty {
                 throw AlertsFired(count: outcome.report.alerts.count)
             }

@@ -56,7 +56,7 @@ struct ReportOptions: ParsableArguments {
     var maxBytes: Int?
     @Option(help: ArgumentHelp("Cache folder (default: $XDG_CACHE_HOME/cryptoreport or ~/.cache/cryptoreport).", valueName: "dir"), completion: .directory, transform: SettingKey.flag("cache_dir"))
     var cacheDir: String?
-    @Option(help: "Oldest usable cache or ECB rates: 3d for both, or tickers=12h / rates=7d (defaults: tickers=24h, rates=5d). Repeatable.", transform: SettingKey.flag("max_age") as @Sendable (String) throws -> [MaxAge.Limit])
+    @Option(parsing: .unconditionalSingleValue, help: "Oldest usable cache or ECB rates: 3d for both, or tickers=12h / rates=7d (defaults: tickers=24h, rates=5d). Repeatable.", transform: SettingKey.flag("max_age") as @Sendable (String) throws -> [MaxAge.Limit])
     var maxAge: [[MaxAge.Limit]] = []
 
     // The switches come in pairs (`--strict`, `--no-strict`), so that a flag can turn off what

@@ -1,3 +1,4 @@
+import CryptoReport
 import Foundation
 import Logging
 
@@ -13,6 +14,6 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        StandardStreams.writeError("cryptoreport: \(event.level): \(event.message)\n")
+        StandardStreams.writeError("cryptoreport: \(event.level): \(SourceText.messageLine("\(event.message)"))\n")
     }
 }

@@ -130,6 +130,24 @@ struct BackfillTests {
         #expect(log.messages.contains("backfill: wrxinr: 1 day older than the ECB rates on hand (from 2024-11-28) were left out"))
     }
 
+    @Test("a day more than a week after the newest ECB rates on hand is left out with a warning, not priced at that old day's rates")
+    func daysPastRates() async throws {
+        // 2025-02-20, 2025-03-04 and 2025-03-05: the 90-day file ends with the rates of 2025-02-25,
+        // published that day at 15:00 UTC: six days and nine hours before 2025-03-04 00:00 UTC,
+        // seven days and nine hours before 2025-03-05.
+        let late = Data(#"[[1740009600,"19","19","19","19","5"],[1741046400,"21","21","21","21","5"],[1741132800,"22","22","22","22","5"]]"#.utf8)
+        let server = try Self.server(wrx: Response(status: 200, body: late))
+        defer { server.stop() }
+        let store = try HistoryStore()
+        let log = LogRecorder()
+        var backfiller = Backfiller(store: store, sleeper: RecordingSleeper())
+        backfiller.logger = log.logger
+        _ = try await backfiller.run(Self.options(server))
+        let points = try HistoryExporter(store: store).series(symbol: "wrxinr", currency: "SEK", days: 36500, now: Date())
+        #expect(points.map(\.ratesDate) == ["2025-02-20", "2025-02-25"])
+        #expect(log.messages.contains("backfill: wrxinr: 1 day more than a week after the newest ECB rates on hand (2025-02-25) were left out"), "\(log.messages)")
+    }
+
     @Test("--symbols naming no market WazirX lists is a usage error; some unknown among known ones, a warning")
     func unknownSymbols() async throws {
         let server = try Self.server()

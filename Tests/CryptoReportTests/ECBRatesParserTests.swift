@@ -56,6 +56,17 @@ struct ECBRatesParserTests {
         #expect(rates.invalid == ["SEK": "0", "INR": "-83", "NOK": "n/a"])
     }
 
+    @Test("a file that lists EUR too names it once among the currencies a report can take")
+    func euroListed() throws {
+        let rates = try ECBRatesParser().parseLatest(Fixtures.ecbXML(rates: [("USD", "1.0246"), ("EUR", "1")]))
+        #expect(rates.currencies == ["EUR", "USD"])
+        #expect {
+            try rates.unitsPerEuro("XAU")
+        } throws: { error in
+            (error as? ConversionError)?.errorDescription == "ECB rates: the rates of 2022-11-21 have no XAU; choose one of EUR, USD."
+        }
+    }
+
     @Test(
         "bodies that are not the ECB XML are one clear error",
         arguments: [

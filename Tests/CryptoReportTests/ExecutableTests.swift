@@ -104,7 +104,7 @@ struct ExecutableTests {
         #expect(folder.contents() == ["q"])
     }
 
-    @Test("a result that cannot be written to standard output (a full disk) is exit 73 and one sentence, not a crash; a full standard error changes no exit status")
+    @Test("a result that cannot be written to standard output (a full disk) is exit 73 and one sentence, not a crash, and records no day; a full standard error changes no exit status")
     func fullStandardOutput() throws {
         let folder = try TemporaryFolder()
         let sources = ["--tickers-url", Fixtures.tickersURL.path, "--ecb-url", Fixtures.ratesURL.path]
@@ -116,6 +116,17 @@ struct ExecutableTests {
         #expect(history.status == 73 && history.stderr == expected, "\(history.status) \(history.stderr)")
         let report = try Self.run(["--sample", "--format", "csv", "--output", "-", "--no-history"], in: folder.url, standardOutput: full)
         #expect(report.status == 73 && report.stderr == expected, "\(report.status) \(report.stderr)")
+        // A report standard output did not take is not recorded as the day's.
+        let recorded = try Self.run(sources + ["--format", "csv", "--output", "-", "--history", "printed.sqlite"], in: folder.url, standardOutput: full)
+        #expect(recorded.status == 73 && recorded.stderr == expected, "\(recorded.status) \(recorded.stderr)")
+        let printed = folder.url.appendingPathComponent("printed.sqlite").path
+        #expect(try HistoryStore(path: printed).runs(in: Date(timeIntervalSince1970: 0)...Date()).isEmpty)
+        #expect(try Self.run(sources + ["--format", "csv", "--output", "-", "--history", "printed.sqlite"], in: folder.url).status == 0)
+        #expect(try HistoryStore(path: printed).runs(in: Date(timeIntervalSince1970: 0)...Date()).count == 1)
+        // The reports' paths, lost on a full standard output, fail the run once the reports are written.
+        let paths = try Self.run(["--sample", "--output", "p", "--no-history"], in: folder.url, standardOutput: full)
+        #expect(paths.status == 73 && paths.stderr == expected, "\(paths.status) \(paths.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("p/cryptoreport-2022-11-22-USD.csv").path))
         // Standard streams closed by the caller: the next files opened would take their numbers
         // (the signals' pipe did, and read the messages as signals); each run ends with its own status.
         for (arguments, status) in [(["--bogus"], Int32(64)), (["--tickers-url", "/nonexistent/tickers.json"], 66), (["--sample", "--output", "c"], 0)] {
@@ -141,6 +152,7 @@ struct ExecutableTests {
             (["--output", ""], 64, "'' is invalid for '--output <dir>': expected a folder, or - for standard output"),
             (["--format", "pdf"], 64, "'pdf' is invalid for '--format <format>': expected csv, markdown, html, json, ledger, beancount or all"),
             (["--format", "csv,pdf"], 64, "\"pdf\" is not valid; expected csv, markdown, html, json, ledger, beancount or all"),
+            (["--max-age", "-1d"], 64, "'-1d' is invalid for '--max-age <max-age>': expected a duration like 24h or 5d, optionally as tickers=… or rates=…"),
             (["--deadline", "1e16"], 64, "'1e16' is invalid for '--deadline <seconds>': expected a positive number of seconds, up to 86400"),
             (["--symbols", "nosuchcoin,btc2"], 64, "--symbols: WazirX lists no market or base asset named \"nosuchcoin\", \"btc2\"."),
             (["--tickers-url", "/nonexistent/tickers.json"], 66, "WazirX tickers: no such file /nonexistent/tickers.json."),
@@ -167,6 +179,37 @@ struct ExecutableTests {
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(!run.stderr.contains("Error Domain") && !run.stderr.contains("Optional("))
         #expect(folder.contents("out").isEmpty)
+    }
+
+    @Test("messages stay one line: a value's control and direction characters are shown as escapes, a parser's line breaks as spaces")
+    func oneLineMessages() throws {
+        let folder = try TemporaryFolder()
+        let cases: [(arguments: [String], environment: [String: String], message: String)] = [
+            (["--sample"], ["CRYPTOREPORT_CURRENCY": "SEK\nUSD"], #"cryptoreport: Environment: CRYPTOREPORT_CURRENCY: "SEK\nUSD" is not valid;"#),
+            (["--sample", "--symbols", "btc\u{202E}cni"], [:], #"named "btc\u{202E}cni""#),
+            (["--generate-completion-script", "nosuch"], [:], "cryptoreport: Can't generate completion scripts for 'nosuch'. Please use"),
+        ]
+        for (arguments, environment, message) in cases {
+            let run = try Self.run(arguments + ["--output", "out"], in: folder.url, environment: environment)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.hasSuffix("\n"), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.unicodeScalars.contains { $0 == "\u{202E}" })
+        }
+    }
+
+    @Test("a history named as a folder is refused: with a slash before any fetch (64), an existing folder as the history's failure (74)")
+    func historyFolder() throws {
+        let folder = try TemporaryFolder()
+        let slash = try Self.run(["--sample", "--history", "dir/", "--output", "out"], in: folder.url)
+        #expect(slash.status == 64, "\(slash.stderr)")
+        #expect(slash.stderr.contains(#"--history <path>': expected a file such as history.sqlite, not a folder"#), "\(slash.stderr)")
+        #expect(folder.contents().isEmpty, "no file named dir, no reports")
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("dir"), withIntermediateDirectories: false)
+        let existing = try Self.run(["--sample", "--history", "dir", "--output", "out", "-q"], in: folder.url)
+        #expect(existing.status == 74, "\(existing.stderr)")
+        #expect(existing.stderr == "cryptoreport: History: dir: it is a folder; name a file in it, such as dir/history.sqlite; the reports were written, but this run is not in the history.\n", "\(existing.stderr)")
+        #expect(folder.contents("dir").isEmpty)
     }
 
     @Test("a failed run leaves the previous report untouched")

@@ -24,12 +24,24 @@ struct HTTPClientTests {
     func loop() async throws {
         let server = try LoopbackServer(routes: ["/a": Self.redirect("/b"), "/b": Self.redirect("/a")])
         defer { server.stop() }
-        await #expect(throws: FetchError.unreachable(source: .tickers, location: server.url("/a"), reason: "the server redirected in a loop")) {
+        await #expect(throws: FetchError.badRedirect(source: .tickers, location: server.url("/a"), reason: "the server redirected in a loop")) {
             try await get(server.url("/a"))
         }
         #expect(
-            FetchError.unreachable(source: .tickers, location: "http://x/a", reason: "the server redirected in a loop").errorDescription
+            FetchError.badRedirect(source: .tickers, location: "http://x/a", reason: "the server redirected in a loop").errorDescription
                 == "WazirX tickers: cannot reach http://x/a: the server redirected in a loop.")
+    }
+
+    @Test("a redirect loop is not fetched again: one attempt, exit 69, one line")
+    func loopNotRetried() throws {
+        let server = try LoopbackServer(routes: ["/a": Self.redirect("/b"), "/b": Self.redirect("/a"), "/r": .init(status: 200, body: try Fixtures.rates, contentType: "text/xml")])
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let run = try ExecutableTests.run(
+            ["--tickers-url", server.url("/a"), "--ecb-url", server.url("/r"), "--retries", "3", "--output", "out"], in: folder.url)
+        #expect(run.status == 69)
+        #expect(run.stderr == "cryptoreport: WazirX tickers: cannot reach \(server.url("/a")): the server redirected in a loop.\n", "\(run.stderr)")
+        #expect(server.requests.map(\.path).filter { $0 == "/a" || $0 == "/b" } == ["/a", "/b"], "\(server.requests.map(\.path))")
     }
 
     @Test("a redirect to file:///etc/passwd is refused, and said so")
@@ -37,7 +49,7 @@ struct HTTPClientTests {
         let server = try LoopbackServer(routes: ["/a": Self.redirect("file:///etc/passwd")])
         defer { server.stop() }
         await #expect(
-            throws: FetchError.unreachable(
+            throws: FetchError.badRedirect(
                 source: .tickers, location: server.url("/a"), reason: "the server redirected to a file: URL, which is refused")
         ) {
             try await get(server.url("/a"))
@@ -52,7 +64,7 @@ struct HTTPClientTests {
         defer { server.stop() }
         let five = try await get(server.url("/r1"))
         #expect(five.status == 200 && five.body == Data("[]".utf8))
-        await #expect(throws: FetchError.unreachable(source: .tickers, location: server.url("/r0"), reason: "the server redirected more than 5 times")) {
+        await #expect(throws: FetchError.badRedirect(source: .tickers, location: server.url("/r0"), reason: "the server redirected more than 5 times")) {
             try await get(server.url("/r0"))
         }
     }

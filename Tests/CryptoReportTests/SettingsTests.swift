@@ -191,6 +191,8 @@ struct SettingsTests {
             ("symbols = [\"btc\", 1]", "Config: c.toml, line 1: symbols: expected an array of strings, not a whole number."),
             ("alerts = [\n  \"btc above 1 USD\",\n  # a comment\n  \"eth sideways\",\n]", "Config: c.toml, line 4: alerts: alert \"eth sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
             ("alerts = [\n  \"btc above 1 USD\",\n  \"eth below 2 USD\n]", "Config: c.toml, line 3: not valid TOML (string): unescaped control characters other than TAB (U+0009) are explicitly prohibited."),
+            // toml++ reads up to the first NUL, so what follows it was silently ignored.
+            ("top = 5\n\u{0}\nmarkets = \"foo\"", "Config: c.toml, line 2: not valid TOML: a NUL byte; a configuration file is text."),
         ])
     func badFile(text: String, message: String) {
         #expect {

@@ -59,9 +59,35 @@ struct SignalTests {
 
     @Test("SIGTERM in the middle of the renames: the commit ends first, the whole set is in place, then 143")
     func duringCommit() throws {
+        guard let (folder, status, stderr) = try interruptMidCommit(history: nil) else { return }
+        #expect(status == 143)
+        #expect(stderr.hasPrefix("cryptoreport: stopped by SIGTERM;"), "\(stderr)")
+        let out = folder.url.appendingPathComponent("out")
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0 != OutputLock.fileName }.sorted()
+        // The latest copies and the index are part of the same commit.
+        let shared = Self.names.map { $0.replacingOccurrences(of: "2022-11-22", with: "latest") } + ["index.html"]
+        #expect(left == (Self.names + shared).sorted(), "the whole new set, and no journal or temporary file")
+    }
+
+    @Test("SIGTERM in the middle of the renames of a run with history: its day is stored with its reports, no journal is left")
+    func duringCommitWithHistory() throws {
+        guard let (folder, status, stderr) = try interruptMidCommit(history: "h.sqlite") else { return }
+        #expect(status == 143)
+        #expect(stderr.hasPrefix("cryptoreport: stopped by SIGTERM;"), "\(stderr)")
+        let database = folder.url.appendingPathComponent("h.sqlite").path
+        // Looked at before the store is opened again, which would roll a left transaction back.
+        #expect(!FileManager.default.fileExists(atPath: database + "-journal"), "the day's transaction is not left open")
+        #expect(try HistoryStore(path: database).runs(in: Date(timeIntervalSince1970: 0)...Date()).count == 1, "the day is stored")
+        let out = folder.url.appendingPathComponent("out")
+        #expect(Self.names.allSatisfy { FileManager.default.fileExists(atPath: out.appendingPathComponent($0).path) })
+    }
+
+    /// Runs the binary on the sample under strace, held for two seconds after its third rename,
+    /// and sends SIGTERM then. `nil` (the test skipped) without strace.
+    func interruptMidCommit(history: String?) throws -> (folder: TemporaryFolder, status: Int32, stderr: String)? {
         guard let strace = KillAtRenameTests.strace else {
-            print("SignalTests.duringCommit: SKIPPED, strace is not installed (apt-get install strace)")
-            return
+            print("SignalTests: SKIPPED, strace is not installed (apt-get install strace)")
+            return nil
         }
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out")
@@ -70,7 +96,7 @@ struct SignalTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: strace)
         process.arguments = ["-f", "-o", "/dev/null", "-e", "trace=rename", "-e", "inject=rename:delay_exit=2000000:when=3", ExecutableTests.binary.path]
-            + ["--sample", "--currency", "SEK", "--output", "out", "--no-history"]
+            + ["--sample", "--currency", "SEK", "--output", "out", "--no-config"] + (history.map { ["--history", $0] } ?? ["--no-history"])
         process.currentDirectoryURL = folder.url
         let err = Pipe()
         process.standardError = err
@@ -86,11 +112,6 @@ struct SignalTests {
         kill(tracee, SIGTERM)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 143)
-        #expect(stderr.hasPrefix("cryptoreport: stopped by SIGTERM;"), "\(stderr)")
-        let left = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0 != OutputLock.fileName }.sorted()
-        // The latest copies and the index are part of the same commit.
-        let shared = Self.names.map { $0.replacingOccurrences(of: "2022-11-22", with: "latest") } + ["index.html"]
-        #expect(left == (Self.names + shared).sorted(), "the whole new set, and no journal or temporary file")
+        return (folder, process.terminationStatus, stderr)
     }
 }

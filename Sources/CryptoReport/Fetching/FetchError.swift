@@ -5,6 +5,9 @@ import NIOHTTP1
 /// A source could not be read at all.
 public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
     case unreachable(source: DataSource, location: String, reason: String)
+    /// A redirect loop, too many redirects, or one to another scheme: the server's setup, which
+    /// another attempt will meet again.
+    case badRedirect(source: DataSource, location: String, reason: String)
     case timedOut(source: DataSource, location: String, seconds: Double)
     case httpStatus(source: DataSource, location: String, status: Int)
     /// The server answered, then the body stopped short of the length it declared. The byte
@@ -34,7 +37,7 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
 
     public var errorDescription: String? {
         switch self {
-        case let .unreachable(source, location, reason):
+        case let .unreachable(source, location, reason), let .badRedirect(source, location, reason):
             "\(source.displayName): cannot reach \(location): \(reason)."
         case let .timedOut(source, location, seconds):
             "\(source.displayName): no answer from \(location) within \(Self.format(seconds)) s."
@@ -69,7 +72,7 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
         case .fileMissing, .fileUnreadable: .noInput
         case .tooLarge: .dataError
         case .unsupportedLocation: .usage
-        case .unreachable, .timedOut, .httpStatus, .cutShort, .retryAfterTooLong, .deadlinePassed, .notCached: .unavailable
+        case .unreachable, .badRedirect, .timedOut, .httpStatus, .cutShort, .retryAfterTooLong, .deadlinePassed, .notCached: .unavailable
         case let .exhausted(last, _): last.exitStatus
         }
     }

@@ -104,7 +104,7 @@ private final class Exchange: @unchecked Sendable {
             // any other scheme.
             let scheme = URL(string: target, relativeTo: url)?.scheme?.lowercased() ?? "unknown"
             if scheme != "http" && scheme != "https" {
-                throw FetchError.unreachable(
+                throw FetchError.badRedirect(
                     source: source, location: location, reason: "the server redirected to a \(scheme): URL, which is refused")
             }
         }
@@ -142,9 +142,9 @@ private final class Exchange: @unchecked Sendable {
             if [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error) {
                 return .timedOut(source: source, location: location, seconds: timeout)
             }
-            if error == .redirectCycleDetected { return unreachable("the server redirected in a loop") }
+            if error == .redirectCycleDetected { return .badRedirect(source: source, location: location, reason: "the server redirected in a loop") }
             if error == .redirectLimitReached {
-                return unreachable("the server redirected more than \(NIOHTTPClient.maximumRedirects) times")
+                return .badRedirect(source: source, location: location, reason: "the server redirected more than \(NIOHTTPClient.maximumRedirects) times")
             }
             if [.emptyScheme, .invalidURL, .emptyHost].contains(error) || "\(error)".contains("unsupportedScheme") {
                 return .unsupportedLocation(source: source, location: location)

@@ -101,6 +101,7 @@ package struct Backfiller: Sendable {
             let klines = try KlinesDecoder().decode(payload.data, symbol: symbol)
             var snapshots: [Snapshot] = []
             var withoutRates = 0
+            var pastRates = 0
             // Today's kline is still moving: only whole days are history.
             for kline in klines where kline.openTime.addingTimeInterval(86400) <= now {
                 let day = ReportDates.day(kline.openTime)
@@ -110,10 +111,19 @@ package struct Backfiller: Sendable {
                     withoutRates += 1
                     continue
                 }
+                // The rates in force on a day are at most a few days old (a weekend, Easter);
+                // the newest of an old 90-day file would price months of days at one day's rates.
+                guard Self.isInForce(dayRates.date, on: kline.openTime) else {
+                    pastRates += 1
+                    continue
+                }
                 snapshots.append(Self.snapshot(ticker, kline: kline, rates: dayRates, location: url))
             }
             if withoutRates > 0 {
                 logger.warning("backfill: \(symbol): \(withoutRates) \(withoutRates == 1 ? "day" : "days") older than the ECB rates on hand (from \(rateDays.last?.date ?? "?")) were left out")
+            }
+            if pastRates > 0 {
+                logger.warning("backfill: \(symbol): \(pastRates) \(pastRates == 1 ? "day" : "days") more than a week after the newest ECB rates on hand (\(rateDays.first?.date ?? "?")) were left out")
             }
             try store.recordBackfill(symbol: symbol, days: options.days, snapshots: snapshots, at: now)
             fetched += 1
@@ -121,6 +131,15 @@ package struct Backfiller: Sendable {
         }
         return Outcome(markets: markets.count, fetched: fetched, skipped: skipped, rateDays: rateDays.count)
     }
+
+    /// Whether the rates of `date` can be a day's: published at most `maximumRateAge` before it.
+    static func isInForce(_ date: String, on day: Date) -> Bool {
+        guard let published = TARGETCalendar.publication(of: date) else { return false }
+        return day.timeIntervalSince(published) <= maximumRateAge
+    }
+
+    /// A week: longer than any gap between two TARGET business days.
+    static let maximumRateAge: TimeInterval = 7 * 86400
 
     /// One primary market per base asset, in symbol order so that a resumed run walks the same list.
     static func primaryMarkets(_ tickers: [Ticker], symbols: [String]) -> [Ticker] {

@@ -11,9 +11,11 @@ extension HistoryStore {
 
     /// `record(_:)` begun now and committed only if `allowed()` says so once the rows are in: the
     /// run's rows are inserted (on the caller's thread) while it writes its reports, and stored
-    /// only once they are on disk. `nil` when `allowed()` said no and nothing was stored. The
-    /// commit cannot be cut short by a signal (`RunInterruption`); until then, the database is as
-    /// it was to every other connection and after any end of the process.
+    /// only once they are on disk. `nil` when `allowed()` said no and nothing was stored. Until
+    /// the commit, the database is as it was to every other connection and after any end of the
+    /// process. The commit is no uninterrupted stretch of its own: `allowed()` is answered by a
+    /// thread that holds one until the commit is done (`PendingRecord.commit`), so that a signal
+    /// ends the run with the day and its reports both stored or neither.
     package func record(_ snapshot: Snapshot, committingIf allowed: () -> Bool) throws(HistoryError) -> Bool? {
         do {
             return try database.writeWithoutTransaction { db -> Bool? in
@@ -25,7 +27,7 @@ extension HistoryStore {
                         try db.execute(sql: "ROLLBACK TRANSACTION")
                         return nil
                     }
-                    try RunInterruption.shared.uninterrupted { try db.execute(sql: "COMMIT TRANSACTION") }
+                    try db.execute(sql: "COMMIT TRANSACTION")
                     return inserted
                 } catch {
                     // As GRDB's own transactions do: a failed statement or commit leaves none open.

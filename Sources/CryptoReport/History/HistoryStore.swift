@@ -23,6 +23,10 @@ package struct HistoryStore: Sendable {
         self.path = path
         self.mapped = mapped
         try Self.refuseSymbolicLinks(at: path)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .cannotOpen(path: path, reason: "it is a folder; name a file in it, such as \(path.hasSuffix("/") ? path : path + "/")history.sqlite")
+        }
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -10,8 +10,13 @@ package final class PendingRecord: @unchecked Sendable {
     /// Whether to commit, once said.
     private var decision: Bool?
     private var outcome: Result<Bool?, HistoryError>?
+    /// A signal that ends the run before the commit rolls the day back (`RunInterruption`):
+    /// otherwise the process would end with the transaction open and its journal left beside
+    /// the database.
+    private var undoToken: UInt64 = 0
 
     package init(_ snapshot: Snapshot, in store: HistoryStore) {
+        undoToken = RunInterruption.shared.undoingIfInterrupted { [self] in abandon() }
         Thread { [self] in
             let result: Result<Bool?, HistoryError>
             do throws(HistoryError) {
@@ -34,10 +39,12 @@ package final class PendingRecord: @unchecked Sendable {
     }
 
     /// Commits the snapshot (the reports are on disk) and waits for it: false when it was stored
-    /// already (`HistoryStore.record`).
+    /// already (`HistoryStore.record`). Uninterrupted (`RunInterruption`), the recording thread's
+    /// COMMIT included, on the caller's stretch: called inside the stretch that committed the
+    /// reports, a signal then ends the run with both stored or neither.
     @discardableResult
     package func commit() throws(HistoryError) -> Bool {
-        try finish(committing: true).get() ?? false
+        try RunInterruption.shared.uninterrupted { finish(committing: true) }.get() ?? false
     }
 
     /// Gives the snapshot up (the reports could not be written) and waits until nothing is left
@@ -47,7 +54,8 @@ package final class PendingRecord: @unchecked Sendable {
     }
 
     private func finish(committing: Bool) -> Result<Bool?, HistoryError> {
-        condition.withLock {
+        RunInterruption.shared.finished(undoToken)
+        return condition.withLock {
             if decision == nil { decision = committing }
             condition.broadcast()
             while outcome == nil { condition.wait() }

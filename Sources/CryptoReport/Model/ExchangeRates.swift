@@ -47,9 +47,9 @@ public struct ExchangeRates: Sendable, Equatable {
         }
     }
 
-    /// Every currency a report can be converted into, EUR included, sorted.
+    /// Every currency a report can be converted into, EUR included once (a file may list it too), sorted.
     public var currencies: [String] {
-        (Array(perEuro.keys) + ["EUR"]).sorted()
+        Set(perEuro.keys).union(["EUR"]).sorted()
     }
 
     /// Units of `code` per 1 EUR; EUR is 1 by definition.

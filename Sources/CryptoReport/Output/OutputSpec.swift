@@ -18,7 +18,7 @@ public struct OutputSpec: Sendable, Equatable {
     @Setting("templates", Rules.path) public var templates: String? = nil
     /// `nil`: `history.sqlite` in the output folder, or none for standard output or the built-in
     /// sample. A layer naming a database undoes a `no_history` below it.
-    @Setting("history", Rules.path) public var database: String? = nil
+    @Setting("history", Rules.databaseFile) public var database: String? = nil
     @Setting("no_history", Rules.boolean, yieldsTo: "history") public var noHistory = false
     @Setting("lock_timeout", Rules.seconds(allowingZero: true)) public var lockTimeout: Duration = .seconds(60)
 

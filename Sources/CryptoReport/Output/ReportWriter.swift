@@ -151,10 +151,16 @@ package struct ReportWriter: Sendable {
     }
 
     /// `write(_:removing:)` for files whose contents are made or copied as they are staged. A
-    /// report that cannot be made fails the commit before any report is replaced.
+    /// report that cannot be made fails the commit before any report is replaced. `committed`
+    /// runs once the files are in place, in the same uninterrupted stretch: what must be done
+    /// with them or not at all (the day's history commit).
     @discardableResult
-    package func write(files: [File], removing obsolete: [String] = []) throws(OutputError) -> [URL] {
-        try RunInterruption.shared.uninterrupted { () throws(OutputError) in try commit(files, removing: obsolete) }
+    package func write(files: [File], removing obsolete: [String] = [], then committed: () -> Void = {}) throws(OutputError) -> [URL] {
+        try RunInterruption.shared.uninterrupted { () throws(OutputError) in
+            let written = try commit(files, removing: obsolete)
+            committed()
+            return written
+        }
     }
 
     private func commit(_ files: [File], removing obsolete: [String]) throws(OutputError) -> [URL] {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text from a source that people will read: in a terminal, a mail, a spreadsheet, a browser.
 ///
 /// Control characters (Cc) can forge log lines; format characters (Cf: bidirectional overrides
@@ -6,7 +8,7 @@
 /// seen; a mark after a markup character (`"\u{301}`) slips past template escaping. A market
 /// identifier holding any of them is refused (the row is skipped with a warning,
 /// never altered: two symbols must not become one); text quoted in a message has them replaced.
-enum SourceText {
+package enum SourceText {
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator: true
@@ -31,6 +33,31 @@ enum SourceText {
         case .nonspacingMark, .spacingMark, .enclosingMark: true
         default: scalar.properties.isGraphemeExtend
         }
+    }
+
+    /// A value quoted back to the user (a flag's, a variable's) with every unsafe character
+    /// shown as an escape (`\n`, `\u{202E}`): the message stays one line that reads as typed,
+    /// and shows what was wrong with the value.
+    package static func escaped(_ text: String) -> String {
+        guard containsUnsafe(text) else { return text }
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": shown += "\\n"
+            case "\r": shown += "\\r"
+            case "\t": shown += "\\t"
+            case _ where isUnsafe(scalar): shown += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
+    /// A message as one line on standard error: its line breaks (swift-argument-parser's
+    /// messages have some) become spaces, and any other unsafe character an escape.
+    package static func messageLine(_ text: String) -> String {
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        return escaped(lines.filter { !$0.isEmpty }.joined(separator: " "))
     }
 
     /// Control characters and separators become spaces, format characters go.

@@ -18,6 +18,9 @@ public struct ReportPipeline: Sendable {
     /// one took 27 ms after the last file was committed, 3 % of the run. A program that makes
     /// reports in turn leaves it false.
     public var leavesValuesToExit = false
+    /// Where `--output -` prints its report, before the run's day is recorded: a day is stored
+    /// only with its report, and a report standard output could not take is not.
+    public var standardOutput: any ReportPrinting = StandardOutput()
 
     public init(
         http: any HTTPClient = NIOHTTPClient(), files: any FileReading = LocalFileReader(),
@@ -38,8 +41,6 @@ public struct ReportPipeline: Sendable {
         public var report: Report
         /// Files written, in format order; empty for standard output.
         public var written: [URL]
-        /// The single report, when it goes to standard output.
-        public var standardOutput: String?
         /// The reports were made, but the history could not be opened or updated: the command
         /// says so even with `--quiet` and exits 74.
         public var historyFailure: HistoryError?
@@ -161,9 +162,9 @@ public struct ReportPipeline: Sendable {
             }
         }
         guard let writer else {
-            let text = try planned.first.map { try $0.make() }
+            if let text = try planned.first.map({ try $0.make() }) { try standardOutput.print(text) }
             record(snapshot, in: history, failure: &historyFailure)
-            return Outcome(report: report, written: [], standardOutput: text, historyFailure: historyFailure)
+            return Outcome(report: report, written: [], historyFailure: historyFailure)
         }
         var files = planned.map { each, format, make in
             let name = "cryptoreport-\(each.dataDate)-\(each.currency).\(format.fileExtension)"
@@ -219,18 +220,22 @@ public struct ReportPipeline: Sendable {
         let written: [URL]
         do {
             // The run's own reports are what it names; the copies and the index follow them.
-            written = Array(try writer.write(files: files + shared.files, removing: obsolete).prefix(files.count))
+            // The day is committed in the reports' uninterrupted stretch: a signal during the
+            // writing ends the run with both stored.
+            written = Array(
+                try writer.write(files: files + shared.files, removing: obsolete) {
+                    do throws(HistoryError) {
+                        try recording?.commit()
+                    } catch {
+                        historyFailure = historyFailure ?? error.asNotRecorded
+                    }
+                }.prefix(files.count))
         } catch {
             recording?.abandon()
             throw error
         }
-        do throws(HistoryError) {
-            try recording?.commit()
-        } catch {
-            historyFailure = historyFailure ?? error.asNotRecorded
-        }
         if leavesValuesToExit { ValuesKeptToExit.keep((prepared, reports, view as Any, markdownView as Any, planned, files)) }
-        return Outcome(report: report, written: written, standardOutput: nil, historyFailure: historyFailure)
+        return Outcome(report: report, written: written, historyFailure: historyFailure)
     }
 
     /// Starts learning the number styles the reports will use (`PeopleNumberFormatter.Styles`),

@@ -10,7 +10,7 @@ public enum UsageError: LocalizedError, ExitStatusProviding, Equatable {
     public var errorDescription: String? {
         switch self {
         case let .invalid(option, value, expected):
-            "\(option): \"\(value)\" is not valid; expected \(expected)."
+            "\(option): \"\(SourceText.escaped(value))\" is not valid; expected \(expected)."
         case let .stdoutNeedsOneFormat(count):
             "--output -: standard output takes exactly one format, but \(count) were asked for."
         case let .templateUnreadable(path, reason):

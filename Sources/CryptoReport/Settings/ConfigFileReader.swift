@@ -24,6 +24,11 @@ package struct ConfigFileReader: Sendable {
     }
 
     package func parse(_ text: String, path: String) throws(SettingsError) -> SettingsLayer {
+        // toml++ reads a C string, so text after a NUL byte was silently ignored; TOML allows none.
+        if let nul = text.utf8.firstIndex(of: 0) {
+            let line = text.utf8[..<nul].reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            throw .file(path: path, line: line, message: "not valid TOML: a NUL byte; a configuration file is text")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

@@ -80,6 +80,11 @@ enum Rules {
     /// Anything but empty, which would silently mean the current folder.
     static let path = SettingRule<String>.one("a path") { $0.isEmpty ? nil : home($0) }
 
+    /// A path ending in `/` names a folder: SQLite made a file of the folder's name instead.
+    static let databaseFile = SettingRule<String>.one("a file such as history.sqlite, not a folder") {
+        $0.isEmpty || $0.hasSuffix("/") ? nil : home($0)
+    }
+
     /// `~/…` under `$HOME`: no shell expands a file's or a variable's `~`, SQLite does not either,
     /// and Foundation's URLs, which do, take the account's home whatever `$HOME` says.
     static func home(_ path: String) -> String {

@@ -42,6 +42,6 @@ public struct InvalidSettingValue: Error, Sendable, Equatable, CustomStringConve
     public var description: String { message }
 
     static func value(_ text: String, expected: String) -> InvalidSettingValue {
-        InvalidSettingValue("\"\(text)\" is not valid; expected \(expected)")
+        InvalidSettingValue("\"\(SourceText.escaped(text))\" is not valid; expected \(expected)")
     }
 }
