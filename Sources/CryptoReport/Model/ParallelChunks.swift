@@ -104,6 +104,7 @@ enum ParallelChunks {
         let chunks = (count + chunk - 1) / chunk
         return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
+            HugePages.advise(UnsafeMutableRawPointer(base), count: count * MemoryLayout<T>.stride)
             // Each chunk initializes only its own elements, and all are initialized before the
             // array is handed back.
             concurrently(chunks) { index in

@@ -13,6 +13,7 @@ struct ByteBuffer: ByteSink, ~Copyable {
     init(capacity: Int = 0) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
+        HugePages.advise(UnsafeMutableRawPointer(base), count: self.capacity)
     }
 
     deinit {
@@ -77,6 +78,7 @@ struct ByteBuffer: ByteSink, ~Copyable {
     private mutating func grow(toAtLeast minimum: Int) {
         let newCapacity = max(minimum, capacity * 2)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        HugePages.advise(UnsafeMutableRawPointer(newBase), count: newCapacity)
         newBase.initialize(from: base, count: count)
         base.deallocate()
         base = newBase
