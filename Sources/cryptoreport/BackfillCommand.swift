@@ -76,9 +76,12 @@ struct BackfillCommand: AsyncParsableCommand {
                     StandardStreams.writeError(BackfillProgress.line(done: done, total: total, symbol: symbol, terminal: terminal))
                 })
             let outcome = try await backfiller.run(options)
+            // Nothing stored, though markets were asked for: cron must hear of it.
+            if outcome.leftOut > 0 && outcome.fetched == 0 && outcome.skipped == 0 { throw BackfillRefused.nothingStored(outcome.leftOut) }
             if !quiet {
-                print(
-                    "backfilled \(outcome.fetched) markets (\(outcome.skipped) already done) of \(outcome.markets), \(outcome.rateDays) days of ECB rates, into \(history)"
+                let leftOut = outcome.leftOut > 0 ? ", \(outcome.leftOut) left out (see the warnings)" : ""
+                try StandardStreams.writeOutput(
+                    "backfilled \(outcome.fetched) markets (\(outcome.skipped) already done\(leftOut)) of \(outcome.markets), \(outcome.rateDays) days of ECB rates, into \(history)\n"
                 )
             }
         } catch {
@@ -91,10 +94,22 @@ struct BackfillCommand: AsyncParsableCommand {
 /// `no_history = true` means no history is written by anything.
 enum BackfillRefused: LocalizedError, ExitStatusProviding {
     case historyOff
+    /// Every market asked for was left out.
+    case nothingStored(Int)
 
     var errorDescription: String? {
-        "backfill: history is switched off (no_history in the settings); pass --history PATH to fill a database anyway."
+        switch self {
+        case .historyOff:
+            "backfill: history is switched off (no_history in the settings); pass --history PATH to fill a database anyway."
+        case let .nothingStored(count):
+            "backfill: no day of the \(count) \(count == 1 ? "market" : "markets") could be stored (see the warnings); none is marked done."
+        }
     }
 
-    var exitStatus: ExitStatus { .usage }
+    var exitStatus: ExitStatus {
+        switch self {
+        case .historyOff: .usage
+        case .nothingStored: .dataError
+        }
+    }
 }

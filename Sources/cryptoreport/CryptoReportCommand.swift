@@ -64,10 +64,13 @@ struct CryptoReportCommand: AsyncParsableCommand {
     /// `--help` still prints the full help.
     static func main() async {
         StandardStreams.holdOpen()
+        // A reader that went away (`| head`) is a failed write, said in one line and exit 73 as
+        // the README's table has it, not a silent death by SIGPIPE (141) in the middle of a run.
+        signal(SIGPIPE, SIG_IGN)
         SignalHandling.install()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if asksForReportHelp(arguments) {
-            print(reportHelp)
+            try? StandardStreams.writeOutput(reportHelp + "\n")
             return
         }
         // swift-argument-parser answers `help nosuch` with the root's help and success; a script
@@ -78,13 +81,13 @@ struct CryptoReportCommand: AsyncParsableCommand {
             Foundation.exit(ExitStatus.usage.rawValue)
         }
         if arguments == ["--version"] {
-            print(BuildInfo.version)
+            try? StandardStreams.writeOutput(BuildInfo.version + "\n")
             return
         }
         if arguments.count == 2, arguments[0] == "--generate-completion-script",
             let shell = CompletionShell(rawValue: arguments[1])
         {
-            print(CompletionRoot.completionScript(for: shell))
+            try? StandardStreams.writeOutput(CompletionRoot.completionScript(for: shell) + "\n")
             return
         }
         var command: any ParsableCommand

@@ -90,6 +90,13 @@ struct ReportOptions: ParsableArguments {
         if sample && (tickersURL != nil || ecbURL != nil) {
             throw ValidationError("--sample reads the built-in snapshot; leave out --tickers-url and --ecb-url.")
         }
+        // Given together on one command line, one of them would be ignored without a word.
+        if history != nil && noHistory {
+            throw ValidationError("--history names a database and --no-history records none; give one of them.")
+        }
+        if quiet && verbose {
+            throw ValidationError("--quiet prints nothing on success and --verbose logs every step; give one of them.")
+        }
     }
 
     func layer() -> SettingsLayer {

@@ -88,6 +88,27 @@ struct BackfillTests {
         #expect(healthy.requests.map(\.path).filter { $0.hasPrefix("/sapi/v1/klines") } == [Self.path("wrxinr")])
     }
 
+    @Test("a market the API refuses (400), or whose klines are all unreadable, is left out with a warning and not marked done; the others are filled")
+    func marketsLeftOut() async throws {
+        for wrx in [
+            Response(status: 400, body: Data(#"{"code":-1121,"message":"Invalid symbol."}"#.utf8)),
+            Response(status: 200, body: Data(#"[[1,2,3],[1740009600,"1","1","1","abc","5"],[1740096000,"1","1","1","-5","5"]]"#.utf8)),
+            Response(status: 200, body: Data("<html><body>Just a moment...</body></html>".utf8)),
+        ] {
+            let server = try Self.server(wrx: wrx)
+            defer { server.stop() }
+            let store = try HistoryStore()
+            let log = LogRecorder()
+            var backfiller = Backfiller(store: store, sleeper: RecordingSleeper())
+            backfiller.logger = log.logger
+            let outcome = try await backfiller.run(Self.options(server))
+            #expect(outcome.fetched == 2 && outcome.leftOut == 1, "\(outcome)")
+            #expect(try store.backfilled("wrxinr", days: 3, on: Date()) == false, "tried again by the next backfill")
+            #expect(try store.backfilled("ethusdt", days: 3, on: Date()), "the others are filled")
+            #expect(log.messages.contains { $0.hasPrefix("backfill: wrxinr: ") && $0.contains("left out") }, "\(log.messages)")
+        }
+    }
+
     @Test("a backfill done on an earlier day is done again: it lacks the days since")
     func markersExpire() async throws {
         let server = try Self.server()
@@ -118,16 +139,9 @@ struct BackfillTests {
     @Test("a day older than every ECB rate on hand is left out with a warning, not priced at a later day's rates")
     func daysWithoutRates() async throws {
         let old = Data(#"[[1672531200,"1","1","1","17","5"],[1740009600,"19","19","19","19","5"]]"#.utf8)  // 2023-01-01, 2025-02-20
-        let server = try Self.server(wrx: Response(status: 200, body: old))
-        defer { server.stop() }
-        let store = try HistoryStore()
-        let log = LogRecorder()
-        var backfiller = Backfiller(store: store, sleeper: RecordingSleeper())
-        backfiller.logger = log.logger
-        _ = try await backfiller.run(Self.options(server))
-        let points = try HistoryExporter(store: store).series(symbol: "wrxinr", currency: "SEK", days: 36500, now: Date())
-        #expect(points.map(\.ratesDate) == ["2025-02-20"])
-        #expect(log.messages.contains("backfill: wrxinr: 1 day older than the ECB rates on hand (from 2024-11-28) were left out"))
+        let (ratesDates, messages) = try await Self.backfillWRX(klines: old)
+        #expect(ratesDates == ["2025-02-20"])
+        #expect(messages.contains("backfill: wrxinr: 1 day older than the ECB rates on hand (from 2024-11-28) were left out"))
     }
 
     @Test("a day more than a week after the newest ECB rates on hand is left out with a warning, not priced at that old day's rates")
@@ -136,7 +150,15 @@ struct BackfillTests {
         // published that day at 15:00 UTC: six days and nine hours before 2025-03-04 00:00 UTC,
         // seven days and nine hours before 2025-03-05.
         let late = Data(#"[[1740009600,"19","19","19","19","5"],[1741046400,"21","21","21","21","5"],[1741132800,"22","22","22","22","5"]]"#.utf8)
-        let server = try Self.server(wrx: Response(status: 200, body: late))
+        let (ratesDates, messages) = try await Self.backfillWRX(klines: late)
+        #expect(ratesDates == ["2025-02-20", "2025-02-25"])
+        #expect(messages.contains("backfill: wrxinr: 1 day more than a week after the newest ECB rates on hand (2025-02-25) were left out"), "\(messages)")
+    }
+
+    /// A backfill whose wrxinr klines are `klines`: the ECB dates its stored days were priced at,
+    /// and the warnings it gave.
+    static func backfillWRX(klines: Data) async throws -> (ratesDates: [String], messages: [String]) {
+        let server = try Self.server(wrx: Response(status: 200, body: klines))
         defer { server.stop() }
         let store = try HistoryStore()
         let log = LogRecorder()
@@ -144,8 +166,7 @@ struct BackfillTests {
         backfiller.logger = log.logger
         _ = try await backfiller.run(Self.options(server))
         let points = try HistoryExporter(store: store).series(symbol: "wrxinr", currency: "SEK", days: 36500, now: Date())
-        #expect(points.map(\.ratesDate) == ["2025-02-20", "2025-02-25"])
-        #expect(log.messages.contains("backfill: wrxinr: 1 day more than a week after the newest ECB rates on hand (2025-02-25) were left out"), "\(log.messages)")
+        return (points.map(\.ratesDate), log.messages)
     }
 
     @Test("--symbols naming no market WazirX lists is a usage error; some unknown among known ones, a warning")
@@ -239,11 +260,30 @@ struct BackfillTests {
     @Test("klines: numbers or strings; bad rows dropped; error bodies are clear")
     func klines() throws {
         let decoded = try KlinesDecoder().decode(Data("[[1740009600,1,2,0.5,1.5,10],[\"x\"],[1740096000,\"1\",\"2\",\"1\",\"0\",\"3\"]]".utf8), symbol: "a")
-        #expect(decoded.count == 1)
-        #expect(decoded.first?.close == Fixtures.decimal("1.5"))
+        #expect(decoded.klines.count == 1 && decoded.unreadable == 2)
+        #expect(decoded.klines.first?.close == Fixtures.decimal("1.5"))
         #expect(throws: DataError.apiError(source: .klines, code: "-1121", message: "Invalid symbol.")) {
             try KlinesDecoder().decode(Data(#"{"code":-1121,"message":"Invalid symbol."}"#.utf8), symbol: "a")
         }
+    }
+
+    @Test("a backfill that stores no day at all ends with exit 65, each market named in a warning")
+    func nothingStored() throws {
+        let server = try LoopbackServer(
+            routes: [
+                "/sapi/v1/tickers/24hr": Response(status: 200, body: Self.tickers),
+                "/hist.xml": Response(status: 200, body: try Fixtures.data(Fixtures.historyURL), contentType: "text/xml"),
+                Self.path("ethusdt", limit: 4): Response(status: 400, body: Data(#"{"code":-1121,"message":"Invalid symbol."}"#.utf8)),
+            ])
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let run = try ExecutableTests.run(
+            ["backfill", "--days", "2", "--symbols", "eth", "--history", "h.sqlite", "--no-config", "--api-url", server.url(""),
+             "--ecb-history-url", server.url("/hist.xml"), "--retries", "0"], in: folder.url)
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("cryptoreport: warning: backfill: ethusdt: WazirX klines: "), "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("cryptoreport: backfill: no day of the 1 market could be stored (see the warnings); none is marked done.\n"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
     }
 
     @Test("progress: a bar on a terminal, plain lines otherwise")

@@ -43,7 +43,7 @@ struct ECBRatesParserTests {
     @Test("a document with no namespace has no rates")
     func noNamespace() {
         let xml = "<Envelope><Cube><Cube time='2022-11-21'><Cube currency='USD' rate='1'/></Cube></Cube></Envelope>"
-        #expect(throws: DataError.noRates(detail: "the document has no Cube element with a time attribute")) {
+        #expect(throws: DataError.noRates(detail: "the document has no Cube element whose time is a date such as 2022-11-21")) {
             try ECBRatesParser().parseLatest(Data(xml.utf8))
         }
     }

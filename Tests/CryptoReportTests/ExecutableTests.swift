@@ -116,6 +116,16 @@ struct ExecutableTests {
         #expect(history.status == 73 && history.stderr == expected, "\(history.status) \(history.stderr)")
         let report = try Self.run(["--sample", "--format", "csv", "--output", "-", "--no-history"], in: folder.url, standardOutput: full)
         #expect(report.status == 73 && report.stderr == expected, "\(report.status) \(report.stderr)")
+        // A reader that went away (`| head`): the same exit and sentence, not a silent SIGPIPE (141).
+        // Started with SIGPIPE's default action, whatever the test runner ignores.
+        for arguments in [["--sample", "--format", "csv", "--output", "-", "--no-history"], ["--sample", "--output", "piped", "--no-history"]] {
+            let gone = Pipe()
+            try gone.fileHandleForReading.close()
+            let piped = try Self.run(
+                ["-c", "import os, signal, sys; signal.signal(signal.SIGPIPE, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])", Self.binary.path]
+                    + arguments, in: folder.url, executable: URL(fileURLWithPath: "/usr/bin/python3"), standardOutput: gone.fileHandleForWriting)
+            #expect(piped.status == 73 && piped.stderr == "cryptoreport: Output: cannot write standard output: Broken pipe.\n", "\(piped.status) \(piped.stderr)")
+        }
         // A report standard output did not take is not recorded as the day's.
         let recorded = try Self.run(sources + ["--format", "csv", "--output", "-", "--history", "printed.sqlite"], in: folder.url, standardOutput: full)
         #expect(recorded.status == 73 && recorded.stderr == expected, "\(recorded.status) \(recorded.stderr)")
@@ -152,6 +162,8 @@ struct ExecutableTests {
             (["--output", ""], 64, "'' is invalid for '--output <dir>': expected a folder, or - for standard output"),
             (["--format", "pdf"], 64, "'pdf' is invalid for '--format <format>': expected csv, markdown, html, json, ledger, beancount or all"),
             (["--format", "csv,pdf"], 64, "\"pdf\" is not valid; expected csv, markdown, html, json, ledger, beancount or all"),
+            (["--history", "h.sqlite", "--no-history"], 64, "--history names a database and --no-history records none; give one of them (see cryptoreport --help)"),
+            (["-q", "-v"], 64, "--quiet prints nothing on success and --verbose logs every step; give one of them (see cryptoreport --help)"),
             (["--max-age", "-1d"], 64, "'-1d' is invalid for '--max-age <max-age>': expected a duration like 24h or 5d, optionally as tickers=… or rates=…"),
             (["--deadline", "1e16"], 64, "'1e16' is invalid for '--deadline <seconds>': expected a positive number of seconds, up to 86400"),
             (["--symbols", "nosuchcoin,btc2"], 64, "--symbols: WazirX lists no market or base asset named \"nosuchcoin\", \"btc2\"."),
@@ -203,7 +215,7 @@ struct ExecutableTests {
         let folder = try TemporaryFolder()
         let slash = try Self.run(["--sample", "--history", "dir/", "--output", "out"], in: folder.url)
         #expect(slash.status == 64, "\(slash.stderr)")
-        #expect(slash.stderr.contains(#"--history <path>': expected a file such as history.sqlite, not a folder"#), "\(slash.stderr)")
+        #expect(slash.stderr.contains(#"--history <path>': expected a file path such as history.sqlite"#), "\(slash.stderr)")
         #expect(folder.contents().isEmpty, "no file named dir, no reports")
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("dir"), withIntermediateDirectories: false)
         let existing = try Self.run(["--sample", "--history", "dir", "--output", "out", "-q"], in: folder.url)

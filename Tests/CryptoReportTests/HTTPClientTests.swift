@@ -88,4 +88,18 @@ struct HTTPClientTests {
             try await get(server.url("/z"), maximumBytes: 1_000_000)
         }
     }
+
+    @Test("a body said to be gzip that does not decode is bad data (65), not retried")
+    func badGzip() throws {
+        let server = try LoopbackServer(routes: [
+            "/t": Response(status: 200, body: Data("[not gzip at all]".utf8), headers: ["Content-Encoding": "gzip"]),
+            "/r": .init(status: 200, body: try Fixtures.rates, contentType: "text/xml"),
+        ])
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let run = try ExecutableTests.run(["--tickers-url", server.url("/t"), "--ecb-url", server.url("/r"), "--retries", "3", "--output", "out"], in: folder.url)
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr == "cryptoreport: WazirX tickers: the answer from \(server.url("/t")) says it is gzip-encoded, but does not decode.\n", "\(run.stderr)")
+        #expect(server.requests.map(\.path).filter { $0 == "/t" }.count == 1)
+    }
 }

@@ -175,6 +175,7 @@ struct SettingsTests {
             ("top = 0", "Config: c.toml, line 1: top: \"0\" is not valid; expected a positive whole number."),
             ("\n[report]\ncurrency = \"SEK\"", "Config: c.toml, line 2: [report]: sections are not used; put every key at the top level."),
             ("alerts = [\"btc above 60,000 SEK\"]", "Config: c.toml, line 1: alerts: alert \"btc above 60,000 SEK\": write 60,000 with a point for the fraction and no grouping, as in 60000 or 0.5."),
+            ("alerts = [\"btc above -1 USD\"]", "Config: c.toml, line 1: alerts: alert \"btc above -1 USD\": -1 is not above zero; a price limit or a move is a positive number."),
             ("alerts = [\"btc sideways\"]", "Config: c.toml, line 1: alerts: alert \"btc sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
             ("currency = \"SEK\"\ncurrency = \"USD\"", "Config: c.toml, line 2: not valid TOML (key-value pair): cannot redefine existing string 'currency'."),
             ("output = \"x", "Config: c.toml, line 1: not valid TOML (string): encountered end-of-file."),
@@ -260,12 +261,17 @@ struct SettingsTests {
         #expect(run.stderr.contains("CRYPTOREPORT_FORMAT names no setting (did you mean CRYPTOREPORT_FORMATS?)"), "\(run.stderr)")
     }
 
-    @Test("a --config file that is not there is missing input (66), named in one sentence")
+    @Test("a --config file that is not there, or a folder, is missing input (66), named in one sentence; /dev/null is an empty configuration")
     func missingConfigFile() throws {
         let folder = try TemporaryFolder()
         let run = try ExecutableTests.run(["--sample", "--config", "no-such.toml"], in: folder.url)
         #expect(run.status == 66)
         #expect(run.stderr == "cryptoreport: Config: cannot read no-such.toml: no such file.\n", "\(run.stderr)")
+        let folderGiven = try ExecutableTests.run(["--sample", "--config", ".", "--output", "o"], in: folder.url)
+        #expect(folderGiven.status == 66 && folderGiven.stderr == "cryptoreport: Config: cannot read .: it is a folder.\n", "\(folderGiven.stderr)")
+        // An empty configuration, from a device or a shell's `<(…)`, is read as one.
+        let empty = try ExecutableTests.run(["--sample", "--config", "/dev/null", "--output", "o", "-q"], in: folder.url)
+        #expect(empty.status == 0, "\(empty.stderr)")
     }
 
     @Test("a failed run leaves no empty folder of its own making; an existing folder stays")

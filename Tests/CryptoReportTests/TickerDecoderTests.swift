@@ -105,6 +105,28 @@ struct TickerDecoderTests {
         #expect(result.diagnostics.contains { $0.message.contains("the symbol appeared before") })
     }
 
+    @Test("a number refused for its magnitude or length is said to be so, not to be no positive number")
+    func outOfRange() throws {
+        let long = "1" + String(repeating: "0", count: 64)
+        let data = Fixtures.tickerJSON([
+            #"{"symbol":"bigusdt","baseAsset":"big","quoteAsset":"usdt","lastPrice":"1e20"}"#,
+            #"{"symbol":"tinyusdt","baseAsset":"tiny","quoteAsset":"usdt","lastPrice":1e-21}"#,
+            #"{"symbol":"longusdt","baseAsset":"long","quoteAsset":"usdt","lastPrice":"\#(long)"}"#,
+            #"{"symbol":"negusdt","baseAsset":"neg","quoteAsset":"usdt","lastPrice":"-1e30"}"#,
+            #"{"symbol":"volusdt","baseAsset":"vol","quoteAsset":"usdt","lastPrice":"2","volume":"1e20"}"#,
+        ])
+        let messages = try TickerDecoder().decode(data).diagnostics.map(\.message)
+        #expect(messages.contains(#"skipped ticker #1 (bigusdt): lastPrice "1e20" is outside the range 1e-20 to 1e20"#), "\(messages)")
+        #expect(messages.contains(#"skipped ticker #2 (tinyusdt): lastPrice 0.000000000000000000001 is outside the range 1e-20 to 1e20"#), "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("skipped ticker #3 (longusdt): lastPrice ") && $0.hasSuffix(" is longer than 64 characters") }, "\(messages)")
+        #expect(messages.contains(#"skipped ticker #4 (negusdt): lastPrice "-1e30" is not a positive number"#), "\(messages)")
+        #expect(messages.contains(#"volusdt: volume "1e20" is outside the range 1e-20 to 1e20; left empty"#), "\(messages)")
+        let rates = try ECBRatesParser().parseLatest(Fixtures.ecbXML(rates: [("USD", "1e30")]))
+        #expect(throws: ConversionError.invalidRate(currency: "USD", text: "1e30", date: "2022-11-21")) { try rates.unitsPerEuro("USD") }
+        #expect(ConversionError.invalidRate(currency: "USD", text: "1e30", date: "2022-11-21").errorDescription
+            == #"ECB rates: the rate of 2022-11-21 for USD is "1e30", outside the range 1e-20 to 1e20."#)
+    }
+
     @Test("a bad optional field is left empty with a note, the row stays")
     func badOptionalField() throws {
         let data = Fixtures.tickerJSON([

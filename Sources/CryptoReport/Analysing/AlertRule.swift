@@ -35,6 +35,10 @@ public struct AlertRule: Sendable, Equatable, CustomStringConvertible {
             if words[2].contains(",") {
                 throw ParseError(message: "alert \"\(description)\": write \(words[2]) with a point for the fraction and no grouping, as in 60000 or 0.5")
             }
+            // A number that is zero or below: a price limit or a move is above zero.
+            if DecimalText.parse(words[2]) != nil {
+                throw ParseError(message: "alert \"\(description)\": \(words[2]) is not above zero; a price limit or a move is a positive number")
+            }
             throw ParseError(message: usage)
         }
         switch (words[1], Array(words.dropFirst(3))) {

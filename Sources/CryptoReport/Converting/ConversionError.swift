@@ -14,7 +14,7 @@ public enum ConversionError: LocalizedError, ExitStatusProviding, Equatable {
         case let .currencyNotInRates(currency, date, available):
             "ECB rates: the rates of \(date) have no \(currency); choose one of \(available.joined(separator: ", "))."
         case let .invalidRate(currency, text, date):
-            "ECB rates: the rate of \(date) for \(currency) is \"\(text)\", not a positive number."
+            "ECB rates: the rate of \(date) for \(currency) is \"\(text)\", \(DecimalText.refusal(text) ?? "not a positive number")."
         case let .ambiguousRate(currency, rates, date):
             "ECB rates: the rates of \(date) list \(currency) \(rates.count) times with different rates (\(Self.list(rates))); neither is used."
         case let .noMarketConverted(count, currency, reasons):

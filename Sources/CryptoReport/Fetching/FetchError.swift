@@ -13,6 +13,8 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
     /// The server answered, then the body stopped short of the length it declared. The byte
     /// counts are nil for an encoded (gzip) body, whose declared length is not the length read.
     case cutShort(source: DataSource, location: String, received: Int?, expected: Int?)
+    /// A body sent gzip-encoded that does not decode: the server's fault, the same on every attempt.
+    case badEncoding(source: DataSource, location: String)
     case fileMissing(source: DataSource, path: String)
     case fileUnreadable(source: DataSource, path: String, reason: String)
     case tooLarge(source: DataSource, location: String, limit: Int)
@@ -47,6 +49,8 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
             "\(source.displayName): the answer from \(location) was cut short (\(received) of \(expected) bytes)."
         case let .cutShort(source, location, _, _):
             "\(source.displayName): the answer from \(location) broke off before it was complete."
+        case let .badEncoding(source, location):
+            "\(source.displayName): the answer from \(location) says it is gzip-encoded, but does not decode."
         case let .fileMissing(source, path):
             "\(source.displayName): no such file \(path)."
         case let .fileUnreadable(source, path, reason):
@@ -70,7 +74,7 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .fileMissing, .fileUnreadable: .noInput
-        case .tooLarge: .dataError
+        case .tooLarge, .badEncoding: .dataError
         case .unsupportedLocation: .usage
         case .unreachable, .badRedirect, .timedOut, .httpStatus, .cutShort, .retryAfterTooLong, .deadlinePassed, .notCached: .unavailable
         case let .exhausted(last, _): last.exitStatus

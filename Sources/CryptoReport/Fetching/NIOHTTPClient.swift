@@ -135,8 +135,9 @@ private final class Exchange: @unchecked Sendable {
         if error is NIOTooManyBytesError { return .tooLarge(source: source, location: location, limit: maximumBytes) }
         // NIOHTTPDecompression.DecompressionError.limit (swift-nio-extras, not linked here): a
         // gzip body decoding past the cap.
-        if String(describing: type(of: error)).contains("DecompressionError"), "\(error)".contains("limit") {
-            return .tooLarge(source: source, location: location, limit: maximumBytes)
+        if String(describing: type(of: error)).contains("DecompressionError") {
+            if "\(error)".contains("limit") { return .tooLarge(source: source, location: location, limit: maximumBytes) }
+            return .badEncoding(source: source, location: location)
         }
         if let error = error as? HTTPClientError {
             if [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error) {

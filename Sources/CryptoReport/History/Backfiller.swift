@@ -36,6 +36,9 @@ package struct Backfiller: Sendable {
         /// Already backfilled by an earlier, interrupted run.
         package var skipped: Int
         package var rateDays: Int
+        /// Markets with no day stored (a refused request, unreadable klines, no rates for their
+        /// days), each said in a warning and not marked done, so that the next backfill tries them again.
+        package var leftOut = 0
     }
 
     package var store: HistoryStore
@@ -84,6 +87,7 @@ package struct Backfiller: Sendable {
 
         var fetched = 0
         var skipped = 0
+        var leftOut = 0
         for (index, ticker) in markets.enumerated() {
             let symbol = ticker.symbol.lowercased()
             if try store.backfilled(symbol, days: options.days, on: now) {
@@ -97,8 +101,26 @@ package struct Backfiller: Sendable {
             // under N days before a report made N days later), and today's moving kline comes too;
             // 1000 is the most klines one request returns.
             let url = "\(base)/sapi/v1/klines?symbol=\(symbol)&interval=1d&limit=\(min(options.days + 2, 1000))"
-            let payload = try await loader.load(try SourceLocation(parsing: url, source: .klines), source: .klines)
-            let klines = try KlinesDecoder().decode(payload.data, symbol: symbol)
+            let klines: [Kline]
+            do {
+                let payload = try await loader.load(try SourceLocation(parsing: url, source: .klines), source: .klines)
+                let decoded = try KlinesDecoder().decode(payload.data, symbol: symbol)
+                klines = decoded.klines
+                if decoded.unreadable > 0 {
+                    logger.warning("backfill: \(symbol): \(decoded.unreadable) unreadable \(decoded.unreadable == 1 ? "kline was" : "klines were") left out")
+                }
+            } catch let error as FetchError where !error.isNetworkFailure {
+                // This market's answer (a 400 for a delisted symbol, an HTML page): the others go on.
+                leftOut += 1
+                logger.warning("backfill: \(symbol): \(error.errorDescription ?? "failed") It is left out.")
+                progress(index + 1, markets.count, symbol)
+                continue
+            } catch let error as DataError {
+                leftOut += 1
+                logger.warning("backfill: \(symbol): \(error.errorDescription ?? "unreadable") It is left out.")
+                progress(index + 1, markets.count, symbol)
+                continue
+            }
             var snapshots: [Snapshot] = []
             var withoutRates = 0
             var pastRates = 0
@@ -125,11 +147,18 @@ package struct Backfiller: Sendable {
             if pastRates > 0 {
                 logger.warning("backfill: \(symbol): \(pastRates) \(pastRates == 1 ? "day" : "days") more than a week after the newest ECB rates on hand (\(rateDays.first?.date ?? "?")) were left out")
             }
+            guard !snapshots.isEmpty else {
+                // Not marked done: a backfill with better sources (or later) tries it again.
+                leftOut += 1
+                logger.warning("backfill: \(symbol): no day could be stored; it is left out")
+                progress(index + 1, markets.count, symbol)
+                continue
+            }
             try store.recordBackfill(symbol: symbol, days: options.days, snapshots: snapshots, at: now)
             fetched += 1
             progress(index + 1, markets.count, symbol)
         }
-        return Outcome(markets: markets.count, fetched: fetched, skipped: skipped, rateDays: rateDays.count)
+        return Outcome(markets: markets.count, fetched: fetched, skipped: skipped, rateDays: rateDays.count, leftOut: leftOut)
     }
 
     /// Whether the rates of `date` can be a day's: published at most `maximumRateAge` before it.

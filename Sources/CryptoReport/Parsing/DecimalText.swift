@@ -26,18 +26,33 @@ package enum DecimalText {
     }
 
     package static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Decimal? {
-        guard !bytes.isEmpty, bytes.count <= maximumLength, isPlainDecimal(bytes) else { return nil }
+        guard bytes.count <= maximumLength, let value = unbounded(bytes) else { return nil }
+        return inRange(value) ? value : nil
+    }
+
+    /// The value of a plain decimal of any length and magnitude, for `parse` and `refusal`.
+    private static func unbounded(_ bytes: UnsafeBufferPointer<UInt8>) -> Decimal? {
+        guard !bytes.isEmpty, isPlainDecimal(bytes) else { return nil }
         // The digits straight into a Decimal, stored as Decimal(string:) would store them;
         // zero, over 38 digits and far exponents take Foundation's parser.
-        if let parts = DecimalParts.parse(bytes), let value = parts.decimal {
-            return inRange(value) ? value : nil
-        }
+        if let parts = DecimalParts.parse(bytes), let value = parts.decimal { return value }
         // No locale: `.` separates the fraction, as the API writes it, and no locale's ICU data is
         // loaded for it (a `Locale` per call was once half the cost of reading a ticker).
-        guard let value = Decimal(string: String(decoding: bytes, as: UTF8.self)),
-            !value.isNaN
-        else { return nil }
-        return inRange(value) ? value : nil
+        guard let value = Decimal(string: String(decoding: bytes, as: UTF8.self)), !value.isNaN else { return nil }
+        return value
+    }
+
+    /// Why `parse` refuses a text that is a plain decimal: its length or its magnitude, for a
+    /// message (`"1e30" is outside the range …`); `nil` for a text that is no decimal at all, or
+    /// that `parse` takes.
+    package static func refusal(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            // A negative value is refused for its sign, which the caller says.
+            guard let value = unbounded(bytes), !value.isSignMinus else { return nil }
+            if bytes.count > maximumLength { return "longer than \(maximumLength) characters" }
+            return inRange(value) ? nil : "outside the range 1e-20 to 1e20"
+        }
     }
 
     /// Zero, or a magnitude from 1e-20 up to (not including) 1e20; never NaN. JSON numbers are

@@ -28,7 +28,7 @@ package struct ECBHistoryReader: Sendable {
             return Self.days(from: reader)
         }
         let days = try outcome.get()
-        guard !days.isEmpty else { throw .noRates(detail: "the history has no Cube element with a time attribute") }
+        guard !days.isEmpty else { throw .noRates(detail: "the history has no Cube element whose time is a date such as 2022-11-21") }
         return ECBRatesParser.newestFirst(days)
     }
 

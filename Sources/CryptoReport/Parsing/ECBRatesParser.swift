@@ -32,7 +32,7 @@ package struct ECBRatesParser: Sendable {
         return days
     }
 
-    static let noDay = DataError.noRates(detail: "the document has no Cube element with a time attribute")
+    static let noDay = DataError.noRates(detail: "the document has no Cube element whose time is a date such as 2022-11-21")
 
     /// Every day in the document, newest first.
     package func parseDays(_ data: Data) throws(DataError) -> [ExchangeRates] {

@@ -52,6 +52,15 @@ enum JSONScalar: Decodable, Sendable {
         }
     }
 
+    /// Why a value that reads as a number is refused (`DecimalText.refusal`), else `nil`.
+    var refusal: String? {
+        switch self {
+        case let .string(text): DecimalText.refusal(text)
+        case let .number(value): DecimalText.inRange(value) || value.isSignMinus ? nil : "outside the range 1e-20 to 1e20"
+        default: nil
+        }
+    }
+
     var text: String? {
         if case let .string(text) = self { return text }
         return nil

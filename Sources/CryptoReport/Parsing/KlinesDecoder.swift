@@ -14,7 +14,8 @@ package struct Kline: Sendable, Equatable {
 package struct KlinesDecoder: Sendable {
     package init() {}
 
-    package func decode(_ data: Data, symbol: String) throws(DataError) -> [Kline] {
+    /// The klines whose time and close are readable, and how many rows were not.
+    package func decode(_ data: Data, symbol: String) throws(DataError) -> (klines: [Kline], unreadable: Int) {
         guard let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { throw .empty(source: .klines) }
         if first == UInt8(ascii: "<") { throw .htmlInsteadOfData(source: .klines, expected: "a JSON array of klines") }
         let decoder = JSONDecoder()
@@ -24,7 +25,7 @@ package struct KlinesDecoder: Sendable {
             }
             throw .malformed(source: .klines, expected: "a JSON array of klines for \(symbol)", detail: "not arrays of numbers")
         }
-        return rows.compactMap { row in
+        let klines = rows.compactMap { row -> Kline? in
             guard row.count >= 5, let seconds = row[0].decimal, seconds >= 0, seconds < 253_402_300_800,
                 let close = row[4].decimal, close > 0
             else { return nil }
@@ -36,5 +37,6 @@ package struct KlinesDecoder: Sendable {
                 openTime: Date(timeIntervalSince1970: NSDecimalNumber(decimal: seconds).doubleValue), open: value(1),
                 high: value(2), low: value(3), close: close, volume: value(5))
         }
+        return (klines, rows.count - klines.count)
     }
 }

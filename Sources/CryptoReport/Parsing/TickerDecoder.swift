@@ -245,8 +245,9 @@ package struct TickerDecoder: Sendable {
         }
         guard let last = fields.decimal(.lastPrice), DecimalParts.isPositive(last) else {
             let quoted = fields.scalar(.lastPrice)?.quoted ?? ""
+            let reason = fields.scalar(.lastPrice)?.refusal.map { "is \($0)" } ?? "is not a positive number"
             return .failure(
-                Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): lastPrice \(quoted) is not a positive number", group: "lastPrice not a positive number")))
+                Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): lastPrice \(quoted) \(reason)", group: "lastPrice not a positive number")))
         }
         var notes: [Diagnostic] = []
         func amount(_ field: RawTickerRow.Key) -> Decimal? {
@@ -254,7 +255,8 @@ package struct TickerDecoder: Sendable {
             if let value = fields.decimal(field), DecimalParts.isNonNegative(value) { return value }
             let key = RawTickerRow.keys[field.rawValue]
             let quoted = fields.scalar(field)?.quoted ?? ""
-            notes.append(Diagnostic(.tickers, "\(symbol): \(key) \(quoted) is not a non-negative number; left empty", group: "\(key) left empty"))
+            let reason = fields.scalar(field)?.refusal.map { "is \($0)" } ?? "is not a non-negative number"
+            notes.append(Diagnostic(.tickers, "\(symbol): \(key) \(quoted) \(reason); left empty", group: "\(key) left empty"))
             return nil
         }
         let ticker = Ticker(

@@ -15,9 +15,22 @@ package struct ConfigFileReader: Sendable {
     }
 
     package func read(path: String) throws(SettingsError) -> SettingsLayer {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file"
-            throw .unreadableFile(path: path, reason: reason)
+        // Opened, then read to its end: `/dev/null` and a shell's `<(…)` are configurations too,
+        // which `FileManager.contents(atPath:)` refused, and the refusal can name its cause.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .unreadableFile(path: path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)).lowercased())
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+            throw .unreadableFile(path: path, reason: "it is a folder")
+        }
+        let data: Data
+        do {
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            throw .unreadableFile(path: path, reason: "reading it failed")
         }
         guard let text = String(data: data, encoding: .utf8) else { throw .file(path: path, line: nil, message: "not UTF-8 text") }
         return try parse(text, path: path)

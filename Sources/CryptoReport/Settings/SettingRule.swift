@@ -81,7 +81,7 @@ enum Rules {
     static let path = SettingRule<String>.one("a path") { $0.isEmpty ? nil : home($0) }
 
     /// A path ending in `/` names a folder: SQLite made a file of the folder's name instead.
-    static let databaseFile = SettingRule<String>.one("a file such as history.sqlite, not a folder") {
+    static let databaseFile = SettingRule<String>.one("a file path such as history.sqlite") {
         $0.isEmpty || $0.hasSuffix("/") ? nil : home($0)
     }
 
