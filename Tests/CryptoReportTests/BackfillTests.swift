@@ -36,6 +36,16 @@ struct BackfillTests {
             sequences: [path("ethusdt"): ethFirst])
     }
 
+    /// The tickers at `path`, the 90-day file, and `ethusdt`'s klines of two days (`--days 2`).
+    static func server(tickersAt path: String, ethusdt: Response) throws -> LoopbackServer {
+        try LoopbackServer(
+            routes: [
+                path: Response(status: 200, body: tickers),
+                "/hist.xml": Response(status: 200, body: try Fixtures.data(Fixtures.historyURL), contentType: "text/xml"),
+                Self.path("ethusdt", limit: 4): ethusdt,
+            ])
+    }
+
     static func options(_ server: LoopbackServer, retries: Int = 3) -> Backfiller.Options {
         var options = Backfiller.Options()
         options.days = 3
@@ -269,12 +279,9 @@ struct BackfillTests {
 
     @Test("a backfill that stores no day at all ends with exit 65, each market named in a warning")
     func nothingStored() throws {
-        let server = try LoopbackServer(
-            routes: [
-                "/sapi/v1/tickers/24hr": Response(status: 200, body: Self.tickers),
-                "/hist.xml": Response(status: 200, body: try Fixtures.data(Fixtures.historyURL), contentType: "text/xml"),
-                Self.path("ethusdt", limit: 4): Response(status: 400, body: Data(#"{"code":-1121,"message":"Invalid symbol."}"#.utf8)),
-            ])
+        let server = try Self.server(
+            tickersAt: "/sapi/v1/tickers/24hr",
+            ethusdt: Response(status: 400, body: Data(#"{"code":-1121,"message":"Invalid symbol."}"#.utf8)))
         defer { server.stop() }
         let folder = try TemporaryFolder()
         let run = try ExecutableTests.run(
@@ -295,12 +302,7 @@ struct BackfillTests {
     @Test("backfill reads the reports' settings: the file's tickers_url, retries, symbols and database; no_history refuses")
     func honoursTheSettings() throws {
         // The tickers come from the file's tickers_url, not the API's path; klines for one symbol.
-        let server = try LoopbackServer(
-            routes: [
-                "/elsewhere/tickers.json": Response(status: 200, body: Self.tickers),
-                "/hist.xml": Response(status: 200, body: try Fixtures.data(Fixtures.historyURL), contentType: "text/xml"),
-                Self.path("ethusdt", limit: 4): Response(status: 503, body: Data("busy".utf8)),
-            ])
+        let server = try Self.server(tickersAt: "/elsewhere/tickers.json", ethusdt: Response(status: 503, body: Data("busy".utf8)))
         defer { server.stop() }
         let folder = try TemporaryFolder()
         let config = folder.url.appendingPathComponent("config.toml")
