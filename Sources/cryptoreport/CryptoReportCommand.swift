@@ -57,7 +57,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
         Exit codes: 0 success, 10 an alert fired with --fail-on-alert, 64 usage error, \
         65 bad data from a source, 66 input file missing or unreadable, 69 source unreachable \
         or HTTP error, 70 internal error, 73 output cannot be written, 74 reports written but the history \
-        not updated, 75 another run holds the output folder, 130/143 stopped by SIGINT/SIGTERM.
+        not updated, 75 another run holds the output folder, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM.
         """
 
     /// Every failure, bad flags included, ends as one line on stderr and a documented exit code;

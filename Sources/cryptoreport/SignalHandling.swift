@@ -7,9 +7,10 @@ import Foundation
     import Darwin
 #endif
 
-/// SIGTERM (cron's or systemd's stop) and SIGINT (Ctrl-C) end a run cleanly: a commit, cache write
-/// or history transaction in progress runs to its end, this run's temporary files are gone, the
-/// output lock is released, and the run exits 143 or 130 with one line on standard error.
+/// SIGTERM (cron's or systemd's stop), SIGINT (Ctrl-C) and SIGHUP (a closed terminal or a dropped
+/// ssh session) end a run cleanly: a commit, cache write or history transaction in progress runs
+/// to its end, this run's temporary files are gone, the output lock is released, and the run
+/// exits 143, 130 or 129 with one line on standard error.
 ///
 /// Written by hand with the self-pipe trick rather than a `DispatchSource`: on Linux, libdispatch
 /// receives signals through a signalfd, and one delivered to a thread that had not blocked it
@@ -22,7 +23,7 @@ enum SignalHandling {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
         writeEnd = ends[1]
-        for number in [SIGTERM, SIGINT] {
+        for number in [SIGTERM, SIGINT, SIGHUP] {
             var action = sigaction()
             #if canImport(Glibc)
                 action.__sigaction_handler.sa_handler = { number in
@@ -62,7 +63,7 @@ enum SignalHandling {
             if read(readEnd, &byte, 1) == 1 { number = Int32(byte) }
         }
         RunInterruption.shared.interrupt()
-        let name = number == SIGINT ? "SIGINT" : "SIGTERM"
+        let name = number == SIGINT ? "SIGINT" : number == SIGHUP ? "SIGHUP" : "SIGTERM"
         let line = "cryptoreport: stopped by \(name); no temporary file is left, and the output folder holds whole reports.\n"
         _ = line.withCString { write(2, $0, strlen($0)) }
         // No atexit handlers: another thread may be anywhere; everything durable is done.

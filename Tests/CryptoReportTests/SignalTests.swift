@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-/// SIGTERM and SIGINT end a run cleanly: no temporary file, the lock released, 143 or 130 and one line.
+/// SIGTERM, SIGINT and SIGHUP end a run cleanly: no temporary file, the lock released, 143, 130 or 129 and one line.
 @Suite("Signals", .serialized, .timeLimit(.minutes(2)))
 struct SignalTests {
     static let names = ["csv", "md", "html", "json"].map { "cryptoreport-2022-11-22-SEK.\($0)" }
@@ -43,7 +43,7 @@ struct SignalTests {
         return (process.terminationReason, process.terminationStatus, String(decoding: stderr, as: UTF8.self), folder.url.appendingPathComponent("out"), folder)
     }
 
-    @Test("SIGTERM while fetching: exit 143, one line, no temporary file, the lock released", arguments: [(SIGTERM, "SIGTERM", 143), (SIGINT, "SIGINT", 130)])
+    @Test("SIGTERM while fetching: exit 143, one line, no temporary file, the lock released", arguments: [(SIGTERM, "SIGTERM", 143), (SIGINT, "SIGINT", 130), (SIGHUP, "SIGHUP", 129)])
     func whileFetching(_ signal: Int32, _ name: String, _ status: Int32) async throws {
         let run = try interrupt(with: signal)
         #expect(run.reason == .exit, "the run ends itself rather than being killed")
