@@ -18,11 +18,13 @@ COMMIT   := $(shell git describe --always --dirty --abbrev=7 2>/dev/null)
 build: commit-header
 	$(SWIFT) build -c release --product cryptoreport --static-swift-stdlib --disable-local-rpath
 
-# The commit for `--version`, rewritten only when it changes (Sources/CBuildInfo/build_info.c).
+# The commit for `--version`, rewritten only when it changes (Sources/CBuildInfo/build_info.c), and
+# that file touched then: compiled once before the header existed (a plain `swift build`), its
+# dependencies do not name the header, and the binary kept saying no commit.
 commit-header:
 	@mkdir -p .build
 	@echo '#define CRYPTOREPORT_COMMIT "$(COMMIT)"' > .build/build-commit.h.new
-	@cmp -s .build/build-commit.h.new .build/build-commit.h && rm .build/build-commit.h.new || mv .build/build-commit.h.new .build/build-commit.h
+	@cmp -s .build/build-commit.h.new .build/build-commit.h && rm .build/build-commit.h.new || { mv .build/build-commit.h.new .build/build-commit.h; touch Sources/CBuildInfo/build_info.c; }
 
 ## The full report on the bundled real snapshot, in SEK, every format, into Output/.
 demo: build
