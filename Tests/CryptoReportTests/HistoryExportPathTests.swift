@@ -38,7 +38,7 @@ struct HistoryExportPathTests {
     /// some days, a BTC market quoted in WRX, a quote priced only by a market missing one day,
     /// days whose rates lack SEK or USD, a backfilled day.
     static func store(at path: String? = nil) throws -> HistoryStore {
-        let store = try path.map { try HistoryStore(path: $0, mapped: true) } ?? HistoryStore()
+        let store = try path.map { try HistoryStore(path: $0) } ?? HistoryStore()
         for daysAgo in (1...7).reversed() {
             var snapshot = try HistoryTests.snapshot(
                 daysAgo: daysAgo, factor: Decimal(10 + daysAgo) / 10, rateFactor: daysAgo == 5 ? Decimal(string: "1.1") ?? 1 : 1,

@@ -10,18 +10,14 @@ import GRDB
 package struct HistoryStore: Sendable {
     package let path: String
     let database: DatabaseQueue
-    let mapped: Bool
 
-    /// `mapped`: the file read through memory mapping (`PRAGMA mmap_size`), for a command that
-    /// reads many pages once (`history` of years touches two pages a day, and reading them a
-    /// `pread` each, copied into SQLite's cache, was a sixth of its time; a report's month of
-    /// trends is some 380 pages). SQLite reads a mapped page in place; a writer's change (under
-    /// the locks as ever) reaches it through the same page cache. Only for `history`, which only
-    /// reads: an I/O error on a mapped page ends the process with SIGBUS instead of an error,
-    /// which a report (that writes its files and records its day) must outlive.
-    package init(path: String, mapped: Bool = false) throws(HistoryError) {
+    /// The file is read with `pread`, never memory-mapped: an I/O error on a mapped page ends the
+    /// process with SIGBUS instead of an error a run can report and outlive, and mapping did not
+    /// pay even for `history` of ten years (measured on 2026-11-24 against `PRAGMA mmap_size`:
+    /// 34.1 against 36.9 ms a CSV export, the mapping's page faults and its unmapping at exit
+    /// costing more than the copies into SQLite's cache saved).
+    package init(path: String) throws(HistoryError) {
         self.path = path
-        self.mapped = mapped
         try Self.refuseSymbolicLinks(at: path)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
@@ -30,7 +26,7 @@ package struct HistoryStore: Sendable {
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            database = try DatabaseQueue(path: path, configuration: Self.configuration(mapped: mapped))
+            database = try DatabaseQueue(path: path, configuration: Self.configuration())
             let migrator = Self.migrator
             let applied = try database.read { db in try migrator.appliedIdentifiers(db) }
             // Up to date, as nearly always: no write transaction of the migrator's (a read-only
@@ -52,7 +48,7 @@ package struct HistoryStore: Sendable {
         }
     }
 
-    static func configuration(mapped: Bool) -> Configuration {
+    static func configuration() -> Configuration {
         // SQLite's defaults kept: a rollback journal and `synchronous = FULL`. A run commits
         // its snapshot once, after its reports are on disk; the journal's syncs (four, about a
         // millisecond on the benchmark's disk) are what make a completed run's day survive a
@@ -65,16 +61,12 @@ package struct HistoryStore: Sendable {
         // was filled a page at a time, each growing the reading thread's heap (an mprotect
         // and page faults apiece: half the syscalls of a run with a month of history).
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
-        if mapped {
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
-        }
         return configuration
     }
 
-    private init(path: String, database: DatabaseQueue, mapped: Bool) {
+    private init(path: String, database: DatabaseQueue) {
         self.path = path
         self.database = database
-        self.mapped = mapped
     }
 
     /// Another connection to the same file, for reading beside this one on another thread (its
@@ -82,7 +74,7 @@ package struct HistoryStore: Sendable {
     package func anotherReader() throws(HistoryError) -> HistoryStore? {
         guard path != ":memory:" else { return nil }
         do {
-            return HistoryStore(path: path, database: try DatabaseQueue(path: path, configuration: Self.configuration(mapped: mapped)), mapped: mapped)
+            return HistoryStore(path: path, database: try DatabaseQueue(path: path, configuration: Self.configuration()))
         } catch {
             throw .cannotOpen(path: path, reason: Self.describe(error))
         }
@@ -91,7 +83,6 @@ package struct HistoryStore: Sendable {
     /// An in-memory store, for tests.
     package init() throws(HistoryError) {
         path = ":memory:"
-        mapped = false
         do {
             database = try DatabaseQueue()
             try Self.migrator.migrate(database)

@@ -276,9 +276,6 @@ public struct ReportPipeline: Sendable {
             guard let path else { return OpenedHistory() }
             let store: HistoryStore
             do throws(HistoryError) {
-                // Not mapped, though the month is read once, page after page: an I/O error on
-                // a mapped page would end the run with SIGBUS, before its reports, where a read's
-                // error is a history failure the run reports and outlives (`HistoryStore.init`).
                 store = try HistoryStore(path: path)
             } catch {
                 return OpenedHistory(failure: error.asNotRecorded)
