@@ -132,9 +132,19 @@ LABELS_CLEAR = """svgs => svgs.filter(svg => svg.getBoundingClientRect().width >
 })"""
 
 
+def chart_drawn(page, symbol):
+    """Waits for the open detail's chart: the script draws it on the hash change, a task after
+    the click returns (a check made at once failed on a loaded machine, the chart not yet drawn)."""
+    try:
+        page.wait_for_selector("#%s .history svg.chart-svg" % symbol, timeout=5000)
+    except Exception:
+        pass  # the checks that follow say what is missing
+
+
 def history_drawn(page, currency, price):
     """The open #btcusdt detail's chart and earlier points, drawn by the script from the page's
     history data, against what the history holds (RECORDED[currency]) and the server's price text."""
+    chart_drawn(page, "btcusdt")
     where = "in %s, " % currency
     # The detail's window starts at the 30-day change's basis, 30 days back: 31 points.
     recorded = RECORDED[currency][-31:]
@@ -455,6 +465,7 @@ def main():
         # A limit far below the prices (eth below 10 USD) is marked at the chart's bottom edge with
         # its value, not drawn as a line that would squeeze ETH's prices into a strip.
         page.click("#m-ethusdt .pair a")
+        chart_drawn(page, "ethusdt")
         far = page.eval_on_selector_all("#ethusdt .history svg text.limit", "t => t.map(e => e.textContent)")
         check(page.locator("#ethusdt .history svg line.limit").count() == 0 and len(far) == 1 and far[0].startswith("\u2193 under "),
               "a far limit is an edge marker with its value: %r" % far)
