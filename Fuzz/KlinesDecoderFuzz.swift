@@ -12,7 +12,7 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let data = start.map { Data(bytes: $0, count: count) } ?? Data()
     let klines: [Kline]
     do {
-        klines = try KlinesDecoder().decode(data, symbol: "btcusdt")
+        klines = try KlinesDecoder().decode(data, symbol: "btcusdt").klines
     } catch {
         check(isOneLine(error.errorDescription ?? ""), "multi-line error: \(error)")
         return 0
