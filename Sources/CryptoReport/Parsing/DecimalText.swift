@@ -42,6 +42,9 @@ package enum DecimalText {
         return value
     }
 
+    /// What `refusal` says of a value outside `inRange`.
+    static let outOfRange = "outside the range 1e-20 to 1e20"
+
     /// Why `parse` refuses a text that is a plain decimal: its length or its magnitude, for a
     /// message (`"1e30" is outside the range …`); `nil` for a text that is no decimal at all, or
     /// that `parse` takes.
@@ -51,7 +54,7 @@ package enum DecimalText {
             // A negative value is refused for its sign, which the caller says.
             guard let value = unbounded(bytes), !value.isSignMinus else { return nil }
             if bytes.count > maximumLength { return "longer than \(maximumLength) characters" }
-            return inRange(value) ? nil : "outside the range 1e-20 to 1e20"
+            return inRange(value) ? nil : outOfRange
         }
     }
 

@@ -56,7 +56,7 @@ enum JSONScalar: Decodable, Sendable {
     var refusal: String? {
         switch self {
         case let .string(text): DecimalText.refusal(text)
-        case let .number(value): DecimalText.inRange(value) || value.isSignMinus ? nil : "outside the range 1e-20 to 1e20"
+        case let .number(value): DecimalText.inRange(value) || value.isSignMinus ? nil : DecimalText.outOfRange
         default: nil
         }
     }
