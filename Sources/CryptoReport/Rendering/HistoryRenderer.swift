@@ -43,21 +43,29 @@ package struct HistoryRenderer: Sendable {
         bytes += Self.csvColumns.joined(separator: ",").utf8
         bytes += "\r\n".utf8
         for part in Self.lines(points.count, perPoint: 200, { index, bytes in
-            let point = points[index]
-            let row = point.row
-            ReportDates.appendISO8601(point.time, to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-            CSVRenderer.appendText(row.symbol, separator: ",", to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-            bytes += row.currency.utf8
-            for value in [row.price, row.open, row.high, row.low, row.changePercent, row.volume, row.volumeValue, row.fxRate] {
+            // Fields read in place, a cell at a time: a copy of each point, and an array of its
+            // eight numbers, were an eighth of writing ten years (1.65 -> 1.45 ms).
+            func number(_ value: Decimal?) {
                 bytes.append(UInt8(ascii: ","))
                 if let value { PlainNumber.append(value, to: &bytes) }
             }
+            ReportDates.appendISO8601(points[index].time, to: &bytes)
             bytes.append(UInt8(ascii: ","))
-            bytes += point.ratesDate.utf8
+            CSVRenderer.appendText(points[index].row.symbol, separator: ",", to: &bytes)
             bytes.append(UInt8(ascii: ","))
-            bytes += point.kind.rawValue.utf8
+            bytes += points[index].row.currency.utf8
+            number(points[index].row.price)
+            number(points[index].row.open)
+            number(points[index].row.high)
+            number(points[index].row.low)
+            number(points[index].row.changePercent)
+            number(points[index].row.volume)
+            number(points[index].row.volumeValue)
+            number(points[index].row.fxRate)
+            bytes.append(UInt8(ascii: ","))
+            bytes += points[index].ratesDate.utf8
+            bytes.append(UInt8(ascii: ","))
+            bytes += points[index].kind.rawValue.utf8
             bytes += "\r\n".utf8
         }) {
             bytes += part
