@@ -70,7 +70,7 @@ struct ECBRatesParserTests {
     @Test(
         "bodies that are not the ECB XML are one clear error",
         arguments: [
-            ("", "ECB rates: the response was empty."),
+            ("", "ECB rates: empty (no data, or only white space)."),
             ("<html><head><title>503</title></head><body>Service Unavailable</body></html>", "ECB rates: got an HTML page instead of the ECB eurofxref XML."),
             ("<!DOCTYPE html><html><body><p>Error</body>", "ECB rates: got an HTML page instead of the ECB eurofxref XML."),
             (#"{"error":"nope"}"#, "ECB rates: not the ECB eurofxref XML (the body does not start with XML markup)."),

@@ -170,6 +170,9 @@ struct ExecutableTests {
             (["--tickers-url", "/nonexistent/tickers.json"], 66, "WazirX tickers: no such file /nonexistent/tickers.json."),
             (["--tickers-url", "RATES"], 65, "WazirX tickers: not a JSON array of tickers (got XML or other markup)."),
             (["--ecb-url", "TICKERS"], 65, "ECB rates: not the ECB eurofxref XML"),
+            // A local file is said to be large or empty as a file, not as what a server sent.
+            (["--tickers-url", "TICKERS", "--max-bytes", "1000"], 65, "WazirX tickers: TICKERS is larger than 1000 bytes (--max-bytes); refusing it."),
+            (["--tickers-url", "EMPTY"], 65, "WazirX tickers: empty (no data, or only white space)."),
             (["--ecb-url", "ZERO"], 65, "ECB rates: the rate of 2022-11-21 for INR is \"0\", not a positive number."),
             (["--tickers-url", "http://127.0.0.1:9/tickers", "--retries", "0"], 69, "WazirX tickers: cannot reach http://127.0.0.1:9/tickers"),
             (["--tickers-url", "ftp://example.com/x"], 64, "'ftp://example.com/x' is invalid for '--tickers-url <url>': expected an http(s) URL, a file:// URL or a path"),
@@ -180,7 +183,9 @@ struct ExecutableTests {
         let rates = Fixtures.ratesURL.path
         let zero = folder.url.appendingPathComponent("zero.xml")
         try Fixtures.ecbXML(rates: [("USD", "1.0246"), ("INR", "0")]).write(to: zero)
-        var resolved = arguments.map { $0 == "RATES" ? rates : $0 == "TICKERS" ? tickers : $0 == "ZERO" ? zero.path : $0 }
+        let empty = folder.url.appendingPathComponent("empty.json")
+        try Data(" \n".utf8).write(to: empty)
+        var resolved = arguments.map { $0 == "RATES" ? rates : $0 == "TICKERS" ? tickers : $0 == "ZERO" ? zero.path : $0 == "EMPTY" ? empty.path : $0 }
         if !resolved.contains("--tickers-url") { resolved += ["--tickers-url", tickers] }
         if !resolved.contains("--ecb-url") { resolved += ["--ecb-url", rates] }
         let run = try Self.run(resolved + ["--output", resolved.contains("-") ? "-" : "out", "--timeout", "5"], in: folder.url)
@@ -188,7 +193,7 @@ struct ExecutableTests {
         #expect(run.stdout.isEmpty)
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(run.stderr)")
-        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stderr.contains(message.replacingOccurrences(of: "TICKERS", with: tickers)), "\(run.stderr)")
         #expect(!run.stderr.contains("Error Domain") && !run.stderr.contains("Optional("))
         #expect(folder.contents("out").isEmpty)
     }

@@ -56,11 +56,31 @@ struct TemplateTests {
         }
     }
 
-    @Test("a templates folder that does not exist is a usage error")
-    func missingFolder() {
+    @Test("a broken template stops only the runs that write its format")
+    func brokenTemplateOfAnotherFormat() throws {
+        let folder = try TemporaryFolder()
+        try Data("{{#rows}} never closed".utf8).write(to: folder.url.appendingPathComponent("report.md.mustache"))
+        let csv = try TemplateRenderer(directory: folder.url, formats: [.csv, .json])
+        #expect(csv.rendersMarkdownItself)
+        #expect(throws: UsageError.self) { try TemplateRenderer(directory: folder.url, formats: [.csv, .markdown]) }
+        // The binary: a CSV run writes its file; a Markdown run is refused before any fetch.
+        let out = folder.url.appendingPathComponent("out").path
+        let common = ["--sample", "--no-history", "--no-config", "--quiet", "--templates", folder.url.path, "--output", out]
+        let fine = try ExecutableTests.run(common + ["--format", "csv"], in: folder.url)
+        #expect(fine.status == 0, "\(fine.stderr)")
+        let refused = try ExecutableTests.run(common + ["--format", "markdown"], in: folder.url)
+        #expect(refused.status == 64 && refused.stderr.contains("Templates: report.md.mustache is not a valid Mustache template"), "\(refused.stderr)")
+    }
+
+    @Test("a templates folder that does not exist is missing input (66), as a missing --config file is")
+    func missingFolder() throws {
         #expect(throws: UsageError.templateUnreadable(path: "/nonexistent/templates", reason: "no such folder")) {
             try TemplateRenderer(directory: URL(fileURLWithPath: "/nonexistent/templates"))
         }
+        let folder = try TemporaryFolder()
+        let run = try ExecutableTests.run(["--sample", "--no-config", "--templates", "/nonexistent/templates", "--output", "out"], in: folder.url)
+        #expect(run.status == 66 && run.stderr == "cryptoreport: Templates: cannot read /nonexistent/templates: no such folder.\n", "\(run.stderr)")
+        #expect(folder.contents("out").isEmpty)
     }
 
     /// The table's rows answer Mustache's lookups themselves (no reflection); a property added to

@@ -144,8 +144,8 @@ struct TickerDecoderTests {
     @Test(
         "bodies that are not a ticker array are one clear error",
         arguments: [
-            ("", "WazirX tickers: the response was empty."),
-            ("  \n", "WazirX tickers: the response was empty."),
+            ("", "WazirX tickers: empty (no data, or only white space)."),
+            ("  \n", "WazirX tickers: empty (no data, or only white space)."),
             ("<!DOCTYPE html><html><body>Just a moment...</body></html>", "WazirX tickers: got an HTML page instead of a JSON array of tickers."),
             (#"{"code":-1121,"message":"Invalid symbol."}"#, "WazirX tickers: the API answered with error -1121: Invalid symbol."),
             (#"{"status":"ok"}"#, "WazirX tickers: not a JSON array of tickers (got a JSON object)."),

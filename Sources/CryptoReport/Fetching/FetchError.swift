@@ -18,6 +18,8 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
     case fileMissing(source: DataSource, path: String)
     case fileUnreadable(source: DataSource, path: String, reason: String)
     case tooLarge(source: DataSource, location: String, limit: Int)
+    /// A local file past `--max-bytes`: said as a file's size, not as what a server sent.
+    case fileTooLarge(source: DataSource, path: String, limit: Int)
     case unsupportedLocation(source: DataSource, location: String)
     case retryAfterTooLong(source: DataSource, location: String, seconds: Int, cap: Int)
     case deadlinePassed(source: DataSource, seconds: Double)
@@ -56,7 +58,9 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
         case let .fileUnreadable(source, path, reason):
             "\(source.displayName): cannot read \(path): \(reason)."
         case let .tooLarge(source, location, limit):
-            "\(source.displayName): \(location) sent more than \(limit) bytes; refusing it."
+            "\(source.displayName): \(location) sent more than \(limit) bytes (--max-bytes); refusing it."
+        case let .fileTooLarge(source, path, limit):
+            "\(source.displayName): \(path) is larger than \(limit) bytes (--max-bytes); refusing it."
         case let .unsupportedLocation(source, location):
             "\(source.displayName): \(location) is not an http(s) URL, a file:// URL or a path."
         case let .retryAfterTooLong(source, location, seconds, cap):
@@ -74,7 +78,7 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .fileMissing, .fileUnreadable: .noInput
-        case .tooLarge, .badEncoding: .dataError
+        case .tooLarge, .fileTooLarge, .badEncoding: .dataError
         case .unsupportedLocation: .usage
         case .unreachable, .badRedirect, .timedOut, .httpStatus, .cutShort, .retryAfterTooLong, .deadlinePassed, .notCached: .unavailable
         case let .exhausted(last, _): last.exitStatus

@@ -68,7 +68,7 @@ package struct SourceLoader: Sendable {
         case let .file(path):
             let data = try files.contents(of: path, source: source)
             guard data.count <= maximumBytes else {
-                throw FetchError.tooLarge(source: source, location: path, limit: maximumBytes)
+                throw FetchError.fileTooLarge(source: source, path: path, limit: maximumBytes)
             }
             return FetchedPayload(source: source, location: location, data: data, fetchedAt: clock.now(), origin: .file)
         case .embedded:

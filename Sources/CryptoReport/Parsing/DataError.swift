@@ -15,7 +15,7 @@ public enum DataError: LocalizedError, ExitStatusProviding, Equatable {
     public var errorDescription: String? {
         switch self {
         case let .empty(source):
-            "\(source.displayName): the response was empty."
+            "\(source.displayName): empty (no data, or only white space)."
         case let .htmlInsteadOfData(source, expected):
             "\(source.displayName): got an HTML page instead of \(expected)."
         case let .apiError(source, code, message):

@@ -49,7 +49,7 @@ public struct ReportPipeline: Sendable {
     /// Runs the whole pipeline: each stage is given its part of the settings, already valid.
     public func run(_ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec) async throws -> Outcome {
         // A bad template or an unwritable folder is known before any fetch.
-        let templates = try TemplateRenderer(directory: output.templates.map { URL(fileURLWithPath: $0) })
+        let templates = try TemplateRenderer(directory: output.templates.map { URL(fileURLWithPath: $0) }, formats: Set(output.formats))
         guard case let .directory(path) = output.destination else {
             return try await run(spec, fetch: fetch, output: output, templates: templates, writer: nil)
         }

@@ -20,5 +20,10 @@ public enum UsageError: LocalizedError, ExitStatusProviding, Equatable {
         }
     }
 
-    public var exitStatus: ExitStatus { .usage }
+    /// A template folder or file that is not there, or cannot be read, is missing input (66), as
+    /// a `--config` file is; one that is there but wrong is a usage error.
+    public var exitStatus: ExitStatus {
+        if case .templateUnreadable = self { return .noInput }
+        return .usage
+    }
 }

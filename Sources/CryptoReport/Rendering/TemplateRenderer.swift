@@ -18,9 +18,12 @@ package struct TemplateRenderer: Sendable {
     /// The built-in HTML page is written from the model by `HTMLWriter`.
     var rendersHTMLItself: Bool { builtInHTML }
 
-    /// - Parameter directory: a folder holding `report.md.mustache` and/or `report.html.mustache`;
-    ///   a file it lacks falls back to the built-in template.
-    package init(directory: URL? = nil) throws(UsageError) {
+    /// - Parameters:
+    ///   - directory: a folder holding `report.md.mustache` and/or `report.html.mustache`; a file
+    ///     it lacks falls back to the built-in template.
+    ///   - formats: the formats the run writes (nil: all): only their templates are read, so that
+    ///     a Markdown template being edited does not stop a CSV run.
+    package init(directory: URL? = nil, formats: Set<ReportFormat>? = nil) throws(UsageError) {
         _ = MarkdownContentType.registered
         if let directory {
             var isDirectory: ObjCBool = false
@@ -33,7 +36,8 @@ package struct TemplateRenderer: Sendable {
         // Only the folder's own templates are parsed: the built-in ones are written by
         // `MarkdownWriter` and `HTMLWriter`, and parsing the HTML template cost a small report a
         // twentieth of its run (`renderWithMustache` parses a built-in one when asked).
-        for name in Self.fileNames.values.sorted() {
+        let wanted = Self.fileNames.filter { formats?.contains($0.key) ?? true }.values.sorted()
+        for name in wanted {
             guard let own = try Self.text(of: name, in: directory) else { continue }
             if name == Self.fileNames[.markdown] { ownMarkdown = true }
             if name == Self.fileNames[.html] { ownHTML = true }
@@ -42,7 +46,7 @@ package struct TemplateRenderer: Sendable {
         // Every partial resolved, and none including itself, before any fetch: a template that
         // cannot render is a usage error now, not a crash after the requests.
         var shapes: [String: PartialShape] = [:]
-        for name in Self.fileNames.values.sorted() where texts[name] != nil {
+        for name in wanted where texts[name] != nil {
             try Self.resolvePartials(of: name, chain: [], texts: &texts, shapes: &shapes, directory: directory)
         }
         for (name, text) in texts.sorted(by: { $0.key < $1.key }) {
