@@ -101,6 +101,12 @@ package struct Backfiller: Sendable {
             // under N days before a report made N days later), and today's moving kline comes too;
             // 1000 is the most klines one request returns.
             let url = "\(base)/sapi/v1/klines?symbol=\(symbol)&interval=1d&limit=\(min(options.days + 2, 1000))"
+            // This market is left out, said why, and not marked done: the next backfill tries it again.
+            func leaveOut(_ why: String) {
+                leftOut += 1
+                logger.warning("backfill: \(symbol): \(why)")
+                progress(index + 1, markets.count, symbol)
+            }
             let klines: [Kline]
             do {
                 let payload = try await loader.load(try SourceLocation(parsing: url, source: .klines), source: .klines)
@@ -111,14 +117,10 @@ package struct Backfiller: Sendable {
                 }
             } catch let error as FetchError where !error.isNetworkFailure {
                 // This market's answer (a 400 for a delisted symbol, an HTML page): the others go on.
-                leftOut += 1
-                logger.warning("backfill: \(symbol): \(error.errorDescription ?? "failed") It is left out.")
-                progress(index + 1, markets.count, symbol)
+                leaveOut("\(error.errorDescription ?? "failed") It is left out.")
                 continue
             } catch let error as DataError {
-                leftOut += 1
-                logger.warning("backfill: \(symbol): \(error.errorDescription ?? "unreadable") It is left out.")
-                progress(index + 1, markets.count, symbol)
+                leaveOut("\(error.errorDescription ?? "unreadable") It is left out.")
                 continue
             }
             var snapshots: [Snapshot] = []
@@ -148,10 +150,7 @@ package struct Backfiller: Sendable {
                 logger.warning("backfill: \(symbol): \(pastRates) \(pastRates == 1 ? "day" : "days") more than a week after the newest ECB rates on hand (\(rateDays.first?.date ?? "?")) were left out")
             }
             guard !snapshots.isEmpty else {
-                // Not marked done: a backfill with better sources (or later) tries it again.
-                leftOut += 1
-                logger.warning("backfill: \(symbol): no day could be stored; it is left out")
-                progress(index + 1, markets.count, symbol)
+                leaveOut("no day could be stored; it is left out")
                 continue
             }
             try store.recordBackfill(symbol: symbol, days: options.days, snapshots: snapshots, at: now)

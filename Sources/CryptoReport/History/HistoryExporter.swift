@@ -54,7 +54,7 @@ package struct HistoryExporter: Sendable {
         let wanted = symbol.lowercased()
         var points: [Point] = []
         var convertible = false
-        if runs.count >= halvedFrom, store.path != ":memory:" {
+        if runs.count >= halvedFrom, store.hasOtherReaders {
             (points, convertible) = try Self.convertInHalves(wanted, currency: currency, runs: runs, store: store)
         } else {
             convertible = try Self.convert(wanted, currency: currency, runs: runs, store: store) { points.append($0) }
@@ -96,7 +96,7 @@ package struct HistoryExporter: Sendable {
                 let start = base + (half == 0 ? 0 : middle)
                 var count = 0
                 let outcome = Result { () throws(HistoryError) in
-                    // `anotherReader` is `nil` for a store in memory, which the caller keeps to one pass.
+                    // Never `nil`: halved only when the store `hasOtherReaders`.
                     guard let reader = half == 0 ? store : try store.anotherReader() else { return false }
                     return try convert(wanted, currency: currency, runs: halves[half], store: reader) { point in
                         guard count < halves[half].count else { return }

@@ -69,10 +69,13 @@ package struct HistoryStore: Sendable {
         self.database = database
     }
 
+    /// Whether `anotherReader` gives one: a file's store, not one in memory.
+    package var hasOtherReaders: Bool { path != ":memory:" }
+
     /// Another connection to the same file, for reading beside this one on another thread (its
     /// schema is this one's, migrated already); `nil` for a store in memory, which has no other.
     package func anotherReader() throws(HistoryError) -> HistoryStore? {
-        guard path != ":memory:" else { return nil }
+        guard hasOtherReaders else { return nil }
         do {
             return HistoryStore(path: path, database: try DatabaseQueue(path: path, configuration: Self.configuration()))
         } catch {
