@@ -48,7 +48,7 @@ enum EmbeddedTemplates {{
 }}
 """)
 
-write("EmbeddedSample.swift", f"""import Foundation
+write("EmbeddedSample.swift", f"""public import Foundation
 
 /// The bundled real snapshot behind `--sample` (see Samples/SOURCES.md): WazirX's 450 tickers
 /// captured 2022-11-22 and the ECB reference rates of 2022-11-21, byte for byte.

@@ -118,9 +118,11 @@
       else t = t.replace(",", ".");
       return decimal(t);
     }
-    // The page's rule for money: four significant digits, never fewer than two decimals.
-    function fractionDigits(text) {
+    // The page's rule for money: four significant digits, never fewer than two decimals below a
+    // thousand; from a thousand up, the currency's own decimals (none for the yen).
+    function fractionDigits(text, own) {
       var parts = text.split("."), integer = parts[0].replace(/^0+/, "");
+      if (integer.length >= 4) return own;
       if (integer) return 2;
       var zeros = (parts[1] || "").match(/^0*/)[0].length;
       return Math.min(20, Math.max(2, zeros + 4));
@@ -144,7 +146,7 @@
       amount.setAttribute("aria-invalid", typed ? "false" : "true");
       if (!value || !typed) { result.textContent = "–"; via.textContent = typed ? "" : via.getAttribute("data-bad"); return; }
       var product = plain({ digits: value.digits * typed.digits, scale: value.scale + typed.scale });
-      var digits = fractionDigits(product);
+      var digits = fractionDigits(product, currency.digits);
       result.textContent = new Intl.NumberFormat(currency.locale, {
         style: "currency", currency: currency.code, minimumFractionDigits: digits, maximumFractionDigits: digits
       }).format(product);

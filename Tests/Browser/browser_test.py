@@ -67,6 +67,9 @@ def make_reports(binary, folder):
         recorded[currency] = [(row["time"][:10], row["price"]) for row in csv.DictReader(export.splitlines())]
     usd = os.path.join(folder, "usd")
     run(binary, "--sample", "--currency", "USD", "--format", "html,csv", "--output", usd, "--no-history")
+    # The yen has no decimals of its own: prices from a thousand up are whole yen.
+    jpy = os.path.join(folder, "jpy")
+    run(binary, "--sample", "--currency", "JPY", "--format", "html,csv", "--output", jpy, "--no-history")
     # A symbol that would end the page's script if it were not escaped, beside a real market.
     hostile_symbol = "</script><script>alert(1)</script>"
     tickers = os.path.join(folder, "hostile.json")
@@ -88,13 +91,14 @@ def make_reports(binary, folder):
 
     with open(os.path.join(sek, "cryptoreport-2022-11-22-USD.csv")) as f:
         sek_page_usd = {row["symbol"]: row for row in csv.DictReader(f)}
-    return {"sek": report(sek, "SEK"), "sek_page_usd": sek_page_usd, "recorded": recorded, "usd": report(usd, "USD"), "hostile": report(hostile, "USD"), "hostile_symbol": hostile_symbol}
+    return {"sek": report(sek, "SEK"), "sek_page_usd": sek_page_usd, "recorded": recorded, "usd": report(usd, "USD"), "jpy": report(jpy, "JPY"), "hostile": report(hostile, "USD"), "hostile_symbol": hostile_symbol}
 
 
-def people_number(text):
-    """'171 447,35 kr', '$16,100.00', '−1,31 %' as a Decimal and the count of its fraction digits."""
+def people_number(text, swedish=None):
+    """'171 447,35 kr', '$16,100.00', '−1,31 %' as a Decimal and the count of its fraction digits;
+    `swedish` says whether the comma is the decimal one where a guess would not do ('¥2,267,749')."""
     text = text.replace("\u2212", "-").replace("\u00a0", " ").replace("\u202f", " ")
-    sv = "kr" in text or ("," in text and "." not in text)
+    sv = swedish if swedish is not None else ("kr" in text or ("," in text and "." not in text))
     digits = re.sub(r"[^0-9,.\-]", "", text)
     if sv:
         digits = digits.replace(".", "").replace(",", ".")
@@ -104,11 +108,11 @@ def people_number(text):
     return Decimal(digits), fraction
 
 
-def equal_to_csv(shown, csv_value):
+def equal_to_csv(shown, csv_value, swedish=None):
     """The figure shown is the CSV's, rounded to the digits shown."""
     if not csv_value:
         return shown.strip() in ("", "–")
-    value, fraction = people_number(shown)
+    value, fraction = people_number(shown, swedish)
     return abs(value - Decimal(csv_value)) <= Decimal(1).scaleb(-fraction) / 2
 
 
@@ -212,6 +216,7 @@ def main():
     reports = make_reports(binary, folder)
     sek_html, sek_csv = reports["sek"]
     usd_html, usd_csv = reports["usd"]
+    jpy_html, jpy_csv = reports["jpy"]
     hostile_html, _ = reports["hostile"]
     RECORDED.update(reports["recorded"])
     switched_csv = reports["sek_page_usd"]
@@ -580,6 +585,26 @@ def main():
               and page.text_content("#markets h2") == "All markets", "the USD page is English: lang=en, Price, All markets")
         check(re.fullmatch(r"\d+ markets", page.text_content("#shown") or "") is not None
               and page.get_attribute("thead [role=button][data-k=p]", "title") == "Sort by price", "the USD page's script speaks English")
+        context.close()
+
+        # Yen: the table and the converter show whole yen from a thousand up, decimals below.
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        problems = watch(page)
+        page.goto("file://" + jpy_html)
+        shown = page.eval_on_selector("#m-btcusdt td", "c => c.innerText")
+        check(people_number(shown, False)[1] == 0 and equal_to_csv(shown, jpy_csv["btcusdt"]["price"], False),
+              "BTC/USDT in whole yen: %r for the CSV's %s" % (shown, jpy_csv["btcusdt"]["price"]))
+        page.select_option("#conv-from", label="BTC")
+        page.fill("#conv-amount", "0.5")
+        shown = page.text_content("#conv-result")
+        check(people_number(shown, False)[1] == 0 and equal_to_csv(shown, str(Decimal(jpy_csv["btcusdt"]["price"]) / 2), False),
+              "0.5 BTC = %r in whole yen, half the CSV's %s" % (shown, jpy_csv["btcusdt"]["price"]))
+        page.fill("#conv-amount", "0.0001")
+        shown = page.text_content("#conv-result")
+        check(people_number(shown, False)[1] == 2 and equal_to_csv(shown, str(Decimal(jpy_csv["btcusdt"]["price"]) / 10000), False),
+              "0.0001 BTC = %r, below a thousand yen with two decimals" % shown)
+        check(not problems["requests"] and not problems["errors"], "no request or error on the yen page: %s" % problems)
         context.close()
 
         # A hostile symbol stays text.

@@ -7,7 +7,7 @@ import Testing
 @Suite("The HTML page's converter")
 struct ConverterTests {
     struct Data: Decodable {
-        struct Currency: Decodable { var code, locale: String }
+        struct Currency: Decodable { var code, locale: String; var digits: Int }
         struct Unit: Decodable { var name, market: String; var values: [String] }
         var ecbDate: String
         var currencies: [Currency]
@@ -22,9 +22,9 @@ struct ConverterTests {
     func encoderBytes() throws {
         typealias Converter = ReportViewModel.ConverterData
         let samples = [
-            Converter(ecbDate: "2022-11-21", currencies: [.init(code: "SEK", locale: "sv-SE")], units: []),
+            Converter(ecbDate: "2022-11-21", currencies: [.init(code: "SEK", digits: 2, locale: "sv-SE")], units: []),
             Converter(
-                ecbDate: "2022-11-21", currencies: [.init(code: "SEK", locale: "sv-SE"), .init(code: "USD", locale: "en-US")],
+                ecbDate: "2022-11-21", currencies: [.init(code: "SEK", digits: 2, locale: "sv-SE"), .init(code: "JPY", digits: 0, locale: "ja-JP")],
                 units: [
                     .init(name: "USD", market: "", values: ["10.7235", "1"]),
                     .init(name: "A\"B\\C/D\n\u{1}é✓", market: "x</script>", values: ["", "0.000008600"]),
@@ -40,7 +40,7 @@ struct ConverterTests {
         #expect(try Self.decode(ReportViewModel.converterData([sek])).units.count > 100)
         // Units enough to be written in several chunks at once.
         let many = Converter(
-            ecbDate: "2022-11-21", currencies: [.init(code: "SEK", locale: "sv-SE")],
+            ecbDate: "2022-11-21", currencies: [.init(code: "SEK", digits: 2, locale: "sv-SE")],
             units: (0..<5_000).map { .init(name: "A\($0)\"", market: "a\($0)usdt", values: ["\($0).5", ""]) })
         #expect(many.json == String(decoding: try encoder.encode(many), as: UTF8.self))
     }
@@ -77,7 +77,8 @@ struct ConverterTests {
         let sek = try HTMLReportAppTests.sample("SEK"), usd = try HTMLReportAppTests.sample("USD")
         let data = try Self.decode(ReportViewModel.converterData([sek, usd]))
         #expect(data.ecbDate == "2022-11-21")
-        #expect(data.currencies.map(\.code) == ["SEK", "USD"] && data.currencies.map(\.locale) == ["sv-SE", "en-US"])
+        #expect(data.currencies.map(\.code) == ["SEK", "USD"] && data.currencies.map(\.locale) == ["sv-SE", "en-US"]
+              && data.currencies.map(\.digits) == [2, 2])
         let btc = try #require(data.units.first { $0.name == "BTC" })
         let sekBTC = try #require(sek.rows.first { $0.symbol == "btcusdt" }), usdBTC = try #require(usd.rows.first { $0.symbol == "btcusdt" })
         #expect(btc.market == "btcusdt")

@@ -265,6 +265,11 @@ struct HTMLReportAppTests {
             let shown = PeopleNumberFormatter(currency: "USD", locale: Locale(identifier: "en_US")).money(Decimal(string: value)!)
             #expect(shown.split(separator: ".").last?.count == digits, "\(value): the page shows \(shown)")
         }
+        // The yen's prices from a thousand up are whole, as the page shows them.
+        let yen: [(String, String)] = [("2426288.58", "2426289"), ("1000", "1000"), ("152.034", "152.03"), ("0", "0")]
+        for (value, expected) in yen {
+            #expect(ReportViewModel.plainPrice(Decimal(string: value)!, minorUnits: 0) == expected, "\(value)")
+        }
     }
 
     @Test("text in the history data cannot end its script element")

@@ -92,6 +92,31 @@ struct NumberReferenceTests {
         #expect(styles.number != nil)
     }
 
+    @Test("the currencies without decimals of their own are the ones Foundation shows without: every ECB currency")
+    func minorUnits() {
+        let english = Locale(identifier: "en_US")
+        for currency in PeopleNumberFormatter.defaultLocales.keys.sorted() {
+            // Foundation's currency style without a precision shows the currency's own decimals.
+            let text = Decimal(1).formatted(.currency(code: currency).locale(english))
+            let own = text.split(separator: ".").count > 1 ? text.split(separator: ".")[1].filter(\.isNumber).count : 0
+            #expect(PeopleNumberFormatter.minorUnits(of: currency) == own, "\(currency): \(text)")
+        }
+        #expect(PeopleNumberFormatter.minorUnits(of: "jpy") == 0)
+        #expect(PeopleNumberFormatter.minorUnits(of: "XAU") == 2)
+    }
+
+    @Test("a price from a thousand up has the currency's own decimals; below, two or four significant digits", arguments: [
+        ("JPY", "2426288.58", "¥2,426,289"), ("JPY", "1000.4", "¥1,000"), ("JPY", "999.994", "¥999.99"), ("JPY", "152.034", "¥152.03"),
+        ("JPY", "0.0012934", "¥0.001293"), ("JPY", "0", "¥0"), ("KRW", "23289565.61", "₩23,289,566"), ("ISK", "2469194.81", "ISK 2,469,195"),
+        ("USD", "17105.734", "$17,105.73"), ("USD", "1.0724", "$1.072"), ("USD", "0", "$0.00"), ("HUF", "6835445.77", "HUF 6,835,445.77"),
+    ])
+    func wholeCurrencies(currency: String, value: String, expected: String) throws {
+        let numbers = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: "en_US"))
+        let amount = try #require(Decimal(string: value, locale: Locale(identifier: "en_US_POSIX")))
+        #expect(numbers.money(amount).replacingOccurrences(of: "\u{a0}", with: " ") == expected)
+        #expect(numbers.money(amount) == numbers.referenceFormatter().money(amount))
+    }
+
     /// Each of a locale's four styles with Foundation's text for it.
     static func references(currency: String, locale: Locale) -> [(String, Bool, (Decimal, ClosedRange<Int>) -> String)] {
         typealias Styles = PeopleNumberFormatter.Styles

@@ -10,7 +10,10 @@ package import Foundation
 /// match byte for byte still takes.
 package struct PeopleNumberFormatter: Sendable {
     package var currency: String {
-        didSet { styles = Styles.shared(currency: currency, locale: locale) }
+        didSet {
+            styles = Styles.shared(currency: currency, locale: locale)
+            minorUnits = Self.minorUnits(of: currency)
+        }
     }
     package var locale: Locale {
         didSet { styles = Styles.shared(currency: currency, locale: locale) }
@@ -18,11 +21,14 @@ package struct PeopleNumberFormatter: Sendable {
     /// Foundation for every cell: the reference the fast path is tested against.
     var reference = false
     private var styles: Styles
+    /// The decimals of the currency's own amounts (see `minorUnits(of:)`).
+    package private(set) var minorUnits: Int
 
     package init(currency: String, locale: Locale) {
         self.currency = currency
         self.locale = locale
         styles = Styles.shared(currency: currency, locale: locale)
+        minorUnits = Self.minorUnits(of: currency)
     }
 
     /// The same formatter taking Foundation's path for every value.
@@ -53,11 +59,30 @@ package struct PeopleNumberFormatter: Sendable {
         return max(minimum, significant - 1 - PlainNumber.magnitude(of: value))
     }
 
+    /// The decimals of a currency's own amounts, as Foundation's currency style shows them: none
+    /// for the ECB's yen, won, Icelandic króna and rupiah, two for its others (and for any
+    /// currency not listed). A table rather than asking Foundation, which would cost a formatter
+    /// every run; `NumberReferenceTests` holds it to Foundation's for every currency the ECB lists.
+    package static func minorUnits(of currency: String) -> Int {
+        wholeCurrencies.contains(currency.uppercased()) ? 0 : 2
+    }
+
+    static let wholeCurrencies: Set<String> = ["JPY", "KRW", "ISK", "IDR"]
+
+    /// Fraction digits of an amount of `magnitude` (`PlainNumber.magnitude`, `nil` for zero) in a
+    /// currency with `minorUnits`: below a thousand, at least two and enough for four significant
+    /// digits (`$0.000008600`, `¥152.03`); from a thousand up, the currency's own, as its people
+    /// write it (`$17,105.73`, but `¥2,426,289`, not `¥2,426,288.58`).
+    package static func moneyDigits(magnitude: Int?, minorUnits: Int) -> Int {
+        guard let magnitude else { return minorUnits }
+        return magnitude >= 3 ? minorUnits : max(2, 3 - magnitude)
+    }
+
     /// `wholeWhenWhole`: an amount that is a whole number shows none of its zero decimals (a
     /// threshold, "1 072 kr", not a price, "1 072,00 kr").
     package func money(_ value: Decimal?, wholeWhenWhole: Bool = false) -> String {
         guard let value, !value.isNaN else { return "" }
-        var digits = Self.fractionDigits(for: value)
+        var digits = Self.moneyDigits(magnitude: value.isZero ? nil : PlainNumber.magnitude(of: value), minorUnits: minorUnits)
         if wholeWhenWhole {
             var exact = value
             var whole = Decimal()

@@ -7,6 +7,9 @@ extension ReportViewModel {
     struct ConverterData: Encodable {
         struct Currency: Encodable {
             var code: String
+            /// The currency's own decimals (`PeopleNumberFormatter.minorUnits`): the script shows
+            /// a product from a thousand up with these, as the page's prices.
+            var digits: Int
             /// A BCP 47 tag for the browser's `Intl.NumberFormat`: `sv-SE`.
             var locale: String
         }
@@ -76,7 +79,8 @@ extension ReportViewModel {
         let data = ConverterData(
             ecbDate: first.rates.date,
             currencies: reports.map {
-                ConverterData.Currency(code: $0.currency, locale: $0.localeIdentifier.replacingOccurrences(of: "_", with: "-"))
+                ConverterData.Currency(
+                    code: $0.currency, digits: PeopleNumberFormatter.minorUnits(of: $0.currency), locale: $0.localeIdentifier.replacingOccurrences(of: "_", with: "-"))
             },
             units: units)
         return data.json
@@ -96,6 +100,8 @@ extension ReportViewModel.ConverterData {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes += #"{"code":"#.utf8
             string(currency.code)
+            bytes += #","digits":"#.utf8
+            bytes += String(currency.digits).utf8
             bytes += #","locale":"#.utf8
             string(currency.locale)
             bytes.append(UInt8(ascii: "}"))

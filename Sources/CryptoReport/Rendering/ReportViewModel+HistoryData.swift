@@ -81,7 +81,7 @@ extension ReportViewModel {
             markets += ":[\"".utf8
             for (index, offset) in point.enumerated() {
                 if index > 0 { markets.append(UInt8(ascii: " ")) }
-                if offset >= 0 { appendPlainPrice(trend.series[offset], to: &markets) } else { markets.append(UInt8(ascii: "-")) }
+                if offset >= 0 { appendPlainPrice(trend.series[offset], minorUnits: numbers.minorUnits, to: &markets) } else { markets.append(UInt8(ascii: "-")) }
             }
             markets += "\",\"".utf8
             for (index, hundredths) in change.enumerated() {
@@ -109,16 +109,17 @@ extension ReportViewModel {
     /// A price with exactly the fraction digits `PeopleNumberFormatter.money` shows it with, in
     /// plain digits (`0.000008600`), so that the script's `Intl.NumberFormat` writes the page's
     /// text: it formats a decimal string exactly, and the digits say how many to show.
-    static func plainPrice(_ value: Decimal) -> String {
+    static func plainPrice(_ value: Decimal, minorUnits: Int = 2) -> String {
         var bytes: [UInt8] = []
-        appendPlainPrice(value, to: &bytes)
+        appendPlainPrice(value, minorUnits: minorUnits, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func appendPlainPrice(_ value: Decimal, to bytes: inout [UInt8]) {
+    static func appendPlainPrice(_ value: Decimal, minorUnits: Int, to bytes: inout [UInt8]) {
         let parts = DecimalParts(value)
-        // `PeopleNumberFormatter.fractionDigits(for:)`, from the parts read once.
-        let digits = parts.map { $0.isZero ? 2 : max(2, 3 - $0.magnitude) } ?? PeopleNumberFormatter.fractionDigits(for: value)
+        // The magnitude from the parts read once.
+        let magnitude = parts.map { $0.isZero ? nil : $0.magnitude } ?? (value.isZero ? nil : PlainNumber.magnitude(of: value))
+        let digits = PeopleNumberFormatter.moneyDigits(magnitude: magnitude, minorUnits: minorUnits)
         let start = bytes.count
         if let parts, let rounded = parts.rounded(scale: digits) {
             rounded.appendPlain(to: &bytes)
