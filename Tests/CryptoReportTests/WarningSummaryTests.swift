@@ -45,4 +45,31 @@ struct WarningSummaryTests {
             #expect(text.components(separatedBy: "no symbol, or not a plain string").count - 1 == 5, "\(format)")
         }
     }
+
+    @Test("a crossed book (bid above ask) is kept as sent, its spread negative, and said: five by name, then how many more")
+    func crossedBook() throws {
+        let folder = try TemporaryFolder()
+        var tickers = [
+            Fixtures.ticker("btcinr", base: "btc", quote: "inr", last: "1398000", bid: "1399000", ask: "1398000"),
+            Fixtures.ticker("ethinr", base: "eth", quote: "inr", last: "95000", bid: "94900", ask: "95100"),
+            Fixtures.ticker("wrxinr", base: "wrx", quote: "inr", last: "15", bid: "15", ask: "15"),
+        ]
+        tickers += (1...6).map { Fixtures.ticker("c\($0)inr", base: "c\($0)", quote: "inr", last: "2", bid: "2.5", ask: "2.0") }
+        try Fixtures.tickerJSON(tickers).write(to: folder.url.appendingPathComponent("t.json"))
+        let run = try ExecutableTests.run(
+            ["--tickers-url", "t.json", "--ecb-url", Fixtures.ratesURL.path, "--currency", "INR", "--markets", "all", "--output", "out",
+             "--format", "csv,json", "--no-history"],
+            in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "cryptoreport: warning: WazirX tickers: btcinr: bidPrice 1399000 is above askPrice 1398000 (a crossed book); its spread is negative")
+        #expect(lines.filter { $0.contains("(a crossed book)") }.count == 5, "btcinr and c1…c4 by name")
+        #expect(lines.last == "cryptoreport: warning: WazirX tickers: … and 2 more rows like it (bid above ask)")
+        #expect(!run.stderr.contains("ethinr") && !run.stderr.contains("wrxinr"), "an ordinary book and a zero spread say nothing")
+        let csv = try String(contentsOf: folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-INR.csv"), encoding: .utf8)
+        let btc = try #require(csv.split(whereSeparator: \.isNewline).first { $0.hasPrefix("btcinr,") })
+        #expect(btc.contains(",-1000,"), "the market is kept with the spread the feed's figures make: \(btc)")
+        let json = try String(contentsOf: folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-INR.json"), encoding: .utf8)
+        #expect(json.contains("btcinr: bidPrice 1399000 is above askPrice 1398000 (a crossed book); its spread is negative"))
+    }
 }

@@ -34,10 +34,17 @@ package struct MarketAnalyser: Sendable {
             for (quote, symbol) in part.leftOut { leftOut[quote, default: []].append(symbol) }
         }
         // One warning per quote asset: a missing INR rate must not print two hundred lines.
-        let diagnostics = leftOut.keys.sorted().map { quote in
+        var diagnostics = leftOut.keys.sorted().map { quote in
             Diagnostic(
                 .tickers,
                 .leftOut(symbols: leftOut[quote] ?? [], quoteAsset: quote, reason: rates.reasons[quote] ?? "no rate for \(quote.uppercased())"))
+        }
+        // A crossed book is the feed's to explain, not ours to mend: the market stays as sent,
+        // its spread negative, and the reader is told why (the sign bit alone: no arithmetic).
+        for (position, row) in rows.enumerated() where row.spread?.isSignMinus == true {
+            let ticker = tickers[kept[position].index]
+            guard let bid = ticker.bid, let ask = ticker.ask else { continue }
+            diagnostics.append(Diagnostic(.tickers, .crossedBook(symbol: ticker.symbol, bid: bid, ask: ask), group: "bid above ask"))
         }
         return Result(rows: rows, diagnostics: diagnostics)
     }

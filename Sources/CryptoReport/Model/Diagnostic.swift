@@ -9,6 +9,9 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
         /// Markets quoted in `quoteAsset` could not be priced in the report currency; `reason` is
         /// the converter's, and `symbols` every market left out, in feed order.
         case leftOut(symbols: [String], quoteAsset: String, reason: String)
+        /// A market whose bid is above its ask (a crossed book), in the feed's own figures: kept
+        /// as sent, with the negative spread they make.
+        case crossedBook(symbol: String, bid: Decimal, ask: Decimal)
         /// A currency the ECB file lists with different rates, which the report did not need: left out.
         case ambiguousRate(currency: String, rates: [Decimal])
         /// A row of the feed skipped or amended by the decoder, described by the decoder itself:

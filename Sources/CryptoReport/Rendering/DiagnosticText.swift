@@ -12,6 +12,8 @@ package enum DiagnosticText {
                 ? symbols[0]
                 : "\(symbols.count) markets quoted in \(quoteAsset.uppercased()) (\(symbols.prefix(3).joined(separator: ", "))\(symbols.count > 3 ? ", …" : ""))"
             return "left out \(what): \(reason)"
+        case let .crossedBook(symbol, bid, ask):
+            return "\(symbol): bidPrice \(DecimalParts.plainText(bid)) is above askPrice \(DecimalParts.plainText(ask)) (a crossed book); its spread is negative"
         case let .ambiguousRate(currency, rates):
             return "\(currency) is listed \(rates.count) times with different rates (\(ConversionError.list(rates))); it is left out"
         case let .input(text):
