@@ -69,7 +69,9 @@ struct HistoryCommand: ParsableCommand {
             let points: [HistoryExporter.Point]
             let emptyWindow: HistoryExporter.EmptyWindow?
             do throws(HistoryError) {
-                let exporter = HistoryExporter(store: try HistoryStore(path: path))
+                let exporter = HistoryExporter(store: try HistoryStore(path: path)) { damage in
+                    StandardStreams.writeError("cryptoreport: warning: \(damage.errorDescription ?? "") They are left out.\n")
+                }
                 let now = Date()
                 points = try exporter.series(symbol: symbol, currency: currency, days: days, now: now)
                 emptyWindow = points.isEmpty ? try exporter.emptyWindow(symbol: symbol, currency: currency, now: now) : nil

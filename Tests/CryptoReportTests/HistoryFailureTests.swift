@@ -30,6 +30,34 @@ struct HistoryFailureTests {
         #expect(Set(folder.contents("out")).isSuperset(of: Self.names))
     }
 
+    @Test("damaged stored rows are said, not taken for a missing market: an error when nothing is left (exit 65), else a warning")
+    func damagedRows() throws {
+        let folder = try TemporaryFolder()
+        #expect(try ExecutableTests.run(Self.arguments, in: folder.url).status == 0)
+        let database = try DatabaseQueue(path: folder.url.appendingPathComponent("out/history.sqlite").path)
+        try database.write {
+            try $0.execute(sql: "UPDATE market SET last = 'abc' WHERE name_id IN (SELECT id FROM market_name WHERE symbol = 'btcusdt')")
+        }
+        try database.close()
+        let export = ["--days", "3650", "--currency", "SEK", "--history", "out/history.sqlite", "--no-config"]
+        let market = try ExecutableTests.run(["history", "--symbol", "btcusdt"] + export, in: folder.url)
+        #expect(market.status == 65)
+        #expect(market.stdout.isEmpty)
+        #expect(market.stderr == """
+            cryptoreport: History: out/history.sqlite: 1 stored row for "btcusdt" cannot be read (not figures this tool writes); \
+            the database may be damaged.\n
+            """)
+        // The asset's other markets are still there: the export goes on without the damaged row,
+        // and says what it left out.
+        let asset = try ExecutableTests.run(["history", "--symbol", "btc"] + export, in: folder.url)
+        #expect(asset.status == 0)
+        #expect(asset.stdout.contains(",btcinr,SEK,"), "\(asset.stdout)")
+        #expect(asset.stderr == """
+            cryptoreport: warning: History: out/history.sqlite: 1 stored row for "btc" cannot be read (not figures this tool writes); \
+            the database may be damaged. They are left out.\n
+            """)
+    }
+
     @Test("history.sqlite as a symbolic link is refused, not followed: exit 74, nothing created where it points")
     func historySymlink() throws {
         let folder = try TemporaryFolder()

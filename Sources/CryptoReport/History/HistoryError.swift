@@ -13,6 +13,10 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
     case currencyNotRecorded(currency: String, available: [String])
     /// Runs were recorded in the window, but none holds the market.
     case noSeries(symbol: String, days: Int, runs: Int)
+    /// Stored rows of the asset's markets, or of those that price it, that are not what this tool
+    /// writes (a damaged or hand-edited database): left out of the series, and an error when
+    /// nothing else is left.
+    case unreadableRows(path: String, symbol: String, rows: Int)
     /// `history` or `backfill` was pointed at no database; `named`: a setting gave the path,
     /// else it is where the reports keep theirs.
     case noDatabase(path: String, named: Bool)
@@ -28,6 +32,8 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
             "History: no recorded ECB rates have \(currency); choose one of \(available.joined(separator: ", "))."
         case let .noSeries(symbol, days, runs):
             "History: no market matches \"\(symbol)\" in the \(runs) recorded run\(runs == 1 ? "" : "s") of the last \(days) days."
+        case let .unreadableRows(path, symbol, rows):
+            "History: \(path): \(rows) stored row\(rows == 1 ? "" : "s") for \"\(symbol)\" cannot be read (not figures this tool writes); the database may be damaged."
         case let .noDatabase(path, true): "History: no database at \(path); run a report first, or backfill."
         case let .noDatabase(path, false):
             "History: no database at \(path), where the reports keep it; run a report first, backfill, or name one with --history."
@@ -57,6 +63,7 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
         case .unreadable: .noInput
         case .notRecorded: .ioError
         case .currencyNotRecorded, .noSeries, .noDatabase: .usage
+        case .unreadableRows: .dataError
         }
     }
 }

@@ -8,9 +8,14 @@ package struct HistoryExporter: Sendable {
     /// own connection and core (a file's store only): ten years were some 40 ms on one.
     package var halvedFrom: Int
 
-    package init(store: HistoryStore, halvedFrom: Int = 1_000) {
+    /// Told when stored rows the series needed could not be read and were left out
+    /// (`HistoryError.unreadableRows`); with nothing left, that is the error instead.
+    package var onUnreadableRows: @Sendable (HistoryError) -> Void
+
+    package init(store: HistoryStore, halvedFrom: Int = 1_000, onUnreadableRows: @escaping @Sendable (HistoryError) -> Void = { _ in }) {
         self.store = store
         self.halvedFrom = halvedFrom
+        self.onUnreadableRows = onUnreadableRows
     }
 
     package struct Point: Sendable, Equatable {
@@ -53,13 +58,21 @@ package struct HistoryExporter: Sendable {
     private func series(symbol: String, currency: String, days: Int, runs: [RunSummary], quietly: Bool = false) throws(HistoryError) -> [Point] {
         let wanted = symbol.lowercased()
         var points: [Point] = []
-        var convertible = false
+        var outcome = Outcome()
         if runs.count >= halvedFrom, store.hasOtherReaders {
-            (points, convertible) = try Self.convertInHalves(wanted, currency: currency, runs: runs, store: store)
+            (points, outcome) = try Self.convertInHalves(wanted, currency: currency, runs: runs, store: store)
         } else {
-            convertible = try Self.convert(wanted, currency: currency, runs: runs, store: store) { points.append($0) }
+            outcome = try Self.convert(wanted, currency: currency, runs: runs, store: store) { points.append($0) }
         }
         if quietly { return points }
+        let convertible = outcome.convertible
+        if outcome.unreadable > 0 {
+            // A damaged row is said as such: left out silently, a market whose every row was
+            // damaged read as "no market matches", and a base asset fell to another market.
+            let damage = HistoryError.unreadableRows(path: store.path, symbol: wanted, rows: outcome.unreadable)
+            if points.isEmpty { throw damage }
+            onUnreadableRows(damage)
+        }
         // The currencies on record only for the error, read for it: gathered per run, they were a
         // tenth of a ten-year `history`.
         if !runs.isEmpty && !convertible {
@@ -79,11 +92,11 @@ package struct HistoryExporter: Sendable {
     /// names and rates again (medians of 40: 14.3 ms in halves, 14.5 in four, 15.3 in eight).
     private static func convertInHalves(
         _ wanted: String, currency: String, runs: [RunSummary], store: HistoryStore
-    ) throws(HistoryError) -> (points: [Point], convertible: Bool) {
+    ) throws(HistoryError) -> (points: [Point], outcome: Outcome) {
         let order = runs.enumerated().sorted { ($0.element.sourceTime, $0.offset) < ($1.element.sourceTime, $1.offset) }.map(\.element)
         let middle = order.count / 2
         let halves = [Array(order[..<middle]), Array(order[middle...])]
-        var outcomes = [Result<Bool, HistoryError>](repeating: .success(false), count: 2)
+        var outcomes = [Result<Outcome, HistoryError>](repeating: .success(Outcome()), count: 2)
         var counts = [0, 0]
         let lock = NSLock()
         // Each half's points made straight into its own stretch of the one array (a run gives at
@@ -97,7 +110,7 @@ package struct HistoryExporter: Sendable {
                 var count = 0
                 let outcome = Result { () throws(HistoryError) in
                     // Never `nil`: halved only when the store `hasOtherReaders`.
-                    guard let reader = half == 0 ? store : try store.anotherReader() else { return false }
+                    guard let reader = half == 0 ? store : try store.anotherReader() else { return Outcome() }
                     return try convert(wanted, currency: currency, runs: halves[half], store: reader) { point in
                         guard count < halves[half].count else { return }
                         (start + count).initialize(to: point)
@@ -112,16 +125,26 @@ package struct HistoryExporter: Sendable {
             (base + counts[0]).moveInitialize(from: base + middle, count: counts[1])
             initialized = counts[0] + counts[1]
         }
-        var convertible = false
-        for outcome in outcomes { convertible = try outcome.get() || convertible }
-        return (points, convertible)
+        var total = Outcome()
+        for outcome in outcomes {
+            let half = try outcome.get()
+            total.convertible = total.convertible || half.convertible
+            total.unreadable += half.unreadable
+        }
+        return (points, total)
     }
 
-    /// The points of `runs`, in time order, each handed to `emit` (at most one a run), and
-    /// whether any of them could be converted into `currency` at all.
+    /// What a pass over runs found besides its points: whether any run could be converted into
+    /// the currency at all, and how many stored rows could not be read.
+    private struct Outcome {
+        var convertible = false
+        var unreadable = 0
+    }
+
+    /// The points of `runs`, in time order, each handed to `emit` (at most one a run).
     private static func convert(
         _ wanted: String, currency: String, runs: [RunSummary], store: HistoryStore, _ emit: (Point) -> Void
-    ) throws(HistoryError) -> Bool {
+    ) throws(HistoryError) -> Outcome {
         var convertible = false
         let selector = MarketSelector(Selection(markets: .primary, symbols: [wanted]))
         let analyser = MarketAnalyser()
@@ -132,7 +155,7 @@ package struct HistoryExporter: Sendable {
         // Only the asset's markets and those that price them: what a run's other markets would add
         // to its rows is nothing (each row is converted on its own), at a hundred times the cost.
         // Only the rates a conversion into `currency` reads (`CurrencyConverter`).
-        try store.forEachRun(of: wanted, in: runs, currencies: [currency.uppercased(), "USD", "INR"]) { run, stored, rates in
+        let unreadable = try store.forEachRun(of: wanted, in: runs, currencies: [currency.uppercased(), "USD", "INR"]) { run, stored, rates in
             guard let rates, let converter = try? CurrencyConverter(rates: rates, target: currency),
                 let quoteRates = try? converter.quoteRates(for: stored.lazy.map(\.ticker))
             else { return }
@@ -185,7 +208,7 @@ package struct HistoryExporter: Sendable {
             guard let row else { return }
             emit(Point(time: run.sourceTime, kind: run.kind, row: row, ratesDate: rates.date))
         }
-        return convertible
+        return Outcome(convertible: convertible, unreadable: unreadable)
     }
 
     /// Which of a run's own markets was chosen: their names in stored order, which of them had a

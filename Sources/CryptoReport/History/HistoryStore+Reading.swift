@@ -129,11 +129,14 @@ extension HistoryStore {
     /// asset's stored names have, known before reading: a run's pricing markets of a quote none
     /// of its own markets has change nothing it converts (`CurrencyConverter` prices each quote
     /// asset from its own `Xusdt`/`Xinr` market only).
+    /// Returns how many of the rows read could not be made tickers (left out).
+    @discardableResult
     package func forEachRun(
         of asset: String, in runs: [RunSummary], currencies: Set<String>? = nil,
         _ body: (RunSummary, [NamedTicker], ExchangeRates?) -> Void
-    ) throws(HistoryError) {
-        guard let earliest = runs.map(\.sourceTime).min(), let latest = runs.map(\.sourceTime).max() else { return }
+    ) throws(HistoryError) -> Int {
+        guard let earliest = runs.map(\.sourceTime).min(), let latest = runs.map(\.sourceTime).max() else { return 0 }
+        var unreadable = 0
         let order = runs.enumerated().sorted { ($0.element.sourceTime, $0.offset) < ($1.element.sourceTime, $1.offset) }.map(\.element)
         try read { db in
             let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), currencies: currencies, in: db)
@@ -191,12 +194,16 @@ extension HistoryStore {
                     let nameID = Int64(sqliteStatement: raw, index: 1)
                     guard let name = namesByID[nameID],
                         let ticker = Self.ticker(name: name, runTime: runTimes[position], { DatabaseValue(sqliteStatement: raw, index: $0) })
-                    else { continue }
+                    else {
+                        unreadable += 1
+                        continue
+                    }
                     tickers.append((nameID, ticker))
                 }
             }
             hand(upTo: order.count)
         }
+        return unreadable
     }
 
     /// What trends need of several runs, in one query: each market's symbol, quote asset and last
