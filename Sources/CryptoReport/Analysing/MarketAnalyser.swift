@@ -41,7 +41,7 @@ package struct MarketAnalyser: Sendable {
         }
         // A crossed book is the feed's to explain, not ours to mend: the market stays as sent,
         // its spread negative, and the reader is told why (the sign bit alone: no arithmetic).
-        for (position, row) in rows.enumerated() where row.spread?.isSignMinus == true {
+        for position in rows.indices where rows[position].spread?.isSignMinus == true {
             let ticker = tickers[kept[position].index]
             guard let bid = ticker.bid, let ask = ticker.ask else { continue }
             diagnostics.append(Diagnostic(.tickers, .crossedBook(symbol: ticker.symbol, bid: bid, ask: ask), group: "bid above ask"))

@@ -41,7 +41,7 @@ package struct SettingRule<Value: Sendable>: Sendable {
         _ item: @escaping @Sendable (String) throws -> Item?
     ) -> SettingRule where Value == [Item] {
         SettingRule(expected: expected, kind: .strings) { items in
-            guard allowingEmpty || !items.isEmpty else { throw InvalidSettingValue("expected at least one of \(expected)") }
+            guard allowingEmpty || !items.isEmpty else { throw InvalidSettingValue("the list is empty; expected \(expected)") }
             let values = try items.map { text in
                 do {
                     guard let value = try item(text) else { throw InvalidSettingValue.value(text, expected: expected) }
