@@ -10,10 +10,7 @@ package import Foundation
 /// match byte for byte still takes.
 package struct PeopleNumberFormatter: Sendable {
     package var currency: String {
-        didSet {
-            styles = Styles.shared(currency: currency, locale: locale)
-            minorUnits = Self.minorUnits(of: currency)
-        }
+        didSet { styles = Styles.shared(currency: currency, locale: locale) }
     }
     package var locale: Locale {
         didSet { styles = Styles.shared(currency: currency, locale: locale) }
@@ -22,13 +19,12 @@ package struct PeopleNumberFormatter: Sendable {
     var reference = false
     private var styles: Styles
     /// The decimals of the currency's own amounts (see `minorUnits(of:)`).
-    package private(set) var minorUnits: Int
+    package var minorUnits: Int { styles.minorUnits }
 
     package init(currency: String, locale: Locale) {
         self.currency = currency
         self.locale = locale
         styles = Styles.shared(currency: currency, locale: locale)
-        minorUnits = Self.minorUnits(of: currency)
     }
 
     /// The same formatter taking Foundation's path for every value.
@@ -52,11 +48,16 @@ package struct PeopleNumberFormatter: Sendable {
         "ZAR": "en_ZA",
     ]
 
-    /// Fraction digits that keep at least `significant` significant digits, and never fewer than
-    /// `minimum`: SHIB at 0.0000086 USD shows as `$0.000008600`, not `$0.00`.
-    package static func fractionDigits(for value: Decimal, significant: Int = 4, minimum: Int = 2) -> Int {
-        guard !value.isZero, !value.isNaN else { return minimum }
-        return max(minimum, significant - 1 - PlainNumber.magnitude(of: value))
+    /// Fraction digits that keep at least `significant` significant digits of a value of
+    /// `magnitude` (`PlainNumber.magnitude`, `nil` for zero), and never fewer than two: SHIB at
+    /// 0.0000086 USD shows as `$0.000008600`, not `$0.00`.
+    package static func fractionDigits(magnitude: Int?, significant: Int = 4) -> Int {
+        guard let magnitude else { return 2 }
+        return max(2, significant - 1 - magnitude)
+    }
+
+    package static func fractionDigits(for value: Decimal, significant: Int = 4) -> Int {
+        fractionDigits(magnitude: value.isZero || value.isNaN ? nil : PlainNumber.magnitude(of: value), significant: significant)
     }
 
     /// The decimals of a currency's own amounts, as Foundation's currency style shows them: none
@@ -69,13 +70,12 @@ package struct PeopleNumberFormatter: Sendable {
 
     static let wholeCurrencies: Set<String> = ["JPY", "KRW", "ISK", "IDR"]
 
-    /// Fraction digits of an amount of `magnitude` (`PlainNumber.magnitude`, `nil` for zero) in a
-    /// currency with `minorUnits`: below a thousand, at least two and enough for four significant
-    /// digits (`$0.000008600`, `¥152.03`); from a thousand up, the currency's own, as its people
-    /// write it (`$17,105.73`, but `¥2,426,289`, not `¥2,426,288.58`).
+    /// Fraction digits of an amount of `magnitude` in a currency with `minorUnits`: below a
+    /// thousand, `fractionDigits` (`$0.000008600`, `¥152.03`); from a thousand up, the currency's
+    /// own, as its people write it (`$17,105.73`, but `¥2,426,289`, not `¥2,426,288.58`).
     package static func moneyDigits(magnitude: Int?, minorUnits: Int) -> Int {
-        guard let magnitude else { return minorUnits }
-        return magnitude >= 3 ? minorUnits : max(2, 3 - magnitude)
+        guard let magnitude, magnitude < 3 else { return minorUnits }
+        return fractionDigits(magnitude: magnitude)
     }
 
     /// `wholeWhenWhole`: an amount that is a whole number shows none of its zero decimals (a
@@ -144,8 +144,11 @@ package struct PeopleNumberFormatter: Sendable {
     /// The four styles of one locale and currency, learnt once per process and shared.
     final class Styles: @unchecked Sendable {
         let money, signedPercent, percent, number: LocaleNumberStyle?
+        /// `minorUnits(of: currency)`, looked up once, not per amount.
+        let minorUnits: Int
 
         init(currency: String, locale: Locale) {
+            minorUnits = PeopleNumberFormatter.minorUnits(of: currency)
             let checked = !Self.isVerified(currency: currency, locale: locale.identifier)
             money = LocaleNumberStyle.learn(signed: false, checked: checked) { Self.money($0, currency: currency, locale: locale, fraction: $1) }
             signedPercent = LocaleNumberStyle.learn(signed: true, checked: checked) { Self.signedPercent($0, locale: locale, fraction: $1) }
