@@ -17,6 +17,12 @@ struct PendingRecordTests {
         }
     }
 
+    static func runsAndMarkets(_ path: String) throws -> [String] {
+        try DatabaseQueue(path: path).read { db in
+            try ["SELECT * FROM run", "SELECT * FROM market"].flatMap { sql in try Row.fetchAll(db, sql: sql).map(\.description) }
+        }
+    }
+
     @Test("committed, the day is stored as record stores it, and no other connection sees it before")
     func committed() throws {
         let folder = try TemporaryFolder()
@@ -54,6 +60,34 @@ struct PendingRecordTests {
         #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
         #expect(try store.record(day))
         #expect(try store.runs(in: Date(timeIntervalSince1970: 0)...Date()).count == 2)
+    }
+
+    @Test("allowed to commit beside the reports' renames, which then fail: the day is taken out again, and the store takes it later")
+    func committedThenAbandoned() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("a.sqlite").path
+        let store = try HistoryStore(path: path)
+        try store.record(try HistoryTests.snapshot(daysAgo: 2, factor: 1))
+        let runsAndMarkets = try Self.runsAndMarkets(path)
+        let day = try HistoryTests.snapshot(daysAgo: 1, factor: Fixtures.decimal("1.1"))
+        let pending = PendingRecord(day, in: store)
+        pending.allowCommit()
+        // Committed on its own thread meanwhile: another connection sees it once it is.
+        let other = try HistoryStore(path: path)
+        var seen = 0
+        for _ in 0..<500 where seen < 2 {
+            seen = try other.runs(in: Date(timeIntervalSince1970: 0)...Date()).count
+            if seen < 2 { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        #expect(seen == 2, "the day is committed without waiting for commit()")
+        pending.abandon()
+        // Its run and markets gone, none left without a run; names and rates may stay.
+        #expect(try Self.runsAndMarkets(path) == runsAndMarkets)
+        let orphans = try DatabaseQueue(path: path).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM market WHERE run_id NOT IN (SELECT id FROM run)")
+        }
+        #expect(orphans == 0)
+        #expect(try store.record(day))
     }
 
     @Test("a run whose reports cannot be written records nothing")

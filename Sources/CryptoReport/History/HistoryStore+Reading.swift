@@ -186,17 +186,15 @@ extension HistoryStore {
                         WHERE r.source_time BETWEEN ? AND ? ORDER BY r.source_time, m.name_id
                         """)
                 try statement.setArguments([Self.milliseconds(earliest), Self.milliseconds(latest)])
-                let rows = try Row.fetchCursor(statement)
-                let raw = statement.sqliteStatement
-                while try rows.next() != nil {
-                    guard let position = positions[Int64(sqliteStatement: raw, index: 0)] else { continue }
+                try Self.forEachRow(of: statement, in: db) { raw in
+                    guard let position = positions[Int64(sqliteStatement: raw, index: 0)] else { return }
                     hand(upTo: position)
                     let nameID = Int64(sqliteStatement: raw, index: 1)
                     guard let name = namesByID[nameID],
                         let ticker = Self.ticker(name: name, runTime: runTimes[position], { DatabaseValue(sqliteStatement: raw, index: $0) })
                     else {
                         unreadable += 1
-                        continue
+                        return
                     }
                     tickers.append((nameID, ticker))
                 }
@@ -256,15 +254,13 @@ extension HistoryStore {
             }
             // Each column read from the statement by position (as `forEachRun` does): a `Row`'s
             // generic subscript looked up type metadata per value, half of reading a month.
-            let rows = try Row.fetchCursor(statement)
-            let raw = statement.sqliteStatement
-            while try rows.next() != nil {
+            try Self.forEachRow(of: statement, in: db) { raw in
                 let id = Int64(sqliteStatement: raw, index: 0)
                 if id != currentID {
                     hand()
                     currentID = id
                 }
-                guard let last = StoredNumber.readLastFast(raw, 2) else { continue }
+                guard let last = StoredNumber.readLastFast(raw, 2) else { return }
                 prices.append((Int64(sqliteStatement: raw, index: 1), last))
             }
             hand()

@@ -40,6 +40,14 @@ extension HistoryStore {
         }
     }
 
+    /// Deletes a recorded snapshot's run and its markets (`PendingRecord.abandon`): a day whose
+    /// reports could not be put in place after its commit.
+    package func forget(_ snapshot: Snapshot) throws(HistoryError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM run WHERE source_time = ?", arguments: [Self.milliseconds(snapshot.sourceTime)])
+        }
+    }
+
     static func insert(_ snapshot: Snapshot, into db: Database) throws -> Bool {
         let sourceTime = milliseconds(snapshot.sourceTime)
         if try Int64.fetchOne(db, sql: "SELECT id FROM run WHERE source_time = ?", arguments: [sourceTime]) != nil {

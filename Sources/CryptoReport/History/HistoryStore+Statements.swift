@@ -33,6 +33,22 @@ extension HistoryStore {
         sqlite3_reset(raw)
         try check(code, SQLITE_DONE)
     }
+    /// Steps `statement` through its rows with SQLite's own `sqlite3_step`, calling `row` with the
+    /// statement on each (its columns read by position), then resets it: GRDB's row cursor
+    /// retained and released a `Row` per step, a sixth of reading a month of last prices.
+    static func forEachRow(of statement: Statement, in db: Database, _ row: (OpaquePointer) throws -> Void) throws {
+        let raw = statement.sqliteStatement
+        defer { sqlite3_reset(raw) }
+        while true {
+            let code = sqlite3_step(raw)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+            }
+            try row(raw)
+        }
+    }
+
     static let marketColumns = "run_id, name_id, last, open, high, low, bid, ask, volume, at"
 
     /// Each run's source time, which market rows' times are stored relative to.

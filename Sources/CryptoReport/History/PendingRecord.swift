@@ -1,7 +1,8 @@
 import Foundation
 
 /// A run's snapshot being recorded on a thread of its own while the run writes its reports, and
-/// committed once they are on disk (`commit()`) or given up (`abandon()`): the store's contract —
+/// committed once their commit is decided (`allowCommit()`, `commit()`) or given up
+/// (`abandon()`, which takes back a day committed before the reports' renames failed): the store's contract —
 /// a day is stored only with its reports — holds, and its inserts (the run, its rates, its names
 /// and its 450 rows: about two thirds of recording a day) are made beside the writing, whose
 /// lanes wait on their files' syncs, instead of after it.
@@ -15,7 +16,12 @@ package final class PendingRecord: @unchecked Sendable {
     /// the database.
     private var undoToken: UInt64 = 0
 
+    private let store: HistoryStore
+    private let snapshot: Snapshot
+
     package init(_ snapshot: Snapshot, in store: HistoryStore) {
+        self.store = store
+        self.snapshot = snapshot
         undoToken = RunInterruption.shared.undoingIfInterrupted { [self] in abandon() }
         Thread { [self] in
             let result: Result<Bool?, HistoryError>
@@ -47,10 +53,26 @@ package final class PendingRecord: @unchecked Sendable {
         try RunInterruption.shared.uninterrupted { finish(committing: true) }.get() ?? false
     }
 
+    /// Lets the snapshot commit now, without waiting for it: the reports' commit is decided (its
+    /// journal synced) and their renames go on beside the store's own syncs, which after them
+    /// were a tenth of a daily run. `commit()` then waits for it; `abandon()`, should the renames
+    /// fail, takes the day out again.
+    package func allowCommit() {
+        condition.withLock {
+            if decision == nil { decision = true }
+            condition.broadcast()
+        }
+    }
+
     /// Gives the snapshot up (the reports could not be written) and waits until nothing is left
-    /// of it, so that the run ends with the store as it found it.
+    /// of it, so that the run ends with the store as it found it. A day committed already
+    /// (`allowCommit`) is deleted again, with its markets; the names and rates it brought stay,
+    /// as facts any later day may use.
     package func abandon() {
-        _ = finish(committing: false)
+        guard case .success(true) = finish(committing: false) else { return }
+        // The run fails with the reports' error either way; a day that cannot be taken out
+        // stays, as a run killed after the commit would leave it.
+        try? store.forget(snapshot)
     }
 
     private func finish(committing: Bool) -> Result<Bool?, HistoryError> {

@@ -153,17 +153,22 @@ package struct ReportWriter: Sendable {
     /// `write(_:removing:)` for files whose contents are made or copied as they are staged. A
     /// report that cannot be made fails the commit before any report is replaced. `committed`
     /// runs once the files are in place, in the same uninterrupted stretch: what must be done
-    /// with them or not at all (the day's history commit).
+    /// with them or not at all (the day's history commit). `decided` runs before, once the
+    /// commit is decided (its journal synced: from there a crash is completed by the next run)
+    /// and before the renames, so that what follows the files may begin beside them; if a
+    /// rename then fails, the files are put back and the error thrown, as before.
     @discardableResult
-    package func write(files: [File], removing obsolete: [String] = [], then committed: () -> Void = {}) throws(OutputError) -> [URL] {
+    package func write(
+        files: [File], removing obsolete: [String] = [], decided: () -> Void = {}, then committed: () -> Void = {}
+    ) throws(OutputError) -> [URL] {
         try RunInterruption.shared.uninterrupted { () throws(OutputError) in
-            let written = try commit(files, removing: obsolete)
+            let written = try commit(files, removing: obsolete, decided: decided)
             committed()
             return written
         }
     }
 
-    private func commit(_ files: [File], removing obsolete: [String]) throws(OutputError) -> [URL] {
+    private func commit(_ files: [File], removing obsolete: [String], decided: () -> Void = {}) throws(OutputError) -> [URL] {
         try prepare()
         var journal = CommitJournal(replacements: [], removals: [])
         // What to delete if the commit fails before its first rename: nothing else has changed.
@@ -216,6 +221,7 @@ package struct ReportWriter: Sendable {
             for name in stagedAhead { _ = fileSystem.unlink(path(name)) }
             throw error
         }
+        decided()
         try apply(journal)
         return journal.replacements.map { directory.appendingPathComponent($0.name) }
     }

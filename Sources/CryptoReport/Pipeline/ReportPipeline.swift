@@ -98,6 +98,10 @@ public struct ReportPipeline: Sendable {
             }
             return report
         }
+        // The day's rows are inserted from here, on a thread of their own, while the reports are
+        // made; committed once they are on disk. Not before the trends: the store is one
+        // connection, which the recording holds until its commit.
+        let recording = writer == nil ? nil : history.map { PendingRecord(snapshot, in: $0) }
         for index in reports.indices {
             let alerts = AlertEvaluator().evaluate(
                 spec.alerts, report: reports[index], tickers: snapshot.tickers,
@@ -215,15 +219,14 @@ public struct ReportPipeline: Sendable {
             for: report, names: files.map(\.name), removing: obsolete,
             pageCurrencies: output.formats.contains(.html) && !others.isEmpty ? reports.map(\.currency) : [])
         obsolete += shared.removing
-        // The day is recorded while the reports are written, and committed once they are on disk.
-        let recording = history.map { PendingRecord(snapshot, in: $0) }
         let written: [URL]
         do {
             // The run's own reports are what it names; the copies and the index follow them.
             // The day is committed in the reports' uninterrupted stretch: a signal during the
-            // writing ends the run with both stored.
+            // writing ends the run with both stored. Its commit begins once theirs is decided,
+            // beside their renames.
             written = Array(
-                try writer.write(files: files + shared.files, removing: obsolete) {
+                try writer.write(files: files + shared.files, removing: obsolete, decided: { recording?.allowCommit() }) {
                     do throws(HistoryError) {
                         try recording?.commit()
                     } catch {
