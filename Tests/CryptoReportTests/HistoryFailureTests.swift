@@ -30,6 +30,26 @@ struct HistoryFailureTests {
         #expect(Set(folder.contents("out")).isSuperset(of: Self.names))
     }
 
+    @Test("a first run whose source cannot be read leaves no history behind, nor a folder for it; a later run that can, makes it")
+    func failedFirstRun() throws {
+        let folder = try TemporaryFolder()
+        let arguments = [
+            "--tickers-url", "missing.json", "--ecb-url", Fixtures.ratesURL.path, "--currency", "SEK", "--format", "csv",
+            "--output", "out", "-q", "--no-config", "--history", "kept/history.sqlite",
+        ]
+        let failed = try ExecutableTests.run(arguments, in: folder.url)
+        #expect(failed.status == 66)
+        #expect(failed.stderr == "cryptoreport: WazirX tickers: no such file missing.json.\n")
+        func listed(_ path: String) -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent(path).path)) ?? []).sorted()
+        }
+        #expect(listed("").isEmpty, "\(listed(""))")
+        let tickers = folder.url.appendingPathComponent("missing.json")
+        try FileManager.default.copyItem(at: Fixtures.tickersURL, to: tickers)
+        #expect(try ExecutableTests.run(arguments, in: folder.url).status == 0)
+        #expect(listed("kept") == ["history.sqlite"])
+    }
+
     @Test("damaged stored rows are said, not taken for a missing market: an error when nothing is left (exit 65), else a warning")
     func damagedRows() throws {
         let folder = try TemporaryFolder()

@@ -48,10 +48,26 @@ public struct ReportPipeline: Sendable {
 
     /// Runs the whole pipeline: each stage is given its part of the settings, already valid.
     public func run(_ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec) async throws -> Outcome {
+        // The history's thread first, before the templates and the folder's lock: the month its
+        // trends read is the longest way a daily run has to go, and the report waited for it.
+        let opening = openHistoryAhead(output.historyPath(sample: fetch.sample), currencies: spec.currencies.map(\.code))
+        do {
+            return try await run(spec, fetch: fetch, output: output, opening: opening)
+        } catch {
+            // The store is not left mid-read (or mid-upgrade) as the run ends, and one that was
+            // not there is not made by a run that failed.
+            opening.settle()
+            throw error
+        }
+    }
+
+    /// The run once its history is being opened (`opening`): the templates checked, the folder
+    /// made ready and locked.
+    private func run(_ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec, opening: HistoryOpening) async throws -> Outcome {
         // A bad template or an unwritable folder is known before any fetch.
         let templates = try TemplateRenderer(directory: output.templates.map { URL(fileURLWithPath: $0) }, formats: Set(output.formats))
         guard case let .directory(path) = output.destination else {
-            return try await run(spec, fetch: fetch, output: output, templates: templates, writer: nil)
+            return try await run(spec, fetch: fetch, output: output, templates: templates, writer: nil, opening: opening)
         }
         let folder = ReportWriter(directory: URL(fileURLWithPath: path))
         let isNew = !FileManager.default.fileExists(atPath: path)
@@ -61,7 +77,7 @@ public struct ReportPipeline: Sendable {
             // Held until the run ends.
             defer { withExtendedLifetime(lock) {} }
             try folder.recover()
-            return try await run(spec, fetch: fetch, output: output, templates: templates, writer: folder)
+            return try await run(spec, fetch: fetch, output: output, templates: templates, writer: folder, opening: opening)
         } catch {
             // A typo (`--currency XYZ`, a missing feed file) leaves no empty folder of its making.
             if isNew { OutputLock.removeIfOnlyLock(folder.directory) }
@@ -71,22 +87,13 @@ public struct ReportPipeline: Sendable {
 
     /// The run once its folder is ready and locked (`writer`), or for standard output.
     private func run(
-        _ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec, templates: TemplateRenderer, writer: ReportWriter?
+        _ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec, templates: TemplateRenderer, writer: ReportWriter?,
+        opening: HistoryOpening
     ) async throws -> Outcome {
-        // The history's thread first: it has the longer way to go, and starting Dispatch's pool
-        // for the styles delayed it by about a millisecond.
-        let opening = openHistoryAhead(output.historyPath(sample: fetch.sample), currencies: spec.currencies.map(\.code))
         Self.learnNumberStyles(for: spec)
-        let prepared: (report: Report, others: [Report], snapshot: Snapshot)
-        do {
-            prepared = try await prepareAll(spec, fetch: fetch)
-        } catch {
-            // The store is not left mid-read (or mid-upgrade) as the run ends.
-            _ = opening.value
-            throw error
-        }
+        let prepared = try await prepareAll(spec, fetch: fetch)
         let snapshot = prepared.snapshot
-        let opened = opening.value
+        let opened = opening.made.value
         var historyFailure = opened.failure
         let history = opened.store
         // The first currency's report, then the other one's (`--currency SEK,USD`): the same
@@ -269,12 +276,24 @@ public struct ReportPipeline: Sendable {
         var ahead: [StoredPrices] = []
     }
 
+    /// The history being opened: on a thread of its own (`isAhead`), or when the report first
+    /// asks for it (`made.value`).
+    struct HistoryOpening {
+        var made: MadeOnce<OpenedHistory>
+        var isAhead: Bool
+
+        /// Waits for the thread, if there is one, without making a store that is not there.
+        func settle() {
+            if isAhead { _ = made.value }
+        }
+    }
+
     /// Opens an existing history and prices the month a report's trends read
     /// (`TrendCalculator.readAhead`) on another core while the sources are fetched and parsed:
     /// that was a fifth of a daily run with 30 days of history, on one core while the other
-    /// idled. A history not there yet is made when the report is (`value`), after a fetch that
-    /// may fail, so that a failed first run leaves no empty database behind.
-    func openHistoryAhead(_ path: String?, currencies: [String]) -> MadeOnce<OpenedHistory> {
+    /// idled. A history not there yet is made when the report is (`made.value`), after a fetch
+    /// that may fail, so that a failed first run leaves no empty database behind (`settle`).
+    func openHistoryAhead(_ path: String?, currencies: [String]) -> HistoryOpening {
         let opening = MadeOnce { () -> OpenedHistory in
             guard let path else { return OpenedHistory() }
             let store: HistoryStore
@@ -289,10 +308,9 @@ public struct ReportPipeline: Sendable {
         }
         // A thread of its own: Dispatch's pool, on which the sources are parsed, is as wide as
         // the cores, and the number styles already hold one of its threads.
-        if let path, FileManager.default.fileExists(atPath: path) {
-            Thread { _ = opening.value }.start()
-        }
-        return opening
+        guard let path, FileManager.default.fileExists(atPath: path) else { return HistoryOpening(made: opening, isAhead: false) }
+        Thread { _ = opening.value }.start()
+        return HistoryOpening(made: opening, isAhead: true)
     }
 
     func withTrends(_ report: Report, from calculator: TrendCalculator) -> Report {
