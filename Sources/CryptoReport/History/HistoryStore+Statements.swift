@@ -3,7 +3,7 @@ import GRDB
 // SQLite's C interface, as GRDB itself imports it.
 import GRDBSQLite
 
-/// Binding a statement's values, and making tickers of stored market rows.
+/// Binding a statement's values, stepping through its rows, and making tickers of stored market rows.
 extension HistoryStore {
     /// Runs `statement` once with `values`, bound with SQLite's own functions: GRDB's
     /// `StatementArguments` boxed and checked each of a run's ten values a market, which was
@@ -33,6 +33,7 @@ extension HistoryStore {
         sqlite3_reset(raw)
         try check(code, SQLITE_DONE)
     }
+
     /// Steps `statement` through its rows with SQLite's own `sqlite3_step`, calling `row` with the
     /// statement on each (its columns read by position), then resets it: GRDB's row cursor
     /// retained and released a `Row` per step, a sixth of reading a month of last prices.

@@ -168,7 +168,7 @@ package struct ReportWriter: Sendable {
         }
     }
 
-    private func commit(_ files: [File], removing obsolete: [String], decided: () -> Void = {}) throws(OutputError) -> [URL] {
+    private func commit(_ files: [File], removing obsolete: [String], decided: () -> Void) throws(OutputError) -> [URL] {
         try prepare()
         var journal = CommitJournal(replacements: [], removals: [])
         // What to delete if the commit fails before its first rename: nothing else has changed.

@@ -106,8 +106,8 @@ public struct ReportPipeline: Sendable {
             return report
         }
         // The day's rows are inserted from here, on a thread of their own, while the reports are
-        // made; committed once they are on disk. Not before the trends: the store is one
-        // connection, which the recording holds until its commit.
+        // made; committed once the reports' commit is decided. Not before the trends: the store
+        // is one connection, which the recording holds until its commit.
         let recording = writer == nil ? nil : history.map { PendingRecord(snapshot, in: $0) }
         for index in reports.indices {
             let alerts = AlertEvaluator().evaluate(
