@@ -382,6 +382,32 @@ struct HistoryTests {
         #expect(try await check.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
     }
 
+    @Test("stored rows of the month that cannot be read are said once, and only their markets go without that day")
+    func damagedTrendRows() async throws {
+        let folder = try TemporaryFolder()
+        var request = Settings()
+        // Two currencies: one warning for the run, not one a currency.
+        request.report.currencies = ["SEK", "USD"]
+        request.output.destination = .directory(folder.url.path)
+        request.fetch.tickers = .at(Fixtures.tickersURL.path)
+        request.fetch.rates = .at(Fixtures.ratesURL.path, .rates)
+        let path = folder.url.appendingPathComponent("history.sqlite").path
+        try HistoryStore(path: path).record(try Self.snapshot(daysAgo: 7, factor: Fixtures.decimal("0.5")))
+        let database = try DatabaseQueue(path: path)
+        try await database.write {
+            try $0.execute(sql: "UPDATE market SET last = 'abc' WHERE name_id IN (SELECT id FROM market_name WHERE symbol = 'btcusdt')")
+        }
+        try database.close()
+        let log = LogRecorder()
+        let outcome = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime), logger: log.logger).run(request)
+        #expect(log.messages.filter { $0.contains("cannot be read") } == [
+            "History: \(path): 1 stored row of the month the trends read cannot be read (not figures this tool writes); "
+                + "the database may be damaged. The trends leave them out.",
+        ])
+        #expect(outcome.report.rows.first { $0.symbol == "btcusdt" }?.trend?.change7d == nil)
+        #expect(outcome.report.rows.first { $0.symbol == "ethusdt" }?.trend?.change7d != nil, "the other markets keep their day")
+    }
+
     @Test("history export: one asset's series, each point at its own day's rates")
     func export() throws {
         let store = try HistoryStore()

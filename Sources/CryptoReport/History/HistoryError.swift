@@ -17,6 +17,8 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
     /// writes (a damaged or hand-edited database): left out of the series, and an error when
     /// nothing else is left.
     case unreadableRows(path: String, symbol: String, rows: Int)
+    /// The same, in the month a report's trends read: said as a warning, the trends made without them.
+    case unreadableTrendRows(path: String, rows: Int)
     /// `history` or `backfill` was pointed at no database; `named`: a setting gave the path,
     /// else it is where the reports keep theirs.
     case noDatabase(path: String, named: Bool)
@@ -34,6 +36,8 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
             "History: no market matches \"\(symbol)\" in the \(runs) recorded run\(runs == 1 ? "" : "s") of the last \(days) days."
         case let .unreadableRows(path, symbol, rows):
             "History: \(path): \(rows) stored row\(rows == 1 ? "" : "s") for \"\(symbol)\" cannot be read (not figures this tool writes); the database may be damaged."
+        case let .unreadableTrendRows(path, rows):
+            "History: \(path): \(rows) stored row\(rows == 1 ? "" : "s") of the month the trends read cannot be read (not figures this tool writes); the database may be damaged."
         case let .noDatabase(path, true): "History: no database at \(path); run a report first, or backfill."
         case let .noDatabase(path, false):
             "History: no database at \(path), where the reports keep it; run a report first, backfill, or name one with --history."
@@ -63,7 +67,7 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
         case .unreadable: .noInput
         case .notRecorded: .ioError
         case .currencyNotRecorded, .noSeries, .noDatabase: .usage
-        case .unreadableRows: .dataError
+        case .unreadableRows, .unreadableTrendRows: .dataError
         }
     }
 }

@@ -228,11 +228,13 @@ extension HistoryStore {
     /// last price cannot be read are left out; a run without stored markets is handed with none.
     ///
     /// `currencies`: the only ECB rates read (each day's others left out), `nil` for all, as
-    /// `markets(of:in:currencies:)` takes them.
+    /// `markets(of:in:currencies:)` takes them. Returns how many rows were left out.
+    @discardableResult
     func forEachLastPrices(
         of runs: [RunSummary], currencies: Set<String>? = nil, _ body: (MarketNames, Int64, [LastPrice], ExchangeRates?) -> Void
-    ) throws(HistoryError) {
-        guard !runs.isEmpty else { return }
+    ) throws(HistoryError) -> Int {
+        guard !runs.isEmpty else { return 0 }
+        var unreadable = 0
         try read { db in
             let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), currencies: currencies, in: db)
             var ratesByRun: [Int64: ExchangeRates?] = [:]
@@ -260,12 +262,16 @@ extension HistoryStore {
                     hand()
                     currentID = id
                 }
-                guard let last = StoredNumber.readLastFast(raw, 2) else { return }
+                guard let last = StoredNumber.readLastFast(raw, 2) else {
+                    unreadable += 1
+                    return
+                }
                 prices.append((Int64(sqliteStatement: raw, index: 1), last))
             }
             hand()
             // A run without stored markets still has its rates, as before.
             for id in ids where !handed.contains(id) { body(names, id, [], ratesByRun[id] ?? nil) }
         }
+        return unreadable
     }
 }

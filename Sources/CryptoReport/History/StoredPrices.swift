@@ -9,6 +9,9 @@ package struct StoredPrices: Sendable {
     /// Lower-cased symbol → its slot in each run's prices (`StoredDayPricer.slots`).
     private(set) var slots: [String: Int] = [:]
     private var byRun: [Int64: [Decimal?]] = [:]
+    /// Stored rows of the priced runs whose last price could not be read (a damaged or
+    /// hand-edited database): left out of the prices.
+    package private(set) var unreadableRows = 0
 
     init(currency: String) {
         self.currency = currency
@@ -35,7 +38,7 @@ package struct StoredPrices: Sendable {
         let currencies = Set(prices.map { $0.currency.uppercased() } + ["USD", "INR"])
         let besidePricer = missing.count >= beside ? BesidePricer() : nil
         do throws(HistoryError) {
-            try store.forEachLastPrices(of: missing, currencies: currencies) { names, id, stored, rates in
+            let unreadable = try store.forEachLastPrices(of: missing, currencies: currencies) { names, id, stored, rates in
                 if pricers.isEmpty {
                     pricers = prices.map { StoredDayPricer(names: names, currency: $0.currency) }
                     // Names are only ever added, with higher ids: the old symbols keep their slots.
@@ -49,6 +52,7 @@ package struct StoredPrices: Sendable {
                     for index in wanted { prices[index].byRun[id] = pricers[index].prices(stored, rates: rates) }
                 }
             }
+            for index in prices.indices { prices[index].unreadableRows += unreadable }
         } catch {
             _ = besidePricer?.finish()
             throw error

@@ -45,6 +45,14 @@ package struct TrendCalculator: Sendable {
     /// the row and the stored prices alone, on every core (`ParallelChunks`): a month's series,
     /// and the three changes in `Decimal`, were a millisecond of a 450-market run on one core.
     package func rowTrends(for rows: [MarketRow], currency: String, at now: Date) throws(HistoryError) -> [Trend] {
+        try rowTrendsAndDamage(for: rows, currency: currency, at: now).trends
+    }
+
+    /// `rowTrends(for:currency:at:)`, and how many stored rows of the runs priced for them (the
+    /// read-ahead's and its own) could not be read and were left out.
+    package func rowTrendsAndDamage(
+        for rows: [MarketRow], currency: String, at now: Date
+    ) throws(HistoryError) -> (trends: [Trend], unreadableRows: Int) {
         let runs = try store.runs(in: now.addingTimeInterval(-Self.window)...now.addingTimeInterval(-0.001))
         let previous = runs.last { $0.kind == .report }
         let week = Self.latest(in: runs, from: now.addingTimeInterval(-8 * Self.day), to: now.addingTimeInterval(-7 * Self.day))
@@ -107,8 +115,8 @@ package struct TrendCalculator: Sendable {
         for (index, row) in rows.enumerated() where lastListing.updateValue(index, forKey: Self.lowercased(row.symbol)) != nil {
             listedTwice = true
         }
-        guard listedTwice else { return made }
-        return rows.indices.map { index in lastListing[Self.lowercased(rows[index].symbol)].map { made[$0] } ?? made[index] }
+        guard listedTwice else { return (made, prices.unreadableRows) }
+        return (rows.indices.map { index in lastListing[Self.lowercased(rows[index].symbol)].map { made[$0] } ?? made[index] }, prices.unreadableRows)
     }
 
     static func latest(in runs: [RunSummary], from start: Date, to end: Date) -> RunSummary? {

@@ -98,10 +98,10 @@ public struct ReportPipeline: Sendable {
         let history = opened.store
         // The first currency's report, then the other one's (`--currency SEK,USD`): the same
         // fetch, history and rules, priced in each currency.
-        var reports = ([prepared.report] + prepared.others).map { report in
+        var reports = ([prepared.report] + prepared.others).enumerated().map { index, report in
             var report = report
             if let history {
-                report = withTrends(report, from: TrendCalculator(store: history, ahead: opened.ahead))
+                report = withTrends(report, from: TrendCalculator(store: history, ahead: opened.ahead), saysDamage: index == 0)
             }
             return report
         }
@@ -313,16 +313,22 @@ public struct ReportPipeline: Sendable {
         return HistoryOpening(made: opening, isAhead: true)
     }
 
-    func withTrends(_ report: Report, from calculator: TrendCalculator) -> Report {
+    /// `saysDamage`: whether stored rows left out for damage are said (once a run, by the first
+    /// currency's report).
+    func withTrends(_ report: Report, from calculator: TrendCalculator, saysDamage: Bool = true) -> Report {
         var report = report
         do {
             // By position: each row's trend is the one its symbol's key gave it.
-            let trends = try calculator.rowTrends(
+            let (trends, unreadable) = try calculator.rowTrendsAndDamage(
                 for: report.rows, currency: report.currency, at: report.summary.newestTickerAt ?? report.generatedAt)
             for index in report.rows.indices {
                 report.rows[index].trend = trends[index]
             }
             report.hasHistory = true
+            if saysDamage && unreadable > 0 {
+                let damage = HistoryError.unreadableTrendRows(path: calculator.store.path, rows: unreadable)
+                logger.warning("\(damage.errorDescription ?? "") The trends leave them out.")
+            }
         } catch {
             logger.warning("\(error.errorDescription ?? "history unreadable") The report has no trends.")
         }
