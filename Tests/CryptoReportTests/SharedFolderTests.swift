@@ -232,5 +232,27 @@ struct SharedFolderTests {
         for name in ["cryptoreport-latest-SEK.csv", "index.html", "history.sqlite", "cryptoreport-2022-11-22-SEK.pdf", "cryptoreport-2022-1-22-SEK.csv", "cryptoreport-2022-11-22-sek.csv", ".cryptoreport-2022-11-22-SEK.csv.1A2B3C4D.tmp"] {
             #expect(ReportFileName(parsing: name) == nil, "\(name)")
         }
+        // Only days of the calendar.
+        for day in ["2024-02-29", "2000-02-29", "2022-12-31", "2022-01-01", "2022-04-30"] {
+            #expect(ReportFileName(parsing: "cryptoreport-\(day)-SEK.csv")?.date == day, "\(day)")
+        }
+        for day in ["2022-13-45", "2023-02-29", "1900-02-29", "2022-04-31", "2022-00-10", "2022-12-00", "2022-06-31"] {
+            #expect(ReportFileName(parsing: "cryptoreport-\(day)-SEK.csv") == nil, "\(day)")
+        }
+    }
+
+    @Test("what only looks like a report is not listed: a folder or a link of a report's name, a day no calendar has; nor does it hold the latest copies back")
+    func lookalikes() async throws {
+        let folder = try TemporaryFolder()
+        try await Self.run(day: 0, formats: [.csv], in: folder)
+        let out = folder.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out.appendingPathComponent("cryptoreport-2022-11-20-SEK.csv"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(
+            at: out.appendingPathComponent("cryptoreport-2022-11-19-SEK.csv"), withDestinationURL: out.appendingPathComponent("cryptoreport-2022-11-22-SEK.csv"))
+        // Later than any real day, as text: before, the newest day of the folder.
+        try Data("x".utf8).write(to: out.appendingPathComponent("cryptoreport-2099-13-45-SEK.csv"))
+        try await Self.run(day: 1, formats: [.csv], in: folder)
+        #expect(try Self.indexRows(Self.read(folder, "index.html")).map(\.date) == ["2022-11-23", "2022-11-22"])
+        #expect(try Self.read(folder, "cryptoreport-latest-SEK.csv") == Self.read(folder, "cryptoreport-2022-11-23-SEK.csv"))
     }
 }

@@ -29,7 +29,7 @@ public struct ReportFileName: Sendable, Hashable {
         let currency = String(rest[11..<14])
         let digits = [0, 1, 2, 3, 5, 6, 8, 9]
         guard digits.allSatisfy({ rest[$0].isASCII && rest[$0].isNumber }), rest[4] == "-", rest[7] == "-", rest[10] == "-",
-            currency.allSatisfy({ $0.isASCII && $0.isUppercase })
+            currency.allSatisfy({ $0.isASCII && $0.isUppercase }), Self.isCalendarDay(date)
         else { return nil }
         let tail = String(rest[14...])
         if tail == "-alerts.csv" {
@@ -41,6 +41,18 @@ public struct ReportFileName: Sendable, Hashable {
         }
         self.date = date
         self.currency = currency
+    }
+
+    /// `YYYY-MM-DD` names a day of the Gregorian calendar (a report's day is one): a file named
+    /// `cryptoreport-2022-13-45-SEK.csv` is no report, and as the newest "day" in the folder it
+    /// would have kept the `latest` copies from ever moving on.
+    static func isCalendarDay(_ text: String) -> Bool {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]) else { return false }
+        let (year, month) = (parts[0], parts[1])
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = month == 2 ? (isLeap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31
+        return (1...days).contains(parts[2])
     }
 
     public var name: String { "cryptoreport-\(date)-\(currency)\(suffix)" }

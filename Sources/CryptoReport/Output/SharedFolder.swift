@@ -27,7 +27,7 @@ package struct SharedFolder: Sendable {
     package func additions(
         for report: Report, names: [String], removing obsolete: [String], pageCurrencies: [String] = []
     ) -> (files: [ReportWriter.File], removing: [String]) {
-        let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let present = Self.regularFiles(in: directory.path)
         let removed = Set(obsolete)
         var reports = Set(present.compactMap(ReportFileName.init(parsing:)).filter { !removed.contains($0.name) })
         let written = names.compactMap { name in ReportFileName(parsing: name).map { ($0, name) } }
@@ -75,6 +75,27 @@ package struct SharedFolder: Sendable {
                 name: Self.indexName,
                 contents: .rendered { IndexRenderer().render(reports: listed, latest: latestListed, report: report, pages: pages) }, weight: 1))
         return (extra, gone)
+    }
+
+    /// The names of the folder's regular files: a folder or a symbolic link named like a report
+    /// is none the run wrote, and the index linked it as one. Told from the directory's own
+    /// entry types (no `stat` per name: a year of daily reports is some 1,800 of them), and
+    /// with `lstat` where the file system does not say.
+    static func regularFiles(in path: String) -> [String] {
+        guard let folder = opendir(path) else { return [] }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): names.append(name)
+            case Int32(DT_UNKNOWN):
+                var info = stat()
+                if lstat(path + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { names.append(name) }
+            default: continue
+            }
+        }
+        return names
     }
 
     /// The currencies a two-currency page names in its head
