@@ -17,6 +17,15 @@ struct PendingRecordTests {
         }
     }
 
+    /// A store in a folder of its own (kept while the test holds it), with the day two days back.
+    static func storeWithEarlierDay() throws -> (TemporaryFolder, String, HistoryStore) {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("a.sqlite").path
+        let store = try HistoryStore(path: path)
+        try store.record(try HistoryTests.snapshot(daysAgo: 2, factor: 1))
+        return (folder, path, store)
+    }
+
     static func runsAndMarkets(_ path: String) throws -> [String] {
         try DatabaseQueue(path: path).read { db in
             try ["SELECT * FROM run", "SELECT * FROM market"].flatMap { sql in try Row.fetchAll(db, sql: sql).map(\.description) }
@@ -48,10 +57,8 @@ struct PendingRecordTests {
 
     @Test("abandoned, nothing of the day is stored, and the store takes the next one")
     func abandoned() throws {
-        let folder = try TemporaryFolder()
-        let path = folder.url.appendingPathComponent("a.sqlite").path
-        let store = try HistoryStore(path: path)
-        try store.record(try HistoryTests.snapshot(daysAgo: 2, factor: 1))
+        let (folder, path, store) = try Self.storeWithEarlierDay()
+        defer { withExtendedLifetime(folder) {} }
         let before = try Self.everything(path)
         var day = try HistoryTests.snapshot(daysAgo: 1, factor: 1)
         day.tickers.append(Ticker(symbol: "newcoininr", baseAsset: "newcoin", quoteAsset: "inr", last: 7))
@@ -64,10 +71,8 @@ struct PendingRecordTests {
 
     @Test("allowed to commit beside the reports' renames, which then fail: the day is taken out again, and the store takes it later")
     func committedThenAbandoned() throws {
-        let folder = try TemporaryFolder()
-        let path = folder.url.appendingPathComponent("a.sqlite").path
-        let store = try HistoryStore(path: path)
-        try store.record(try HistoryTests.snapshot(daysAgo: 2, factor: 1))
+        let (folder, path, store) = try Self.storeWithEarlierDay()
+        defer { withExtendedLifetime(folder) {} }
         let runsAndMarkets = try Self.runsAndMarkets(path)
         let day = try HistoryTests.snapshot(daysAgo: 1, factor: Fixtures.decimal("1.1"))
         let pending = PendingRecord(day, in: store)

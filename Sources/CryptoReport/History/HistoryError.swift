@@ -15,10 +15,9 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
     case noSeries(symbol: String, days: Int, runs: Int)
     /// Stored rows of the asset's markets, or of those that price it, that are not what this tool
     /// writes (a damaged or hand-edited database): left out of the series, and an error when
-    /// nothing else is left.
-    case unreadableRows(path: String, symbol: String, rows: Int)
-    /// The same, in the month a report's trends read: said as a warning, the trends made without them.
-    case unreadableTrendRows(path: String, rows: Int)
+    /// nothing else is left. `symbol` `nil`: rows of the month a report's trends read, said as a
+    /// warning, the trends made without them.
+    case unreadableRows(path: String, symbol: String?, rows: Int)
     /// `history` or `backfill` was pointed at no database; `named`: a setting gave the path,
     /// else it is where the reports keep theirs.
     case noDatabase(path: String, named: Bool)
@@ -35,9 +34,8 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
         case let .noSeries(symbol, days, runs):
             "History: no market matches \"\(symbol)\" in the \(runs) recorded run\(runs == 1 ? "" : "s") of the last \(days) days."
         case let .unreadableRows(path, symbol, rows):
-            "History: \(path): \(rows) stored row\(rows == 1 ? "" : "s") for \"\(symbol)\" cannot be read (not figures this tool writes); the database may be damaged."
-        case let .unreadableTrendRows(path, rows):
-            "History: \(path): \(rows) stored row\(rows == 1 ? "" : "s") of the month the trends read cannot be read (not figures this tool writes); the database may be damaged."
+            "History: \(path): \(rows) stored row\(rows == 1 ? "" : "s") \(symbol.map { "for \"\($0)\"" } ?? "of the month the trends read") cannot be read "
+                + "(not figures this tool writes); the database may be damaged."
         case let .noDatabase(path, true): "History: no database at \(path); run a report first, or backfill."
         case let .noDatabase(path, false):
             "History: no database at \(path), where the reports keep it; run a report first, backfill, or name one with --history."
@@ -67,7 +65,7 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
         case .unreadable: .noInput
         case .notRecorded: .ioError
         case .currencyNotRecorded, .noSeries, .noDatabase: .usage
-        case .unreadableRows, .unreadableTrendRows: .dataError
+        case .unreadableRows: .dataError
         }
     }
 }

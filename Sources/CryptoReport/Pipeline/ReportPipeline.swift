@@ -326,7 +326,7 @@ public struct ReportPipeline: Sendable {
             }
             report.hasHistory = true
             if saysDamage && unreadable > 0 {
-                let damage = HistoryError.unreadableTrendRows(path: calculator.store.path, rows: unreadable)
+                let damage = HistoryError.unreadableRows(path: calculator.store.path, symbol: nil, rows: unreadable)
                 logger.warning("\(damage.errorDescription ?? "") The trends leave them out.")
             }
         } catch {
