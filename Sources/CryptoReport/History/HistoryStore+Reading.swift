@@ -1,5 +1,7 @@
 package import Foundation
 import GRDB
+// SQLite's C interface, as GRDB itself imports it.
+import GRDBSQLite
 
 /// Reading stored runs: their summaries, their markets (all, one asset's, or only the last prices).
 extension HistoryStore {
@@ -219,13 +221,15 @@ extension HistoryStore {
     /// A stored market's last price in one run, by the id of its name.
     typealias LastPrice = (nameID: Int64, last: FastDecimal)
 
-    /// The last prices of `runs`, in one query, handed to `body` one run at a time with the
-    /// stored names and the run's ECB rates, in name order, in a buffer used again for the next
-    /// run: a month of 10,000 markets held at once was 76 MB of tickers. Only the last price is
-    /// read, as a `FastDecimal` made from its stored integer or blob (`StoredNumber.readLastFast`);
-    /// markets go by the id of their name, so that a caller works out what a name means once, not
-    /// once a day (a `Ticker` and a hashed symbol per row were most of a month's cost). Rows whose
-    /// last price cannot be read are left out; a run without stored markets is handed with none.
+    /// The last prices of `runs`, handed to `body` one run at a time with the stored names and
+    /// the run's ECB rates, in name order, in a buffer used again for the next run: a month of
+    /// 10,000 markets held at once was 76 MB of tickers. A run's pack (`PackedLasts`) is read
+    /// where it has one, else its rows, in one query for all such runs: only the last price,
+    /// as a `FastDecimal` made from its stored integer or blob (`StoredNumber.readLastFast`),
+    /// which is what the pack holds. Markets go by the id of their name, so that a caller works
+    /// out what a name means once, not once a day (a `Ticker` and a hashed symbol per row were
+    /// most of a month's cost). Rows whose last price cannot be read are left out; a run without
+    /// stored markets is handed with none. Runs are handed in no set order.
     ///
     /// `currencies`: the only ECB rates read (each day's others left out), `nil` for all, as
     /// `markets(of:in:currencies:)` takes them. Returns how many rows were left out.
@@ -239,15 +243,30 @@ extension HistoryStore {
             let ratesByDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), currencies: currencies, in: db)
             var ratesByRun: [Int64: ExchangeRates?] = [:]
             for run in runs { ratesByRun[run.id] = ratesByDate[run.ratesDate] ?? nil }
+            let names = try MarketNames.load(db)
+            var prices: [LastPrice] = []
+            var handed = Set<Int64>()
             let ids = ratesByRun.keys.sorted()
             let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-            let names = try MarketNames.load(db)
+            if packsLasts {
+                let packs = try db.makeStatement(sql: "SELECT run_id, lasts FROM run_lasts WHERE run_id IN (\(placeholders))")
+                try packs.setArguments(StatementArguments(ids))
+                try Self.forEachRow(of: packs, in: db) { raw in
+                    let id = Int64(sqliteStatement: raw, index: 0)
+                    let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 1), count: Int(sqlite3_column_bytes(raw, 1)))
+                    // A damaged pack: the run's rows are read below.
+                    guard let left = PackedLasts.unpack(bytes, into: &prices) else { return }
+                    unreadable += left
+                    body(names, id, prices, ratesByRun[id] ?? nil)
+                    handed.insert(id)
+                    prices.removeAll(keepingCapacity: true)
+                }
+            }
+            let unpacked = ids.filter { !handed.contains($0) }
+            guard !unpacked.isEmpty else { return }
             let statement = try db.makeStatement(
-                sql: "SELECT run_id, name_id, last FROM market WHERE run_id IN (\(placeholders)) ORDER BY run_id, name_id")
-            try statement.setArguments(StatementArguments(ids))
-            var handed = Set<Int64>()
+                sql: "SELECT run_id, name_id, last FROM market WHERE run_id IN (\(unpacked.map(String.init).joined(separator: ","))) ORDER BY run_id, name_id")
             var currentID: Int64 = -1
-            var prices: [LastPrice] = []
             func hand() {
                 guard currentID >= 0 else { return }
                 body(names, currentID, prices, ratesByRun[currentID] ?? nil)
@@ -270,7 +289,7 @@ extension HistoryStore {
             }
             hand()
             // A run without stored markets still has its rates, as before.
-            for id in ids where !handed.contains(id) { body(names, id, [], ratesByRun[id] ?? nil) }
+            for id in unpacked where !handed.contains(id) { body(names, id, [], ratesByRun[id] ?? nil) }
         }
         return unreadable
     }

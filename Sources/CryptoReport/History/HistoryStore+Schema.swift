@@ -97,6 +97,30 @@ extension HistoryStore {
         migrator.registerMigration("v5") { db in
             try db.execute(sql: "CREATE INDEX rate_by_currency ON rate (currency, date, per_euro)")
         }
+        // v6: the newest runs' last prices, packed a run to a blob (`PackedLasts`): the trends'
+        // month was 13,500 rows stepped one by one. A copy of the rows, so any change to a run's
+        // rows (a hand edit, a deleted market) drops its pack, and the rows are read instead; a
+        // deleted run takes its pack with it. The newest runs' packs are made here, once.
+        migrator.registerMigration("v6") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE run_lasts (
+                        run_id INTEGER PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,
+                        lasts BLOB NOT NULL
+                    );
+                    CREATE TRIGGER market_insert_drops_lasts AFTER INSERT ON market
+                        BEGIN DELETE FROM run_lasts WHERE run_id = NEW.run_id; END;
+                    CREATE TRIGGER market_update_drops_lasts AFTER UPDATE ON market
+                        BEGIN DELETE FROM run_lasts WHERE run_id IN (OLD.run_id, NEW.run_id); END;
+                    CREATE TRIGGER market_delete_drops_lasts AFTER DELETE ON market
+                        BEGIN DELETE FROM run_lasts WHERE run_id = OLD.run_id; END;
+                    """)
+            if let newest = try Int64.fetchOne(db, sql: "SELECT MAX(source_time) FROM run") {
+                let ids = try Int64.fetchAll(
+                    db, sql: "SELECT id FROM run WHERE source_time >= ? ORDER BY id", arguments: [newest - Int64(PackedLasts.keptFor * 1000)])
+                for id in ids { try packLasts(ofRun: id, in: db) }
+            }
+        }
         return migrator
     }
 

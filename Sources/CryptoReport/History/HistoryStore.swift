@@ -10,6 +10,9 @@ import GRDB
 package struct HistoryStore: Sendable {
     package let path: String
     let database: DatabaseQueue
+    /// Whether the file has v6's packed last prices (`PackedLasts`): a file this user may only
+    /// read may be older, and is read by its rows alone.
+    let packsLasts: Bool
 
     /// The file is read with `pread`, never memory-mapped: an I/O error on a mapped page ends the
     /// process with SIGBUS instead of an error a run can report and outlive, and mapping did not
@@ -29,20 +32,24 @@ package struct HistoryStore: Sendable {
             database = try DatabaseQueue(path: path, configuration: Self.configuration())
             let migrator = Self.migrator
             let applied = try database.read { db in try migrator.appliedIdentifiers(db) }
+            var packs = applied.contains("v6")
             // Up to date, as nearly always: no write transaction of the migrator's (a read-only
             // `history` took the database's write lock, behind any report recording its run).
             if applied != Set(migrator.migrations) {
                 do {
                     try migrator.migrate(database)
+                    packs = true
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY && applied.contains("v4") {
-                    // A v4 file this user may only read is read as it is: v5 adds an index, which
-                    // the queries go without (more slowly); the next run that may write adds it.
+                    // A v4 file this user may only read is read as it is: v5 adds an index and v6
+                    // the packed last prices, which the queries go without (more slowly); the
+                    // next run that may write adds them.
                 }
             }
             // v4 left the v3 tables' pages free inside the file (as large as the data was):
             // given back once, outside the migration's transaction. Interrupted, SQLite's own
             // journal keeps the file whole, and the next run does without.
             if applied.contains("v3") && !applied.contains("v4") { try database.vacuum() }
+            packsLasts = packs
         } catch {
             throw .cannotOpen(path: path, reason: Self.describe(error))
         }
@@ -64,9 +71,10 @@ package struct HistoryStore: Sendable {
         return configuration
     }
 
-    private init(path: String, database: DatabaseQueue) {
+    private init(path: String, database: DatabaseQueue, packsLasts: Bool) {
         self.path = path
         self.database = database
+        self.packsLasts = packsLasts
     }
 
     /// Whether `anotherReader` gives one: a file's store, not one in memory.
@@ -77,7 +85,7 @@ package struct HistoryStore: Sendable {
     package func anotherReader() throws(HistoryError) -> HistoryStore? {
         guard hasOtherReaders else { return nil }
         do {
-            return HistoryStore(path: path, database: try DatabaseQueue(path: path, configuration: Self.configuration()))
+            return HistoryStore(path: path, database: try DatabaseQueue(path: path, configuration: Self.configuration()), packsLasts: packsLasts)
         } catch {
             throw .cannotOpen(path: path, reason: Self.describe(error))
         }
@@ -89,6 +97,7 @@ package struct HistoryStore: Sendable {
         do {
             database = try DatabaseQueue()
             try Self.migrator.migrate(database)
+            packsLasts = true
         } catch {
             throw .cannotOpen(path: path, reason: Self.describe(error))
         }

@@ -1,0 +1,114 @@
+import Foundation
+
+/// One run's last prices in one blob (the `run_lasts` table, schema v6): what a report's trends
+/// read of each of the month's runs. Read from the market rows, a month was 13,500 rows each
+/// stepped by SQLite, the longest part of a daily run's way through its history; packed, it is
+/// 30 blobs. The rows stay the record (`history` and every other reader go by them); a pack is a
+/// copy of their last prices as `StoredNumber.readLastFast` reads them, made from the stored rows
+/// as the run is recorded, and kept for the newest runs only (`keptFor`).
+///
+/// Written by hand: no mirrored library packs exact decimals, and the pack must give back the very
+/// `FastDecimal`s the rows give (`HistoryStore.forEachLastPrices` takes either).
+///
+/// Layout, every integer an unsigned LEB128 varint: the count of the run's rows whose last price
+/// could not be read, the count of prices (so that a cut pack is not read as a shorter one), then
+/// for each readable row, in name order, the name id's step from the one
+/// before (the id itself for the first), a flags byte (1 negative, 2 compact, 4 a high word
+/// follows), the exponent's byte, the low word, and the high word when flagged.
+enum PackedLasts {
+    /// How far back from the newest run packs are kept: the trends read the 31 days before a
+    /// report, which is usually a day after the newest run. Older runs are read from their rows.
+    static let keptFor: TimeInterval = 35 * 86400
+
+    static func pack(_ prices: [HistoryStore.LastPrice], unreadable: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(prices.count * 8 + 4)
+        appendVarint(UInt64(unreadable), to: &bytes)
+        appendVarint(UInt64(prices.count), to: &bytes)
+        var previous: Int64 = 0
+        for price in prices {
+            appendVarint(UInt64(bitPattern: price.nameID &- previous), to: &bytes)
+            previous = price.nameID
+            let value = price.last
+            bytes.append((value.isNegative ? 1 : 0) | (value.isCompact ? 2 : 0) | (value.high != 0 ? 4 : 0))
+            bytes.append(UInt8(bitPattern: Int8(truncatingIfNeeded: value.exponent)))
+            appendVarint(value.low, to: &bytes)
+            if value.high != 0 { appendVarint(value.high, to: &bytes) }
+        }
+        return bytes
+    }
+
+    /// The pack's prices appended to `prices`, and its count of unreadable rows; `nil` (and
+    /// `prices` as it was) for bytes that are not a pack: a damaged one is read from the rows.
+    static func unpack(_ bytes: UnsafeRawBufferPointer, into prices: inout [HistoryStore.LastPrice]) -> Int? {
+        let start = prices.count
+        var reader = Reader(bytes: bytes)
+        // Each price takes at least four bytes: a count past that is not a pack's.
+        guard let unreadable = reader.varint(), unreadable <= UInt64(Int32.max), let count = reader.varint(),
+            count <= UInt64(bytes.count / 4)
+        else { return nil }
+        var previous: Int64 = 0
+        for _ in 0..<Int(count) {
+            guard let step = reader.varint(), let flags = reader.byte(), flags < 8, let exponent = reader.byte(),
+                let low = reader.varint()
+            else {
+                prices.removeSubrange(start...)
+                return nil
+            }
+            var high: UInt64 = 0
+            if flags & 4 != 0 {
+                guard let word = reader.varint(), word != 0 else {
+                    prices.removeSubrange(start...)
+                    return nil
+                }
+                high = word
+            }
+            previous &+= Int64(bitPattern: step)
+            let value = FastDecimal(
+                high: high, low: low, exponent: Int(Int8(bitPattern: exponent)), isNegative: flags & 1 != 0, isCompact: flags & 2 != 0)
+            prices.append((previous, value))
+        }
+        guard reader.isAtEnd else {
+            prices.removeSubrange(start...)
+            return nil
+        }
+        return Int(unreadable)
+    }
+
+    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+
+        var isAtEnd: Bool { offset >= bytes.count }
+
+        mutating func byte() -> UInt8? {
+            guard offset < bytes.count else { return nil }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+
+        mutating func varint() -> UInt64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                offset += 1
+                // Ten bytes hold 64 bits; an eleventh, or bits past 64, are not a pack's.
+                guard shift < 64, shift < 63 || byte <= 1 else { return nil }
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+            return nil
+        }
+    }
+}
