@@ -68,10 +68,10 @@ extension HistoryStore {
         let runID = db.lastInsertedRowID
         var names = try MarketNames.load(db)
         // A symbol twice in one snapshot is stored once, the first (v3's key was run and symbol).
-        var seen = Set<[UInt8]>()
+        var seen = Set<MarketNames.Bytes>()
         var rows: [(nameID: Int64, ticker: Ticker)] = []
         rows.reserveCapacity(snapshot.tickers.count)
-        for ticker in snapshot.tickers where seen.insert(Array(ticker.symbol.utf8)).inserted {
+        for ticker in snapshot.tickers where seen.insert(MarketNames.Bytes(ticker.symbol)).inserted {
             rows.append((try names.id(for: ticker, in: db), ticker))
         }
         // In key order, so that the run's rows are appended to the B-tree and fill its pages.

@@ -14,14 +14,35 @@ struct MarketNames {
     /// Names are compared as SQLite compares them, byte for byte: Swift's `==` would take two
     /// canonically equivalent spellings for one market and store the second under the first's bytes.
     struct Key: Hashable {
-        var symbol: [UInt8]
-        var baseAsset: [UInt8]
-        var quoteAsset: [UInt8]
+        var symbol: Bytes
+        var baseAsset: Bytes
+        var quoteAsset: Bytes
 
         init(_ symbol: String, _ baseAsset: String, _ quoteAsset: String) {
-            self.symbol = Array(symbol.utf8)
-            self.baseAsset = Array(baseAsset.utf8)
-            self.quoteAsset = Array(quoteAsset.utf8)
+            self.symbol = Bytes(symbol)
+            self.baseAsset = Bytes(baseAsset)
+            self.quoteAsset = Bytes(quoteAsset)
+        }
+    }
+
+    /// A text compared and hashed by its UTF-8 bytes, read in place: three byte arrays made per
+    /// name, each time a day's 450 markets were recorded, were a third of recording them.
+    struct Bytes: Hashable {
+        var text: String
+
+        init(_ text: String) {
+            self.text = text
+        }
+
+        static func == (lhs: Bytes, rhs: Bytes) -> Bool {
+            lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            // The length ends each text, so that three names' bytes hash apart however they split.
+            hasher.combine(text.utf8.count)
         }
     }
 

@@ -62,7 +62,7 @@ package enum Sparkline {
             let y = pad + (1 - fraction) * (Double(height) - 2 * pad)
             if index > 0 { svg.append(UInt8(ascii: " ")) }
             if let xs {
-                svg += xs[index]
+                svg += xs.text[(index == 0 ? 0 : xs.ends[index - 1])..<xs.ends[index]]
             } else {
                 appendOneDecimal(x(index, count: values.count, width: width, margin: margin), to: &svg)
             }
@@ -87,13 +87,16 @@ package enum Sparkline {
     }
 
     /// The written x of every point of a line 100 wide without labels (a row's), by the number
-    /// of points, up to 64.
-    private static let defaultXs: [[[UInt8]]] = (0..<65).map { count in
-        (0..<count).map { index in
-            var text: [UInt8] = []
-            appendOneDecimal(x(index, count: count, width: 100, margin: 0), to: &text)
-            return text
+    /// of points, up to 64: each count's in one buffer, point `i` ending at `ends[i]` (an array a
+    /// point, 2,080 of them, made at the first line of a run with history, took as long as
+    /// writing the x of every row's line).
+    private static let defaultXs: [(text: [UInt8], ends: [Int])] = (0..<65).map { count in
+        var written: (text: [UInt8], ends: [Int]) = ([], [])
+        for index in 0..<count {
+            appendOneDecimal(x(index, count: count, width: 100, margin: 0), to: &written.text)
+            written.ends.append(written.text.count)
         }
+        return written
     }
 
     /// A series as drawn: its values, each as a `Double` once, and its low and high, found once
