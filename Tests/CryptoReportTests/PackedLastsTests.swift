@@ -106,6 +106,10 @@ struct PackedLastsTests {
             (2, FastDecimal(high: 0, low: 1, exponent: -128, isNegative: true, isCompact: true)),
             (300, FastDecimal(high: UInt64.max, low: UInt64.max, exponent: 127, isNegative: false, isCompact: true)),
             (1 << 40, FastDecimal(Decimal(string: "171447.35") ?? 0)),
+            // Either side of a low word's four bytes.
+            ((1 << 40) + 1, FastDecimal(high: 0, low: UInt64(UInt32.max), exponent: -2, isNegative: false, isCompact: true)),
+            ((1 << 40) + 200, FastDecimal(high: 0, low: UInt64(UInt32.max) + 1, exponent: 3, isNegative: true, isCompact: true)),
+            ((1 << 40) + 201, FastDecimal(high: 1, low: 5, exponent: 0, isNegative: false, isCompact: false)),
         ]
         let pack = PackedLasts.pack(values, unreadable: 3)
         var read: [HistoryStore.LastPrice] = []

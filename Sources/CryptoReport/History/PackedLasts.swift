@@ -10,11 +10,13 @@ import Foundation
 /// Written by hand: no mirrored library packs exact decimals, and the pack must give back the very
 /// `FastDecimal`s the rows give (`HistoryStore.forEachLastPrices` takes either).
 ///
-/// Layout, every integer an unsigned LEB128 varint: the count of the run's rows whose last price
-/// could not be read, the count of prices (so that a cut pack is not read as a shorter one), then
-/// for each readable row, in name order, the name id's step from the one
-/// before (the id itself for the first), a flags byte (1 negative, 2 compact, 4 a high word
-/// follows), the exponent's byte, the low word, and the high word when flagged.
+/// Layout: the count of the run's rows whose last price could not be read and the count of prices
+/// (so that a cut pack is not read as a shorter one), as unsigned LEB128 varints; then for each
+/// price, in name order, the name id's step from the one before (the id itself for the first) as a
+/// varint, a flags byte (1 negative, 2 compact, 4 a high word follows, 8 the low word takes four
+/// bytes, not eight), the exponent's byte, the low word and the high word when flagged, both
+/// little-endian. Fixed-width words, not varints: a product's 28 digits were fifteen varint bytes
+/// a price, read a byte at a time, and most of reading a pack.
 enum PackedLasts {
     /// How far back from the newest run packs are kept: the trends read the 31 days before a
     /// report, which is usually a day after the newest run. Older runs are read from their rows.
@@ -30,10 +32,11 @@ enum PackedLasts {
             appendVarint(UInt64(bitPattern: price.nameID &- previous), to: &bytes)
             previous = price.nameID
             let value = price.last
-            bytes.append((value.isNegative ? 1 : 0) | (value.isCompact ? 2 : 0) | (value.high != 0 ? 4 : 0))
+            let short = value.low <= UInt64(UInt32.max)
+            bytes.append((value.isNegative ? 1 : 0) | (value.isCompact ? 2 : 0) | (value.high != 0 ? 4 : 0) | (short ? 8 : 0))
             bytes.append(UInt8(bitPattern: Int8(truncatingIfNeeded: value.exponent)))
-            appendVarint(value.low, to: &bytes)
-            if value.high != 0 { appendVarint(value.high, to: &bytes) }
+            withUnsafeBytes(of: value.low.littleEndian) { bytes += $0.prefix(short ? 4 : 8) }
+            if value.high != 0 { withUnsafeBytes(of: value.high.littleEndian) { bytes += $0 } }
         }
         return bytes
     }
@@ -43,21 +46,22 @@ enum PackedLasts {
     static func unpack(_ bytes: UnsafeRawBufferPointer, into prices: inout [HistoryStore.LastPrice]) -> Int? {
         let start = prices.count
         var reader = Reader(bytes: bytes)
-        // Each price takes at least four bytes: a count past that is not a pack's.
+        // Each price takes at least seven bytes: a count past that is not a pack's.
         guard let unreadable = reader.varint(), unreadable <= UInt64(Int32.max), let count = reader.varint(),
-            count <= UInt64(bytes.count / 4)
+            count <= UInt64(bytes.count / 7)
         else { return nil }
         var previous: Int64 = 0
+        prices.reserveCapacity(start + Int(count))
         for _ in 0..<Int(count) {
-            guard let step = reader.varint(), let flags = reader.byte(), flags < 8, let exponent = reader.byte(),
-                let low = reader.varint()
+            guard let step = reader.varint(), let flags = reader.byte(), flags < 16, let exponent = reader.byte(),
+                let low = reader.word(flags & 8 != 0 ? 4 : 8)
             else {
                 prices.removeSubrange(start...)
                 return nil
             }
             var high: UInt64 = 0
             if flags & 4 != 0 {
-                guard let word = reader.varint(), word != 0 else {
+                guard let word = reader.word(8), word != 0 else {
                     prices.removeSubrange(start...)
                     return nil
                 }
@@ -96,7 +100,20 @@ enum PackedLasts {
             return bytes[offset]
         }
 
+        /// A little-endian word of `width` bytes (4 or 8).
+        mutating func word(_ width: Int) -> UInt64? {
+            guard bytes.count - offset >= width else { return nil }
+            defer { offset += width }
+            if width == 4 { return UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))) }
+            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
+
         mutating func varint() -> UInt64? {
+            // One byte, as nearly every name id's step is.
+            if offset < bytes.count, bytes[offset] < 0x80 {
+                defer { offset += 1 }
+                return UInt64(bytes[offset])
+            }
             var value: UInt64 = 0
             var shift: UInt64 = 0
             while offset < bytes.count {
