@@ -4,8 +4,8 @@ import GRDB
 /// The snapshots of past runs, in an SQLite database (GRDB).
 ///
 /// Prices are stored exactly, never as floating point: each reads back as the `Decimal` its plain
-/// text parses to (`StoredNumber`), in about 18 KB a day of 450 markets (schema v5,
-/// `HistoryStore+Schema.swift`). Each snapshot is written in one transaction, and recording the
+/// text parses to (`StoredNumber`), in about 18 KB a day of 450 markets (schema v6,
+/// `HistoryStore+Schema.swift`; the newest runs' last prices also packed, `PackedLasts`). Each snapshot is written in one transaction, and recording the
 /// same snapshot (same newest-ticker time) twice stores it once.
 package struct HistoryStore: Sendable {
     package let path: String
