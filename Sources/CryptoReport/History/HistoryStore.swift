@@ -5,8 +5,9 @@ import GRDB
 ///
 /// Prices are stored exactly, never as floating point: each reads back as the `Decimal` its plain
 /// text parses to (`StoredNumber`), in about 18 KB a day of 450 markets (schema v6,
-/// `HistoryStore+Schema.swift`; the newest runs' last prices also packed, `PackedLasts`). Each snapshot is written in one transaction, and recording the
-/// same snapshot (same newest-ticker time) twice stores it once.
+/// `HistoryStore+Schema.swift`; the newest runs' last prices also packed, `PackedLasts`). Each
+/// snapshot is written in one transaction, and recording the same snapshot (same newest-ticker
+/// time) twice stores it once.
 package struct HistoryStore: Sendable {
     package let path: String
     let database: DatabaseQueue
