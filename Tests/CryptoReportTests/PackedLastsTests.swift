@@ -82,7 +82,10 @@ struct PackedLastsTests {
         let runs = try Self.allRuns(store)
         let (good, _) = try Self.read(store, runs)
         let pack = try store.read { try Data.fetchOne($0, sql: "SELECT lasts FROM run_lasts") } ?? Data()
-        var damaged: [Data] = [Data(), Data([0x80]), pack.dropLast(), pack + [0], Data([0, 0xFF, 0xFF, 0xFF, 0x7F])]
+        var damaged: [Data] = [Data(), Data([1, 0x80]), pack.dropLast(), pack + [0], Data([1, 0, 0xFF, 0xFF, 0xFF, 0x7F])]
+        // Another version's; a name listed twice (a step of zero).
+        damaged.append(Data([2]) + pack.dropFirst())
+        damaged.append(Data([1, 0, 2, 1, 10, 0xFE, 1, 0, 0, 0, 0, 10, 0xFE, 2, 0, 0, 0]))
         // Cut at the end of a price: a shorter pack that says how many it holds.
         var prices: [HistoryStore.LastPrice] = []
         let whole = pack.withUnsafeBytes { PackedLasts.unpack($0, into: &prices) }
@@ -97,6 +100,28 @@ struct PackedLastsTests {
             let (read, unreadable) = try Self.read(store, runs)
             #expect(Self.same(read, good) && unreadable == 0)
         }
+        // A whole pack is what is read, not the rows: one of ten prices saying five rows left out.
+        try store.write { try $0.execute(sql: "UPDATE run_lasts SET lasts = ?", arguments: [Data(PackedLasts.pack(Array(prices.prefix(10)), unreadable: 5))]) }
+        let (read, unreadable) = try Self.read(store, runs)
+        #expect(read[runs[0].id]?.prices == Array(good[runs[0].id]?.prices.prefix(10) ?? []))
+        #expect(unreadable == 5)
+    }
+
+    @Test("a backfilled day of the month is packed with the rows it merged")
+    func backfilledDay() throws {
+        let store = try HistoryStore()
+        try store.record(try HistoryTests.snapshot(daysAgo: 1, factor: 1))
+        for symbols in [["btcusdt"], ["ethusdt", "usdtinr"]] {
+            var day = try HistoryTests.snapshot(daysAgo: 3, factor: Fixtures.decimal("0.9"), kind: .backfill)
+            day.tickers = day.tickers.filter { symbols.contains($0.symbol) }
+            try store.recordBackfill(symbol: symbols[0], days: 3, snapshots: [day], at: HistoryTests.captured)
+        }
+        let runs = try Self.allRuns(store)
+        #expect(try Self.packedRuns(store) == runs.map(\.id).sorted())
+        let (packed, _) = try Self.read(store, runs)
+        #expect(packed[runs[0].id]?.prices.count == 3)
+        try store.write { try $0.execute(sql: "DELETE FROM run_lasts") }
+        #expect(Self.same(packed, try Self.read(store, runs).0))
     }
 
     @Test("packs round-trip every kind of price, and say the rows left out")

@@ -84,14 +84,17 @@ extension HistoryStore {
         return true
     }
 
-    /// Packs the new run's last prices when it is among the newest (`PackedLasts.keptFor`), and
-    /// drops the packs of runs now older than that: a pack is only ever read for a report's month.
+    /// Packs a new (or newly merged) run's last prices when it is among the newest
+    /// (`PackedLasts.keptFor`), and drops the packs of runs now older than that, or gone: a pack
+    /// is only ever read for a report's month.
     static func keepPacks(newRun runID: Int64, at sourceTime: Int64, in db: Database) throws {
         let newest = try Int64.fetchOne(db, sql: "SELECT MAX(source_time) FROM run") ?? sourceTime
         let oldest = newest - Int64(PackedLasts.keptFor * 1000)
-        // By the few packs, each run found by its key: not a scan of the runs' times.
+        // By the few packs, each run found by its key: not a scan of the runs' times. A pack whose
+        // run was deleted with foreign keys off (the sqlite3 shell's default) goes too.
         try db.execute(
-            sql: "DELETE FROM run_lasts WHERE (SELECT source_time FROM run WHERE id = run_lasts.run_id) < ?", arguments: [oldest])
+            sql: "DELETE FROM run_lasts WHERE COALESCE((SELECT source_time FROM run WHERE id = run_lasts.run_id), -1) < ?",
+            arguments: [oldest])
         if sourceTime >= oldest { try packLasts(ofRun: runID, in: db) }
     }
 

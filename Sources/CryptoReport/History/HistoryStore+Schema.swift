@@ -100,8 +100,9 @@ extension HistoryStore {
         // v6: the newest runs' last prices, packed a run to a blob (`PackedLasts`): the trends'
         // month was 13,500 rows stepped one by one. A copy of the rows, so any change to a run's
         // rows (a hand edit, a deleted market) drops its pack, and the rows are read instead; a
-        // deleted run takes its pack with it. The newest runs' packs are made here, once.
-        migrator.registerMigration("v6") { db in
+        // deleted run takes its pack with it. The newest runs' packs are made here, once. No
+        // table is altered, so no check of every stored row's foreign keys (ten years' worth).
+        migrator.registerMigration("v6", foreignKeyChecks: .immediate) { db in
             try db.execute(
                 sql: """
                     CREATE TABLE run_lasts (

@@ -10,9 +10,11 @@ import Foundation
 /// Written by hand: no mirrored library packs exact decimals, and the pack must give back the very
 /// `FastDecimal`s the rows give (`HistoryStore.forEachLastPrices` takes either).
 ///
-/// Layout: the count of the run's rows whose last price could not be read and the count of prices
-/// (so that a cut pack is not read as a shorter one), as unsigned LEB128 varints; then for each
-/// price, in name order, the name id's step from the one before (the id itself for the first) as a
+/// Layout: a version byte (`version`; a pack of another is read from the rows, so that one made
+/// by another version of the tool, which might read a stored figure otherwise, is never taken);
+/// the count of the run's rows whose last price could not be read and the count of prices (so
+/// that a cut pack is not read as a shorter one), as unsigned LEB128 varints; then for each price,
+/// in name order, the name id's step from the one before (the id itself for the first) as a
 /// varint, a flags byte (1 negative, 2 compact, 4 a high word follows, 8 the low word takes four
 /// bytes, not eight), the exponent's byte, the low word and the high word when flagged, both
 /// little-endian. Fixed-width words, not varints: a product's 28 digits were fifteen varint bytes
@@ -22,9 +24,13 @@ enum PackedLasts {
     /// report, which is usually a day after the newest run. Older runs are read from their rows.
     static let keptFor: TimeInterval = 35 * 86400
 
+    /// Raised whenever what a pack holds changes, or how `StoredNumber.readLastFast` reads a figure.
+    static let version: UInt8 = 1
+
     static func pack(_ prices: [HistoryStore.LastPrice], unreadable: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(prices.count * 8 + 4)
+        bytes.append(version)
         appendVarint(UInt64(unreadable), to: &bytes)
         appendVarint(UInt64(prices.count), to: &bytes)
         var previous: Int64 = 0
@@ -47,13 +53,15 @@ enum PackedLasts {
         let start = prices.count
         var reader = Reader(bytes: bytes)
         // Each price takes at least seven bytes: a count past that is not a pack's.
-        guard let unreadable = reader.varint(), unreadable <= UInt64(Int32.max), let count = reader.varint(),
+        guard reader.byte() == version, let unreadable = reader.varint(), unreadable <= UInt64(Int32.max), let count = reader.varint(),
             count <= UInt64(bytes.count / 7)
         else { return nil }
         var previous: Int64 = 0
         prices.reserveCapacity(start + Int(count))
         for _ in 0..<Int(count) {
-            guard let step = reader.varint(), let flags = reader.byte(), flags < 16, let exponent = reader.byte(),
+            // Names go up, each id once: a step of zero or less is not a pack's.
+            guard let step = reader.varint(), step > 0, step <= UInt64(Int64.max), let flags = reader.byte(), flags < 16,
+                let exponent = reader.byte(),
                 let low = reader.word(flags & 8 != 0 ? 4 : 8)
             else {
                 prices.removeSubrange(start...)
