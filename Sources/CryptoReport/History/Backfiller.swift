@@ -109,12 +109,7 @@ package struct Backfiller: Sendable {
             }
             let klines: [Kline]
             do {
-                let payload = try await loader.load(try SourceLocation(parsing: url, source: .klines), source: .klines)
-                let decoded = try KlinesDecoder().decode(payload.data, symbol: symbol)
-                klines = decoded.klines
-                if decoded.unreadable > 0 {
-                    logger.warning("backfill: \(symbol): \(decoded.unreadable) unreadable \(decoded.unreadable == 1 ? "kline was" : "klines were") left out")
-                }
+                klines = try await self.klines(of: symbol, at: url, loader: loader)
             } catch let error as FetchError where !error.isNetworkFailure {
                 // This market's answer (a 400 for a delisted symbol, an HTML page): the others go on.
                 leaveOut("\(error.errorDescription ?? "failed") It is left out.")
@@ -123,26 +118,7 @@ package struct Backfiller: Sendable {
                 leaveOut("\(error.errorDescription ?? "unreadable") It is left out.")
                 continue
             }
-            var snapshots: [Snapshot] = []
-            var withoutRates = 0
-            var pastRates = 0
-            // Today's kline is still moving: only whole days are history.
-            for kline in klines where kline.openTime.addingTimeInterval(86400) <= now {
-                let day = ReportDates.day(kline.openTime)
-                // Each day at its own rates: from the 90-day file, else from earlier runs, else left
-                // out rather than priced at the rates of another day.
-                guard let dayRates = try rateDays.first(where: { $0.date <= day }) ?? store.rates(onOrBefore: day) else {
-                    withoutRates += 1
-                    continue
-                }
-                // The rates in force on a day are at most a few days old (a weekend, Easter);
-                // the newest of an old 90-day file would price months of days at one day's rates.
-                guard Self.isInForce(dayRates.date, on: kline.openTime) else {
-                    pastRates += 1
-                    continue
-                }
-                snapshots.append(Self.snapshot(ticker, kline: kline, rates: dayRates, location: url))
-            }
+            let (snapshots, withoutRates, pastRates) = try days(of: ticker, klines: klines, rateDays: rateDays, now: now, location: url)
             if withoutRates > 0 {
                 logger.warning("backfill: \(symbol): \(withoutRates) \(withoutRates == 1 ? "day" : "days") older than the ECB rates on hand (from \(rateDays.last?.date ?? "?")) were left out")
             }
@@ -158,6 +134,44 @@ package struct Backfiller: Sendable {
             progress(index + 1, markets.count, symbol)
         }
         return Outcome(markets: markets.count, fetched: fetched, skipped: skipped, rateDays: rateDays.count, leftOut: leftOut)
+    }
+
+    /// The market's daily klines; unreadable ones are left out, with a warning.
+    private func klines(of symbol: String, at url: String, loader: SourceLoader) async throws -> [Kline] {
+        let payload = try await loader.load(try SourceLocation(parsing: url, source: .klines), source: .klines)
+        let decoded = try KlinesDecoder().decode(payload.data, symbol: symbol)
+        if decoded.unreadable > 0 {
+            logger.warning("backfill: \(symbol): \(decoded.unreadable) unreadable \(decoded.unreadable == 1 ? "kline was" : "klines were") left out")
+        }
+        return decoded.klines
+    }
+
+    /// The market's whole days as snapshots, each at its own day's rates, and how many days were
+    /// left out for want of rates (older than any on hand) or for rates not in force on them.
+    private func days(
+        of ticker: Ticker, klines: [Kline], rateDays: [ExchangeRates], now: Date, location: String
+    ) throws -> (snapshots: [Snapshot], withoutRates: Int, pastRates: Int) {
+        var snapshots: [Snapshot] = []
+        var withoutRates = 0
+        var pastRates = 0
+        // Today's kline is still moving: only whole days are history.
+        for kline in klines where kline.openTime.addingTimeInterval(86400) <= now {
+            let day = ReportDates.day(kline.openTime)
+            // Each day at its own rates: from the 90-day file, else from earlier runs, else left
+            // out rather than priced at the rates of another day.
+            guard let dayRates = try rateDays.first(where: { $0.date <= day }) ?? store.rates(onOrBefore: day) else {
+                withoutRates += 1
+                continue
+            }
+            // The rates in force on a day are at most a few days old (a weekend, Easter);
+            // the newest of an old 90-day file would price months of days at one day's rates.
+            guard Self.isInForce(dayRates.date, on: kline.openTime) else {
+                pastRates += 1
+                continue
+            }
+            snapshots.append(Self.snapshot(ticker, kline: kline, rates: dayRates, location: location))
+        }
+        return (snapshots, withoutRates, pastRates)
     }
 
     /// Whether the rates of `date` can be a day's: published at most `maximumRateAge` before it.
