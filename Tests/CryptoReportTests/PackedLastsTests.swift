@@ -156,30 +156,67 @@ struct PackedLastsTests {
         #expect(try Self.packedRuns(store) == young)
     }
 
+    /// A v5 file of three runs at `path` (recorded, then taken back to v5), and its last prices
+    /// as the rows give them.
+    static func v5File(at path: String) throws -> Read {
+        let store = try HistoryStore(path: path)
+        for days in [40, 2, 1] { try store.record(try HistoryTests.snapshot(daysAgo: days, factor: Fixtures.decimal("1.0\(days)"))) }
+        try store.write { try $0.execute(sql: "DELETE FROM run_lasts") }
+        let rows = try Self.read(store, try Self.allRuns(store)).0
+        try store.write { db in
+            try db.execute(
+                sql: """
+                    DROP TRIGGER market_insert_drops_lasts; DROP TRIGGER market_update_drops_lasts;
+                    DROP TRIGGER market_delete_drops_lasts; DROP TABLE run_lasts;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v6'
+                    """)
+        }
+        return rows
+    }
+
     @Test("v6: a v5 file gains packs of its newest runs, read as its rows are")
     func migration() throws {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("history.sqlite").path
-        let before: Read
-        do {
-            let store = try HistoryStore(path: path)
-            for days in [40, 2, 1] { try store.record(try HistoryTests.snapshot(daysAgo: days, factor: Fixtures.decimal("1.0\(days)"))) }
-            try store.write { try $0.execute(sql: "DELETE FROM run_lasts") }
-            before = try Self.read(store, try Self.allRuns(store)).0
-            // Back to v5.
-            try store.write { db in
-                try db.execute(
-                    sql: """
-                        DROP TRIGGER market_insert_drops_lasts; DROP TRIGGER market_update_drops_lasts;
-                        DROP TRIGGER market_delete_drops_lasts; DROP TABLE run_lasts;
-                        DELETE FROM grdb_migrations WHERE identifier = 'v6'
-                        """)
-            }
-        }
+        let before = try Self.v5File(at: path)
         let store = try HistoryStore(path: path)
         let runs = try Self.allRuns(store)
-        #expect(runs.count == 3)
+        #expect(runs.count == 3 && store.packsLasts)
         #expect(try Self.packedRuns(store) == runs.filter { $0.sourceTime > HistoryTests.captured.addingTimeInterval(-10 * HistoryTests.day) }.map(\.id))
         #expect(Self.same(try Self.read(store, runs).0, before))
+    }
+
+    /// Marks the file immutable (`chattr +i`), which even root may not write: SQLite then opens it
+    /// read-only. False where the file system or the user cannot.
+    static func setImmutable(_ path: String, _ on: Bool) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [on ? "+i" : "-i", path]
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return false
+        }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    @Test("a v5 file this user may only read is read by its rows, with no packs to read")
+    func readOnlyV5() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("history.sqlite").path
+        let before = try Self.v5File(at: path)
+        guard Self.setImmutable(path, true) else { return }
+        defer {
+            _ = Self.setImmutable(path, false)
+            // The folder is removed only once the file may be.
+            withExtendedLifetime(folder) {}
+        }
+        let store = try HistoryStore(path: path)
+        #expect(!store.packsLasts)
+        let runs = try Self.allRuns(store)
+        #expect(Self.same(try Self.read(store, runs).0, before))
+        #expect(try store.read { try HistoryStore.migrator.appliedIdentifiers($0) }.contains("v6") == false)
     }
 }
