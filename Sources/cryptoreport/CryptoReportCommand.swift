@@ -68,6 +68,8 @@ struct CryptoReportCommand: AsyncParsableCommand {
         // the README's table has it, not a silent death by SIGPIPE (141) in the middle of a run.
         signal(SIGPIPE, SIG_IGN)
         SignalHandling.install()
+        // While the arguments are parsed, which takes a few milliseconds on this core.
+        WorkerPool.startEarly()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if asksForReportHelp(arguments) {
             try? StandardStreams.writeOutput(reportHelp + "\n")
