@@ -178,8 +178,8 @@ struct HistoryTests {
         #expect(byPosition.contains { $0.series.count > 2 })
     }
 
-    @Test("runs priced beside the reading are priced as in turn with it, in every currency, whatever was priced before")
-    func pricedBeside() throws {
+    @Test("runs priced in parts are priced as all at once, in every currency, whatever was priced before")
+    func pricedInParts() throws {
         let store = try HistoryStore()
         for days in 1...12 {
             var snapshot = try Self.snapshot(daysAgo: days, factor: Fixtures.decimal("1.0\(days)"), rateFactor: Fixtures.decimal("1.00\(days)"))
@@ -188,20 +188,24 @@ struct HistoryTests {
             try store.record(snapshot)
         }
         let runs = try store.runs(in: Date(timeIntervalSince1970: 0)...Date())
-        func priced(_ beside: Int, first: [RunSummary]) throws -> [StoredPrices] {
+        func priced(first: [RunSummary]) throws -> [StoredPrices] {
             var prices = ["SEK", "USD", "INR"].map(StoredPrices.init)
-            try StoredPrices.add(first, to: &prices, from: store, pricedBesideFrom: beside)
-            try StoredPrices.add(runs, to: &prices, from: store, pricedBesideFrom: beside)
+            try StoredPrices.add(first, to: &prices, from: store)
+            try StoredPrices.add(runs, to: &prices, from: store)
             return prices
         }
-        for first in [[], Array(runs.prefix(3)), [runs[7]]] {
-            let inTurn = try priced(.max, first: first)
-            let beside = try priced(1, first: first)
-            for (a, b) in zip(inTurn, beside) {
+        let atOnce = try priced(first: [])
+        for first in [Array(runs.prefix(3)), [runs[7]], Array(runs.suffix(2))] {
+            let inParts = try priced(first: first)
+            for (a, b) in zip(atOnce, inParts) {
                 #expect(a.slots == b.slots)
                 for run in runs { #expect(a.prices(of: run) == b.prices(of: run) && b.prices(of: run) != nil, "\(a.currency), run \(run.id)") }
             }
         }
+        // The day without SEK has no SEK prices, only nils; the others all of theirs.
+        let sek = atOnce[0]
+        #expect(runs.contains { run in sek.prices(of: run)?.allSatisfy { $0 == nil } == true })
+        #expect(runs.filter { run in sek.prices(of: run)?.contains { $0 != nil } == true }.count == runs.count - 1)
     }
 
     @Test("no history, no figures; 7 and 30 days only where history reaches")
