@@ -55,8 +55,8 @@ package enum Sparkline {
         if let label { svg += escape(label).utf8 } else { svg += "\(values.count)-day price trend".utf8 }
         svg += "\"><polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"".utf8
         // The x of each point depends on the count and the width alone: a row's line of the usual
-        // size takes them written once (`defaultXs`).
-        let xs = labels == nil && width == 100 && values.count < defaultXs.count ? defaultXs[values.count] : nil
+        // size takes them written once (`DefaultXs`).
+        let xs = labels == nil && width == 100 ? DefaultXs.shared.xs(values.count) : nil
         for (index, value) in series.doubles.enumerated() {
             let fraction = span > 0 ? (value - bottom) / span : 0.5
             let y = pad + (1 - fraction) * (Double(height) - 2 * pad)
@@ -89,14 +89,25 @@ package enum Sparkline {
     /// The written x of every point of a line 100 wide without labels (a row's), by the number
     /// of points, up to 64: each count's in one buffer, point `i` ending at `ends[i]` (an array a
     /// point, 2,080 of them, made at the first line of a run with history, took as long as
-    /// writing the x of every row's line).
-    private static let defaultXs: [(text: [UInt8], ends: [Int])] = (0..<65).map { count in
-        var written: (text: [UInt8], ends: [Int]) = ([], [])
-        for index in 0..<count {
-            appendOneDecimal(x(index, count: count, width: 100, margin: 0), to: &written.text)
-            written.ends.append(written.text.count)
+    /// writing the x of every row's line). Each count's written when first drawn: all 64 made at
+    /// the first line took 0.24 ms of a 450-market run, the other core waiting for them, and a
+    /// month's rows use one or two counts.
+    private final class DefaultXs: @unchecked Sendable {
+        static let shared = DefaultXs()
+        private let lock = NSLock()
+        private var byCount = [(text: [UInt8], ends: [Int])?](repeating: nil, count: 65)
+
+        func xs(_ count: Int) -> (text: [UInt8], ends: [Int])? {
+            guard count < byCount.count else { return nil }
+            if let made = lock.withLock({ byCount[count] }) { return made }
+            var written: (text: [UInt8], ends: [Int]) = ([], [])
+            for index in 0..<count {
+                appendOneDecimal(x(index, count: count, width: 100, margin: 0), to: &written.text)
+                written.ends.append(written.text.count)
+            }
+            lock.withLock { byCount[count] = written }
+            return written
         }
-        return written
     }
 
     /// A series as drawn: its values, each as a `Double` once, and its low and high, found once
