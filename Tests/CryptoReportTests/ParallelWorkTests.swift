@@ -46,6 +46,49 @@ struct ParallelWorkTests {
         #expect(state.mostWaiting <= ahead && !state.overlapped)
     }
 
+    @Test("a pool's threads made early are made once, and make parts of the work that comes after")
+    func poolStartedEarly() {
+        let pool = WorkerPool(threads: 2)
+        pool.startThreads()
+        pool.startThreads()
+        #expect(pool.threadsMade == 2)
+        let job = ThreadsOfParts(count: 40)
+        pool.perform(job)
+        #expect(job.threads.count == 40, "every part made once")
+        #expect(Set(job.threads).count > 1, "parts made by the pool's threads, not only this one")
+        #expect(pool.threadsMade == 2, "no thread made again when the work came")
+    }
+
+    /// Parts that each take a millisecond and say which thread made them.
+    private final class ThreadsOfParts: WorkerPool.Job, @unchecked Sendable {
+        let count: Int
+        private var next = 0
+        private var unfinished: Int
+        private let lock = NSLock()
+        private var madeBy: [ObjectIdentifier] = []
+
+        init(count: Int) {
+            self.count = count
+            unfinished = count
+        }
+
+        var threads: [ObjectIdentifier] { lock.withLock { madeBy } }
+
+        override func claim(byCaller: Bool) -> Int? {
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
+
+        override func run(_ part: Int) {
+            Thread.sleep(forTimeInterval: 0.001)
+            lock.withLock { madeBy.append(ObjectIdentifier(Thread.current)) }
+        }
+
+        override func finish(_ part: Int) { unfinished -= 1 }
+        override var isDone: Bool { unfinished == 0 }
+    }
+
     @Test("a lane done first helps the other; chunks, nested work and ordered output as on one thread")
     func laneHelps() {
         let results = Lanes()

@@ -31,6 +31,7 @@ package final class WorkerPool: @unchecked Sendable {
     private var jobs: [Job] = []
     private let threads: Int
     private var started = false
+    private var made = 0
 
     init(threads: Int) {
         self.threads = threads
@@ -42,9 +43,19 @@ package final class WorkerPool: @unchecked Sendable {
     /// 3 to 4 ms later (measured here): `history` of ten years read its second half that much
     /// later when the machine had been idle. A thread waiting in the pool is woken in microseconds.
     package static func startEarly() {
-        shared.condition.withLock {
-            if !shared.started { shared.start() }
+        shared.startThreads()
+    }
+
+    /// Makes the threads, if not made yet.
+    func startThreads() {
+        condition.withLock {
+            if !started { start() }
         }
+    }
+
+    /// How many threads the pool has made (for tests).
+    var threadsMade: Int {
+        condition.withLock { made }
     }
 
     /// Runs `job` to its end, this thread taking parts too; returns once every part has run.
@@ -116,6 +127,7 @@ package final class WorkerPool: @unchecked Sendable {
             // As much stack as the main thread's: the parts run the same code it does.
             thread.stackSize = 8 << 20
             thread.start()
+            made += 1
         }
     }
 
