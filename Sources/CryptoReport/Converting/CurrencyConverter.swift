@@ -7,14 +7,16 @@ import Foundation
 /// - any other asset X: the last price of `Xusdt` × USD → target; if that market is missing
 ///   (or USD has no rate), the last price of `Xinr` × INR → target; otherwise X cannot be converted.
 package struct CurrencyConverter: Sendable {
-    package var rates: ExchangeRates
-    package var target: String
+    package let rates: ExchangeRates
+    package let target: String
+    /// The target's ECB rate, looked up once: each fiat quote's cross rate divides by it.
+    private let targetPerEuro: Decimal
 
     package init(rates: ExchangeRates, target: String) throws(ConversionError) {
         self.rates = rates
         self.target = ExchangeRates.upperCased(target)
         // Fail before any work when the report currency itself is unusable.
-        _ = try rates.unitsPerEuro(self.target)
+        targetPerEuro = try rates.unitsPerEuro(self.target)
     }
 
     package struct Result: Sendable {
@@ -34,8 +36,8 @@ package struct CurrencyConverter: Sendable {
         // Only the markets a crypto quote is priced through (`xusdt`, `xinr`) are looked up:
         // keying every market by its lower-cased symbol was most of a history day's conversion.
         let (quotes, lastBySymbol) = tickers.count >= 2 * Self.chunk ? Self.pricingInChunks(Array(tickers)) : Self.pricing(tickers)
-        var result = Result(rates: [:])
-        for quote in quotes.sorted() {
+        var result = Result(rates: Dictionary(minimumCapacity: quotes.count))
+        for quote in quotes {
             switch try rate(for: quote, lastBySymbol: lastBySymbol) {
             case let .success(rate): result.rates[quote] = rate
             case let .failure(reason): result.reasons[quote] = reason.text
@@ -48,9 +50,9 @@ package struct CurrencyConverter: Sendable {
     /// worth handing to a thread.
     static let chunk = 8_192
 
-    /// The quote assets (lower-cased), and the first last price of each market a crypto quote
-    /// is priced through.
-    static func pricing(_ tickers: some Collection<Ticker>) -> (quotes: Set<String>, lastBySymbol: [String: Decimal]) {
+    /// The quote assets (lower-cased, each once, sorted), and the first last price of each market
+    /// a crypto quote is priced through.
+    static func pricing(_ tickers: some Collection<Ticker>) -> (quotes: [String], lastBySymbol: [String: Decimal]) {
         let quotes = quoteAssets(tickers)
         let wanted = pricingMarkets(quotes)
         return (quotes, wanted.isEmpty ? [:] : firstLasts(tickers, of: wanted))
@@ -59,9 +61,10 @@ package struct CurrencyConverter: Sendable {
     /// `pricing` in chunks on every core (ParallelChunks): both passes hash a string per market,
     /// and on one core they were the part of building a 100,000-market report the other core
     /// idled in.
-    static func pricingInChunks(_ tickers: [Ticker]) -> (quotes: Set<String>, lastBySymbol: [String: Decimal]) {
-        var quotes = Set<String>()
-        for each in ParallelChunks.map(tickers.count, chunk: chunk, { quoteAssets(tickers[$0]) }) { quotes.formUnion(each) }
+    static func pricingInChunks(_ tickers: [Ticker]) -> (quotes: [String], lastBySymbol: [String: Decimal]) {
+        var found = Set<String>()
+        for each in ParallelChunks.map(tickers.count, chunk: chunk, { quoteAssets(tickers[$0]) }) { found.formUnion(each) }
+        let quotes = found.sorted()
         let wanted = pricingMarkets(quotes)
         var lastBySymbol: [String: Decimal] = [:]
         if !wanted.isEmpty {
@@ -74,7 +77,18 @@ package struct CurrencyConverter: Sendable {
     }
 
     /// The tickers' quote assets, lower-cased.
-    private static func quoteAssets(_ tickers: some Collection<Ticker>) -> Set<String> {
+    private static func quoteAssets(_ tickers: some Collection<Ticker>) -> [String] {
+        // A stored run's few markets (each day of a `history` export, a trend's sample of a day)
+        // compared in an array: a set made and hashed for two quotes was a third of a ten-year
+        // export's conversions.
+        if tickers.count <= 16 {
+            var quotes: [String] = []
+            for ticker in tickers {
+                let quote = lowercased(ticker.quoteAsset)
+                if !quotes.contains(quote) { quotes.append(quote) }
+            }
+            return quotes.count > 1 ? quotes.sorted() : quotes
+        }
         var quotes = Set<String>()
         // The feed lists a quote's markets together: a run of one quote is hashed once.
         var previous: String?
@@ -82,7 +96,7 @@ package struct CurrencyConverter: Sendable {
             previous = ticker.quoteAsset
             quotes.insert(lowercased(ticker.quoteAsset))
         }
-        return quotes
+        return quotes.sorted()
     }
 
     /// The first last price of each of `wanted` (lower-cased symbols) among the tickers.
@@ -96,7 +110,7 @@ package struct CurrencyConverter: Sendable {
     }
 
     /// The markets that price the crypto quotes among `quotes`: `xusdt` and `xinr`.
-    private static func pricingMarkets(_ quotes: Set<String>) -> Set<String> {
+    private static func pricingMarkets(_ quotes: [String]) -> Set<String> {
         var wanted = Set<String>()
         for quote in quotes where quote != "inr" && quote != "usdt" {
             wanted.insert(quote + "usdt")
@@ -136,7 +150,8 @@ package struct CurrencyConverter: Sendable {
     /// The ECB cross rate from a fiat currency into the target, or why there is none.
     private func fiat(_ code: String) throws(ConversionError) -> Swift.Result<Decimal, Reason> {
         do throws(ConversionError) {
-            return .success(try rates.rate(from: code, to: target))
+            // `rates.rate(from: code, to: target)`, the target's rate read once (`init`).
+            return .success(FastDecimal.divide(targetPerEuro, try rates.unitsPerEuro(code)))
         } catch {
             guard case let .currencyNotInRates(currency, date, _) = error else { throw error }
             return .failure(Reason(text: "the ECB rates of \(date) have no \(currency)"))
