@@ -1,7 +1,8 @@
 import Foundation
 
 /// The threads `ParallelChunks` makes its parts on: one fewer than the machine's cores, as the
-/// thread that asks works too, started on first use and kept for the run.
+/// thread that asks works too, made as the command starts (`startEarly`) or else on first use,
+/// and kept for the run.
 ///
 /// Written by hand rather than left to Dispatch's `concurrentPerform`: Dispatch gives an apply
 /// the threads free when it starts, and on Linux a thread that comes free later (the other staging

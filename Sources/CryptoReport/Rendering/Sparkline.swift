@@ -94,11 +94,13 @@ package enum Sparkline {
     /// month's rows use one or two counts.
     private final class DefaultXs: @unchecked Sendable {
         static let shared = DefaultXs()
+        /// Counts up to 64 are kept.
+        static let counts = 65
         private let lock = NSLock()
-        private var byCount = [(text: [UInt8], ends: [Int])?](repeating: nil, count: 65)
+        private var byCount = [(text: [UInt8], ends: [Int])?](repeating: nil, count: counts)
 
         func xs(_ count: Int) -> (text: [UInt8], ends: [Int])? {
-            guard count < byCount.count else { return nil }
+            guard count < Self.counts else { return nil }
             if let made = lock.withLock({ byCount[count] }) { return made }
             var written: (text: [UInt8], ends: [Int]) = ([], [])
             for index in 0..<count {
