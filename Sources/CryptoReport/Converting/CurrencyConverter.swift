@@ -76,7 +76,7 @@ package struct CurrencyConverter: Sendable {
         return (quotes, lastBySymbol)
     }
 
-    /// The tickers' quote assets, lower-cased.
+    /// The tickers' quote assets, lower-cased, each once, sorted.
     private static func quoteAssets(_ tickers: some Collection<Ticker>) -> [String] {
         // A stored run's few markets (each day of a `history` export, a trend's sample of a day)
         // compared in an array: a set made and hashed for two quotes was a third of a ten-year
