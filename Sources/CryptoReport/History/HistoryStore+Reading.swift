@@ -247,10 +247,10 @@ extension HistoryStore {
             var prices: [LastPrice] = []
             var handed = Set<Int64>()
             let ids = ratesByRun.keys.sorted()
-            let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+            // Run ids are integers: written into the queries as they are.
+            func list(_ ids: [Int64]) -> String { ids.map(String.init).joined(separator: ",") }
             if packsLasts {
-                let packs = try db.makeStatement(sql: "SELECT run_id, lasts FROM run_lasts WHERE run_id IN (\(placeholders))")
-                try packs.setArguments(StatementArguments(ids))
+                let packs = try db.makeStatement(sql: "SELECT run_id, lasts FROM run_lasts WHERE run_id IN (\(list(ids)))")
                 try Self.forEachRow(of: packs, in: db) { raw in
                     let id = Int64(sqliteStatement: raw, index: 0)
                     let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 1), count: Int(sqlite3_column_bytes(raw, 1)))
@@ -265,7 +265,7 @@ extension HistoryStore {
             let unpacked = ids.filter { !handed.contains($0) }
             guard !unpacked.isEmpty else { return }
             let statement = try db.makeStatement(
-                sql: "SELECT run_id, name_id, last FROM market WHERE run_id IN (\(unpacked.map(String.init).joined(separator: ","))) ORDER BY run_id, name_id")
+                sql: "SELECT run_id, name_id, last FROM market WHERE run_id IN (\(list(unpacked))) ORDER BY run_id, name_id")
             var currentID: Int64 = -1
             func hand() {
                 guard currentID >= 0 else { return }

@@ -117,7 +117,6 @@ extension HistoryStore {
             arguments: [runID, Data(PackedLasts.pack(prices, unreadable: unreadable))])
     }
 
-
     static let insertMarket = """
         INSERT INTO market (run_id, name_id, last, open, high, low, bid, ask, volume, at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
