@@ -48,6 +48,7 @@ struct FuzzRegressionTests {
             }
             for diagnostic in result.diagnostics {
                 #expect(Self.isOneLine(diagnostic.description), "\(diagnostic.description.debugDescription)")
+                #expect(!SourceText.containsUnsafe(diagnostic.decoderNote ?? ""), "\(diagnostic.description.debugDescription)")
             }
         } catch {
             #expect(Self.isOneLine(error.errorDescription ?? ""), "\(error)")

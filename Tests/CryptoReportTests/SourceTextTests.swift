@@ -36,6 +36,28 @@ struct SourceTextTests {
         #expect(SourceText.printable("a\u{202E}b\u{2028}c\u{0007}d") == "ab c d")
     }
 
+    /// Found by `make fuzz-smoke`: a value quoted in a warning opened with a mark, which joined
+    /// the opening quote (`lastPrice "\u{59A}-20"`).
+    @Test("a mark that would join a quote or `<` in a warning is dropped, or shown as an escape")
+    func marksAfterMarkup() throws {
+        let rows = [
+            Fixtures.ticker("markusdt", base: "mark", quote: "usdt", last: "\u{059A}-20"),
+            Fixtures.ticker("ltusdt", base: "lt", quote: "usdt", last: "2", open: "x<\u{301}1"),
+            Fixtures.ticker("okusdt", base: "ok", quote: "usdt", last: "2", open: "e\u{301}"),
+        ]
+        let result = try TickerDecoder().decode(Fixtures.tickerJSON(rows))
+        let notes = result.diagnostics.map(\.message)
+        #expect(notes.contains { $0.hasPrefix("skipped ") && $0.contains("lastPrice \"-20\" ") }, "\(notes)")
+        #expect(notes.contains("ltusdt: openPrice \"x<1\" is not a non-negative number; left empty"), "\(notes)")
+        // A mark after a letter is text like any other.
+        #expect(notes.contains("okusdt: openPrice \"e\u{301}\" is not a non-negative number; left empty"), "\(notes)")
+        for note in notes { #expect(!SourceText.containsUnsafe(note), "\(note)") }
+        #expect(SourceText.printable("\u{301}a", afterMarkup: true) == "a")
+        #expect(SourceText.printable("\u{301}a") == "\u{301}a")
+        #expect(SourceText.escaped("--currency \"\u{301}SEK") == "--currency \"\\u{301}SEK")
+        #expect(!SourceText.containsUnsafe(SourceText.escaped("a<\u{20D2}b\"\u{301}")))
+    }
+
     @Test("the issue's case end to end: \\u202egnp.exe reaches no format, no alert and no warning")
     func everyFormat() throws {
         let folder = try TemporaryFolder()

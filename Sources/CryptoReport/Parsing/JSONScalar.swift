@@ -40,7 +40,7 @@ enum JSONScalar: Decodable, Sendable {
     /// another. Control characters and line separators become spaces, format characters go (`SourceText`); unlike `TickerDecoder.oneLine`, blanks are kept
     /// as sent, since a stray space is often what is wrong with the value.
     static func printable(_ text: String, limit: Int) -> String {
-        let visible = SourceText.printable(text)
+        let visible = SourceText.printable(text, afterMarkup: true)
         return visible.count > limit ? String(visible.prefix(limit)) + "…" : visible
     }
 

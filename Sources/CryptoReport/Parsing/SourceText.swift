@@ -20,9 +20,13 @@ package enum SourceText {
         var afterMarkup = false
         for scalar in text.unicodeScalars {
             if isUnsafe(scalar) || (afterMarkup && combines(scalar)) { return true }
-            afterMarkup = "<>&\"'".unicodeScalars.contains(scalar)
+            afterMarkup = isMarkup(scalar)
         }
         return false
+    }
+
+    static func isMarkup(_ scalar: Unicode.Scalar) -> Bool {
+        "<>&\"'".unicodeScalars.contains(scalar)
     }
 
     /// A mark that joins the character before it. After `"` or `<` it hides that character from
@@ -41,14 +45,17 @@ package enum SourceText {
     package static func escaped(_ text: String) -> String {
         guard containsUnsafe(text) else { return text }
         var shown = ""
+        var afterMarkup = false
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\n": shown += "\\n"
             case "\r": shown += "\\r"
             case "\t": shown += "\\t"
-            case _ where isUnsafe(scalar): shown += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            case _ where isUnsafe(scalar) || (afterMarkup && combines(scalar)):
+                shown += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default: shown.unicodeScalars.append(scalar)
             }
+            afterMarkup = isMarkup(scalar)
         }
         return shown
     }
@@ -60,13 +67,18 @@ package enum SourceText {
         return escaped(lines.filter { !$0.isEmpty }.joined(separator: " "))
     }
 
-    /// Control characters and separators become spaces, format characters go.
-    static func printable(_ text: String) -> String {
+    /// Control characters and separators become spaces, format characters go, and so does a
+    /// mark after a markup character: `afterMarkup` when the text will follow one (a quote
+    /// opened around it), as a mark at its start would then join that quote.
+    static func printable(_ text: String, afterMarkup: Bool = false) -> String {
         var scalars = String.UnicodeScalarView()
+        var afterMarkup = afterMarkup
         for scalar in text.unicodeScalars {
+            defer { afterMarkup = isMarkup(scalar) }
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator: scalars.append(" ")
             case .format: continue
+            case _ where afterMarkup && combines(scalar): continue
             default: scalars.append(scalar)
             }
         }
