@@ -45,7 +45,7 @@ struct ConverterTests {
         #expect(many.json == String(decoding: try encoder.encode(many), as: UTF8.self))
     }
 
-    @Test("many markets, assets repeated in any case and far apart: each at its first row, by name, as one pass and one sort give them")
+    @Test("many markets, assets repeated in any case and far apart: each at its primary market (USDT first), by name, as one pass and one sort give them")
     func manyMarkets() throws {
         let sek = try HTMLReportAppTests.sample("SEK")
         var report = sek
@@ -59,10 +59,10 @@ struct ConverterTests {
                 return row
             }
         }
-        var seen = Set<String>()
-        var expected: [Data.Unit] = []
-        for row in report.rows where seen.insert(row.baseAsset.lowercased()).inserted {
-            expected.append(.init(name: row.baseAsset.uppercased(), market: row.symbol, values: [PlainNumber.format(row.price)]))
+        // `--markets primary`'s choice, made on one thread by a dictionary.
+        var expected = MarketSelector.primaryIndexByBase(report.rows).values.map { index in
+            let row = report.rows[index]
+            return Data.Unit(name: row.baseAsset.uppercased(), market: row.symbol, values: [PlainNumber.format(row.price)])
         }
         expected.sort { $0.name < $1.name }
         let units = try Self.decode(ReportViewModel.converterData([report])).units.filter { !$0.market.isEmpty }
@@ -88,6 +88,21 @@ struct ConverterTests {
         #expect(dollar.market == "" && dollar.values == [PlainNumber.format(sekBTC.fxRate), "1"], "the CSV's rate for USDT, at par with USD")
         #expect(data.units.prefix(4).map(\.name) == ["SEK", "USD", "EUR", "INR"], "the currencies first, the report's own leading")
         #expect(Set(data.units.dropFirst(4).map(\.name)).count == data.units.count - 4, "one entry per asset")
+    }
+
+    @Test("with every market, an asset is priced at its USDT market, not at the table's first (BTC/INR, dearer by India's premium)")
+    func primaryMarket() throws {
+        let report = try HTMLReportAppTests.sample("USD", markets: .all)
+        let btcRows = report.rows.filter { $0.baseAsset == "btc" }
+        #expect(btcRows.first?.symbol == "btcinr" && btcRows.contains { $0.symbol == "btcusdt" }, "the table, by volume, shows BTC/INR first")
+        let data = try Self.decode(ReportViewModel.converterData([report]))
+        let btc = try #require(data.units.first { $0.name == "BTC" })
+        #expect(btc.market == "btcusdt" && btc.values == ["15988"], "the price the page's rates card gives")
+        // An asset without a USDT market: its INR one, as `--markets primary` keeps.
+        let primary = MarketSelector.primaryByBase(report.rows)
+        for unit in data.units where !unit.market.isEmpty {
+            #expect(unit.market == primary[unit.name.lowercased()]?.symbol, "\(unit.name)")
+        }
     }
 
     @Test("the converter's data is escaped text in the page: a hostile asset name cannot end the attribute")

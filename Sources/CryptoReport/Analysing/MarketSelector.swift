@@ -77,13 +77,25 @@ package struct MarketSelector: Sendable {
         primaryIndexByBase(rows).mapValues { rows[$0] }
     }
 
+    /// How a base asset's markets rank for its primary one, best first: by `quotePreference`,
+    /// then by quote name.
+    struct Rank: Comparable, Sendable {
+        var preference: Int
+        var quote: String
+
+        static func < (left: Rank, right: Rank) -> Bool {
+            (left.preference, left.quote) < (right.preference, right.quote)
+        }
+    }
+
+    static func rank(_ row: MarketRow) -> Rank {
+        let quote = row.quoteAsset.lowercased()
+        return Rank(preference: quotePreference.firstIndex(of: quote) ?? quotePreference.count, quote: quote)
+    }
+
     /// `primaryByBase` as positions in `rows`: a dictionary of whole market rows, grown one
     /// insert at a time, cost more memory at 100,000 markets than the rows themselves.
     static func primaryIndexByBase(_ rows: [MarketRow]) -> [String: Int] {
-        func rank(_ row: MarketRow) -> (Int, String) {
-            let quote = row.quoteAsset.lowercased()
-            return (quotePreference.firstIndex(of: quote) ?? quotePreference.count, quote)
-        }
         var best: [String: Int] = [:]
         for (index, row) in rows.enumerated() {
             let base = row.baseAsset.lowercased()

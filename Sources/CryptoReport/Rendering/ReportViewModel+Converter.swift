@@ -34,7 +34,7 @@ extension ReportViewModel {
     static let converterCurrencies = ["USD", "EUR", "INR", "SEK"]
 
     /// JSON for the converter, over `reports` (the page's currencies, first shown first): each
-    /// asset at its first market in the table, each currency at the ECB rates.
+    /// asset at its primary market in the table, each currency at the ECB rates.
     static func converterData(_ reports: [Report]) -> String {
         guard let first = reports.first else { return "" }
         var units: [ConverterData.Unit] = []
@@ -54,15 +54,28 @@ extension ReportViewModel {
         // (FirstSymbols); each asset's unit made, the units ordered and their JSON written on
         // every core too (ParallelChunks). Made in turn on one core, at 100,000 markets this
         // was the longest part of the view model, its other lanes' core idle meanwhile.
+        // An asset of several markets (`--markets all`) is priced at the one `--markets primary`
+        // keeps (`MarketSelector.primaryIndexByBase`): its USDT market, not whichever the table's
+        // sort put first, such as BTC/INR with the Indian premium in its price.
         let rows = first.rows
-        let keys = ParallelChunks.elements(rows.count, chunk: 4_096) { index -> (key: String, hash: Int) in
+        let keys = ParallelChunks.elements(rows.count, chunk: 4_096) { index -> (key: String, hash: Int, rank: MarketSelector.Rank) in
             let key = rows[index].baseAsset.lowercased()
-            return (key, key.hashValue)
+            return (key, key.hashValue, MarketSelector.rank(rows[index]))
         }
         var seen = FirstSymbols(capacity: rows.count)
         var firsts: [Int] = []
-        for index in rows.indices where seen.insert(firsts.count, hash: keys[index].hash, same: { keys[firsts[$0]].key == keys[index].key }) {
-            firsts.append(index)
+        for index in rows.indices {
+            var matched = 0
+            let new = seen.insert(firsts.count, hash: keys[index].hash) { place in
+                guard keys[firsts[place]].key == keys[index].key else { return false }
+                matched = place
+                return true
+            }
+            if new {
+                firsts.append(index)
+            } else if keys[index].rank < keys[firsts[matched]].rank {
+                firsts[matched] = index
+            }
         }
         // The first report's price is the row's own (symbols are unique among rows): only the
         // other currencies' are looked up, by symbol.
