@@ -110,13 +110,28 @@
       while (text.length <= value.scale) text = "0" + text;
       return text.slice(0, text.length - value.scale) + "." + text.slice(text.length - value.scale);
     }
-    // What a reader types: 0.5, 0,5, 1 000, 1,000.50.
+    // What a reader types: 0.5, 0,5, 1 000, 1,000.50, 1.000,50, 1.000.000. With both marks the
+    // last is the decimal one and the other must group by threes; a mark repeated groups; one
+    // mark alone is the decimal one, but for the page language's grouping mark (1,000 in
+    // English). A dot that may be either on a page whose language uses neither (1.000 in
+    // Swedish) is refused, not guessed: a price a thousandfold off is worse than asking again.
+    var marks = {};
+    new Intl.NumberFormat(data.currencies[0].locale).formatToParts(1000.5).forEach(function (part) { marks[part.type] = part.value; });
+    function grouped(text, mark) {
+      return new RegExp("^[1-9]\\d{0,2}(\\" + mark + "\\d{3})+$").test(text);
+    }
     function readAmount(text) {
       var t = text.replace(/[\s\u00a0\u202f_']/g, "");
-      if (t.indexOf(",") >= 0 && t.indexOf(".") >= 0) t = t.replace(/,/g, "");
-      else if (/^\d{1,3}(,\d{3})+$/.test(t) && data.currencies[0].locale.slice(0, 2) === "en") t = t.replace(/,/g, "");
-      else t = t.replace(",", ".");
-      return decimal(t);
+      var at = Math.max(t.lastIndexOf("."), t.lastIndexOf(","));
+      if (at < 0) return decimal(t);
+      var mark = t.charAt(at), other = mark === "." ? "," : ".", repeated = t.indexOf(mark) !== at;
+      if (t.indexOf(other) >= 0) {
+        var whole = t.slice(0, at);
+        return !repeated && grouped(whole, other) ? decimal(whole.split(other).join("") + "." + t.slice(at + 1)) : null;
+      }
+      if (repeated || (mark === marks.group && grouped(t, mark))) return grouped(t, mark) ? decimal(t.split(mark).join("")) : null;
+      if (mark !== marks.decimal && mark !== marks.group && grouped(t, mark)) return null;
+      return decimal(t.replace(mark, "."));
     }
     // The page's rule for money: four significant digits, never fewer than two decimals below a
     // thousand; from a thousand up, the currency's own decimals (none for the yen).
@@ -334,6 +349,13 @@
     var detail = document.querySelector(".detail:target"), close = detail && detail.querySelector(".close");
     if (close && !detail.contains(document.activeElement)) close.focus({ preventScroll: true });
   }
+  // A detail opens at its top, with its name, price and close button: its box keeps the scroll
+  // of its last opening otherwise (found closed with Escape at its oldest points).
+  function openAtTop() {
+    var detail = document.querySelector(".detail:target");
+    if (detail) detail.scrollTop = 0;
+  }
+  window.addEventListener("hashchange", openAtTop);
   window.addEventListener("hashchange", drawTarget);
   window.addEventListener("hashchange", focusTarget);
   focusTarget();
@@ -477,6 +499,8 @@
     var link = back && back.opener.isConnected ? back.opener : row && row.querySelector(".pair a");
     var wrap = table.closest(".table-wrap");
     opened = null;
+    // Its next opening starts at its top (`openAtTop` comes only after the browser drew it).
+    detail.scrollTop = 0;
     location.replace("#" + fragment());
     if (!fragment()) try { history.replaceState(null, "", location.href.split("#")[0]); } catch (e) { /* "#" stays */ }
     if (back) {

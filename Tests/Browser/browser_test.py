@@ -374,9 +374,18 @@ def main():
         # Every earlier point is in the dialog's own scroll, none hidden in a short inner box.
         check(page.evaluate("(() => { const p = document.querySelector('#btcusdt .points'); return p.scrollHeight <= p.clientHeight + 1 })()"),
               "the earlier points are not a scroll box inside the dialog")
+        page.evaluate("document.getElementById('btcusdt').scrollTop = 100000")
+        scrolled = page.evaluate("document.getElementById('btcusdt').scrollTop")
         page.keyboard.press("Escape")
         check(not page.is_visible("#btcusdt"), "Escape closes the detail")
         check(page.evaluate("document.activeElement === document.querySelector('#m-btcusdt .pair a')"), "closing gives the focus back to the row's link")
+        # Opened again, it shows its top (its name, price and close button), not the oldest points
+        # it was closed at.
+        page.click("#m-btcusdt .pair a")
+        check(scrolled > 0 and page.evaluate("document.getElementById('btcusdt').scrollTop") == 0
+              and page.evaluate("document.querySelector('#btcusdt .close').getBoundingClientRect().top") >= 0,
+              "a detail closed scrolled down opens again at its top (was scrolled %s)" % scrolled)
+        page.keyboard.press("Escape")
 
         def row_below_header(symbol):
             return page.evaluate("""s => { const head = document.querySelector('table.markets thead').getBoundingClientRect(),
@@ -533,6 +542,17 @@ def main():
         page.fill("#conv-amount", "abc")
         check(page.text_content("#conv-result") == "–" and page.get_attribute("#conv-amount", "aria-invalid") == "true",
               "a typed word is no amount, and the converter says so")
+        # Marks read as a Swedish reader means them, and a dot that may mean either is refused.
+        page.select_option("#conv-from", label="BTC")
+        for typed, amount in (("1.000,5", "1000.5"), ("1 000,5", "1000.5"), ("1,000.5", "1000.5"), ("1.000.000", "1000000"), ("1,5", "1.5"), ("0.5", "0.5")):
+            page.fill("#conv-amount", typed)
+            shown = page.text_content("#conv-result")
+            check(equal_to_csv(shown, str(Decimal(sek_csv["btcusdt"]["price"]) * Decimal(amount))),
+                  "%s BTC = %r, %s times the CSV's %s" % (typed, shown, amount, sek_csv["btcusdt"]["price"]))
+        for typed in ("1.000", "1,2,3", "1.000,000,5"):
+            page.fill("#conv-amount", typed)
+            check(page.text_content("#conv-result") == "–" and page.get_attribute("#conv-amount", "aria-invalid") == "true",
+                  "%r may be a thousand or one on a Swedish page, or is no number: refused" % typed)
         check(not problems["requests"] and not problems["errors"], "no request or error while switching: %s" % problems)
         context.close()
 
