@@ -38,6 +38,21 @@ struct CryptoReportCommand: AsyncParsableCommand {
     /// crashes Swift 6.3's SIL generation.
     static let subcommandNames = ["report", "history", "backfill"]
 
+    /// Levenshtein's distance, for a mistyped subcommand's suggestion (swift-argument-parser's
+    /// own is internal to it).
+    static func editDistance(_ left: String, _ right: String) -> Int {
+        let a = Array(left), b = Array(right)
+        var previous = Array(0...b.count)
+        for i in a.indices {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for j in b.indices {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
     static var reportHelp: String {
         helpMessage(for: ReportCommand.self)
             .replacingOccurrences(of: "USAGE: cryptoreport report ", with: "USAGE: cryptoreport [report] ")
@@ -79,6 +94,15 @@ struct CryptoReportCommand: AsyncParsableCommand {
         // that asks for a subcommand's help by a wrong name should hear of it.
         if arguments.first == "help", let name = arguments.dropFirst().first, !subcommandNames.contains(name), name != "help" {
             let message = "help: there is no subcommand \"\(name)\"; there are \(subcommandNames.joined(separator: ", ")) (see cryptoreport --help)"
+            StandardStreams.writeError("cryptoreport: \(SourceText.messageLine(message))\n")
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
+        // The report takes no positional argument, so a first word that names no subcommand is a
+        // mistyped one: said as such, not as the report's objection to the subcommand's options
+        // that follow (`hisory --symbol btc` was "Unknown option '--symbol'").
+        if let first = arguments.first, !first.hasPrefix("-"), !subcommandNames.contains(first), first != "help" {
+            let guess = subcommandNames.first { editDistance($0, first) <= 2 }.map { " (did you mean \"\($0)\"?)" } ?? ""
+            let message = "there is no subcommand \"\(first)\"\(guess); there are \(subcommandNames.joined(separator: ", ")) (see cryptoreport --help)"
             StandardStreams.writeError("cryptoreport: \(SourceText.messageLine(message))\n")
             Foundation.exit(ExitStatus.usage.rawValue)
         }

@@ -301,6 +301,12 @@ struct ExecutableTests {
         let wrongHelp = try Self.run(["help", "nosuch"], in: folder.url)
         #expect(wrongHelp.status == 64 && wrongHelp.stdout.isEmpty, "\(wrongHelp.stdout)")
         #expect(wrongHelp.stderr == "cryptoreport: help: there is no subcommand \"nosuch\"; there are report, history, backfill (see cryptoreport --help)\n")
+        // A mistyped subcommand is named as such, not blamed on the options that follow it.
+        let typo = try Self.run(["hisory", "--symbol", "btc"], in: folder.url)
+        #expect(typo.status == 64 && typo.stdout.isEmpty)
+        #expect(typo.stderr == "cryptoreport: there is no subcommand \"hisory\" (did you mean \"history\"?); there are report, history, backfill (see cryptoreport --help)\n")
+        let unknown = try Self.run(["xyz"], in: folder.url)
+        #expect(unknown.status == 64 && unknown.stderr == "cryptoreport: there is no subcommand \"xyz\"; there are report, history, backfill (see cryptoreport --help)\n")
         #expect(try Self.run(["help", "history"], in: folder.url).stdout.contains("--days"))
         let version = try Self.run(["--version"], in: folder.url)
         #expect(version.status == 0 && version.stdout.hasPrefix("0."), "\(version.stdout)")
