@@ -93,7 +93,7 @@ extension HTMLWriter {
     }
 
     private mutating func others(_ detail: ReportViewModel.Detail, _ t: PageStrings) {
-        out += "<h3>"; put(t[.otherMarketsOf]); out += " "; put(detail.pair); out += "</h3><table class=\"mini\"><thead><tr><th scope=\"col\">"
+        out += "<h3>"; put(t[.otherMarketsOf]); out += " "; put(detail.base); out += "</h3><table class=\"mini\"><thead><tr><th scope=\"col\">"
         put(t[.market]); out += "<th scope=\"col\" class=\"num\">"; put(t[.price]); out += "<th scope=\"col\" class=\"num\">"; put(t[.versus])
         out += " "; put(detail.pair); out += "</thead><tbody>"
         for other in detail.others {

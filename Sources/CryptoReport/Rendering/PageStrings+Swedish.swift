@@ -99,7 +99,7 @@ extension PageStrings {
         .limitBelow: "under {0}",
         .otherMarketsOf: "Andra marknader för",
         .versus: "mot",
-        .earlierPoints: "Tidigare punkter",
+        .earlierPoints: "Tidigare dagar",
         .dayUTC: "Dag (UTC)",
         .change: "Förändring",
         .warnings: "Varningar",

@@ -18,6 +18,8 @@ extension ReportViewModel {
         }
 
         var anchor, symbol, pair, quote: String
+        /// The base asset, upper case (`BTC`): what the volume counts, whose other markets are listed.
+        var base: String
         /// The report currency, for `{{#alt}}` to find the second currency's.
         var currency: String
         var price, open, high, low, bid, ask: String
@@ -136,18 +138,19 @@ extension ReportViewModel {
                         symbol: markets[position].symbol, anchor: anchor(markets[position].symbol), price: numbers.money(price),
                         premium: premium.text, premiumClass: premium.changeClass, isShown: isShown[position])
                 }
+            let base = market.baseAsset.uppercased()
             let labels = limits(for: market, in: report).map { Text(text: limitLabel($0, numbers: numbers, strings: strings)) }
             let hasSeries = market.trend.map { $0.days.count == $0.series.count && $0.series.count > 1 } ?? false
             // Foundation's difference, worked out in integers (`FastDecimal`).
             let changeMoney = market.open.map { FastDecimal.isAvailable ? (FastDecimal(market.price) - FastDecimal($0)).decimal : market.price - $0 }
             return Detail(
-                anchor: row.anchor, symbol: market.symbol, pair: row.pair, quote: row.quote,
+                anchor: row.anchor, symbol: market.symbol, pair: row.pair, quote: row.quote, base: base,
                 currency: report.currency, price: row.price, open: row.open, high: row.high,
                 low: row.low, bid: row.bid, ask: row.ask,
                 change: row.change, changeClass: row.changeClass,
                 arrow: row.arrow, changeMoney: signed(changeMoney, numbers: numbers),
                 spread: row.spread, spreadPct: row.spreadPct,
-                volume: row.volume, volumeValue: row.volumeValue,
+                volume: market.volume == nil ? row.volume : row.volume + " " + base, volumeValue: row.volumeValue,
                 fxRate: row.fxRate, updatedAt: row.updatedAt,
                 hasRate: hasRate(market.fxRate), others: others, hasOthers: !others.isEmpty, hasSeries: hasSeries,
                 limits: labels, hasLimits: !labels.isEmpty && hasSeries)

@@ -136,6 +136,7 @@ extension ReportViewModel.Detail: MustacheParent {
         case "symbol": symbol
         case "pair": pair
         case "quote": quote
+        case "base": base
         case "price": price
         case "open": open
         case "high": high
