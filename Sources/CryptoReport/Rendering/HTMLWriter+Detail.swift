@@ -85,6 +85,8 @@ extension HTMLWriter {
                 limits(detail)
                 for other in alt { out += "<p class=\"small cur-1\">"; limits(other) }
             }
+        } else {
+            out += "<p class=\"small\">"; put(t[.noSeries]); out += "</p>"
         }
         out += "\n"
         if detail.hasOthers { others(detail, t) }

@@ -94,6 +94,7 @@ extension PageStrings {
         case rateUsed
         case priceByDay
         case chartNeedsScript
+        case noSeries
         case alertLimits
         case limitAbove
         case limitBelow
