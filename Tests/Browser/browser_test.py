@@ -423,7 +423,7 @@ def main():
         page.goto("file://" + sek_html + "#btcusdt")
         check(page.is_visible("#btcusdt .facts") and not page.is_visible("#tools") and not page.is_visible("#converter"),
               "without JavaScript #btcusdt opens its detail, and the tools that need the script stay hidden")
-        check(page.text_content("#btcusdt .history") == "Diagrammet och de tidigare punkterna kräver JavaScript."
+        check(page.text_content("#btcusdt .history") == "Diagrammet och de tidigare dagarna kräver JavaScript."
               and page.is_visible("#btcusdt .history"), "without JavaScript the detail says its chart needs JavaScript")
         check(page.locator("table.markets tbody tr").count() == total, "without JavaScript the whole table is there")
         context.close()
