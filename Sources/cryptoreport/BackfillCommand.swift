@@ -56,9 +56,6 @@ struct BackfillCommand: AsyncParsableCommand {
 
     func run() async throws {
         let terminal = isatty(2) == 1
-        // A database this backfill made, until it holds a day: one that failed before storing
-        // any is removed, so that `history` still says there is none instead of finding it empty.
-        var made: (path: String, store: HistoryStore)?
         do {
             let settings = try settingsOptions.settings(flags: settingsLayer())
             guard let history = settings.output.sharedHistoryPath else { throw BackfillRefused.historyOff }
@@ -71,9 +68,7 @@ struct BackfillCommand: AsyncParsableCommand {
             options.symbols = settings.report.selection.symbols
             // The reports' cache folder, so that a backfill and a report keep to WazirX's limit together.
             options.requestLog = RequestLog(directory: settings.fetch.cacheFolder(environment: ProcessInfo.processInfo.environment))
-            let existed = FileManager.default.fileExists(atPath: history)
             let store = try HistoryStore(path: history)
-            if !existed { made = (history, store) }
             let backfiller = Backfiller(
                 store: store, logger: CryptoReportCommand.logger(verbose: settings.command.verbose, quiet: quiet),
                 progress: { done, total, symbol in
@@ -91,9 +86,6 @@ struct BackfillCommand: AsyncParsableCommand {
             }
         } catch {
             if terminal && !quiet { StandardStreams.writeError("\n") }
-            if let made, (try? made.store.newestRunTime()) ?? nil == nil {
-                for file in [made.path, made.path + "-journal"] { try? FileManager.default.removeItem(atPath: file) }
-            }
             throw CryptoReportCommand.fail(error)
         }
     }

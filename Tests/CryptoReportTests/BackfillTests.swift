@@ -291,28 +291,6 @@ struct BackfillTests {
         #expect(run.stderr.contains("cryptoreport: warning: backfill: ethusdt: WazirX klines: "), "\(run.stderr)")
         #expect(run.stderr.hasSuffix("cryptoreport: backfill: no day of the 1 market could be stored (see the warnings); none is marked done.\n"), "\(run.stderr)")
         #expect(run.stdout.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("h.sqlite").path), "the database it made, holding no day, is gone")
-        // The same with WazirX out of reach: afterwards `history` still says there is no database.
-        let unreachable = try ExecutableTests.run(
-            ["backfill", "--days", "2", "--symbols", "eth", "--history", "h.sqlite", "--no-config", "--api-url", "http://127.0.0.1:9",
-             "--ecb-history-url", server.url("/hist.xml"), "--retries", "0"], in: folder.url)
-        #expect(unreachable.status == 69, "\(unreachable.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("h.sqlite").path))
-        let history = try ExecutableTests.run(["history", "--symbol", "eth", "--history", "h.sqlite", "--no-config"], in: folder.url)
-        #expect(history.status == 64 && history.stderr.contains("no database at"), "\(history.stderr)")
-    }
-
-    @Test("a failed backfill leaves a database that was there as it was, its days kept")
-    func failedKeepsExisting() throws {
-        let folder = try TemporaryFolder()
-        let made = try ExecutableTests.run(["--sample", "--history", "h.sqlite", "--no-config", "-q", "--format", "csv"], in: folder.url)
-        #expect(made.status == 0, "\(made.stderr)")
-        let run = try ExecutableTests.run(
-            ["backfill", "--days", "2", "--symbols", "eth", "--history", "h.sqlite", "--no-config", "--api-url", "http://127.0.0.1:9",
-             "--ecb-history-url", "http://127.0.0.1:9/hist.xml", "--retries", "0"], in: folder.url)
-        #expect(run.status == 69, "\(run.stderr)")
-        let store = try HistoryStore(path: folder.url.appendingPathComponent("h.sqlite").path)
-        #expect(try store.newestRunTime() != nil)
     }
 
     @Test("progress: a bar on a terminal, plain lines otherwise")
@@ -347,9 +325,7 @@ struct BackfillTests {
         #expect(server.requests.map(\.path).filter { $0.contains("klines") } == [Self.path("ethusdt", limit: 4)])
         #expect(server.requests.contains { $0.path == "/elsewhere/tickers.json" })
         #expect(!server.requests.contains { $0.path == "/sapi/v1/tickers/24hr" })
-        // The database went to the file's output folder, made there, and was removed with no day in it.
-        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("reports").path))
-        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("reports/history.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("reports/history.sqlite").path))
         // The request log is kept in the file's cache folder, shared with the reports.
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("cache").path))
 
