@@ -53,6 +53,9 @@ struct SourceTextTests {
         #expect(notes.contains("okusdt: openPrice \"e\u{301}\" is not a non-negative number; left empty"), "\(notes)")
         for note in notes { #expect(!SourceText.containsUnsafe(note), "\(note)") }
         #expect(SourceText.printable("\u{301}a", afterMarkup: true) == "a")
+        #expect(SourceText.printable("\u{301}\u{301}a", afterMarkup: true) == "a")
+        #expect(SourceText.printable("\u{200D}\u{301}a", afterMarkup: true) == "a")
+        #expect(SourceText.printable("x<\u{200B}\u{301}1") == "x<1")
         #expect(SourceText.printable("\u{301}a") == "\u{301}a")
         #expect(SourceText.escaped("--currency \"\u{301}SEK") == "--currency \"\\u{301}SEK")
         #expect(!SourceText.containsUnsafe(SourceText.escaped("a<\u{20D2}b\"\u{301}")))

@@ -72,15 +72,17 @@ package enum SourceText {
     /// opened around it), as a mark at its start would then join that quote.
     static func printable(_ text: String, afterMarkup: Bool = false) -> String {
         var scalars = String.UnicodeScalarView()
+        // What follows the last character written, not the last one read: a mark or format
+        // character dropped leaves the next mark after the same markup (`"\u{301}\u{301}`).
         var afterMarkup = afterMarkup
         for scalar in text.unicodeScalars {
-            defer { afterMarkup = isMarkup(scalar) }
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator: scalars.append(" ")
             case .format: continue
             case _ where afterMarkup && combines(scalar): continue
             default: scalars.append(scalar)
             }
+            afterMarkup = isMarkup(scalar)
         }
         return String(scalars)
     }
