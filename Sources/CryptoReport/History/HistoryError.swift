@@ -21,6 +21,8 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
     /// `history` or `backfill` was pointed at no database; `named`: a setting gave the path,
     /// else it is where the reports keep theirs.
     case noDatabase(path: String, named: Bool)
+    /// The database holds no run at all (a backfill that failed before storing a day made it).
+    case noRuns(path: String)
 
     public var errorDescription: String? {
         switch self {
@@ -38,7 +40,8 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
                 + "(not figures this tool writes); the database may be damaged."
         case let .noDatabase(path, true): "History: no database at \(path); run a report first, or backfill."
         case let .noDatabase(path, false):
-            "History: no database at \(path), where the reports keep it; run a report first, backfill, or name one with --history."
+            "History: no database at \(path), where the reports keep it; run a report first (a --sample run records none), backfill, or name one with --history."
+        case let .noRuns(path): "History: \(path) holds no run yet; run a report first (a --sample run records none), or backfill."
         }
     }
 
@@ -64,7 +67,7 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
         case .cannotOpen, .failed: .cannotCreateOutput
         case .unreadable: .noInput
         case .notRecorded: .ioError
-        case .currencyNotRecorded, .noSeries, .noDatabase: .usage
+        case .currencyNotRecorded, .noSeries, .noDatabase, .noRuns: .usage
         case .unreadableRows: .dataError
         }
     }

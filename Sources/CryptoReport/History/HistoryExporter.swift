@@ -41,9 +41,9 @@ package struct HistoryExporter: Sendable {
         package var daysNeeded: Int
     }
 
-    package func emptyWindow(symbol: String, currency: String, now: Date) throws(HistoryError) -> EmptyWindow? {
+    package func emptyWindow(symbol: String, currency: String, now: Date) throws(HistoryError) -> EmptyWindow {
         let all = try store.runs(in: Date.distantPast...now)
-        guard let newest = all.last else { return nil }
+        guard let newest = all.last else { throw .noRuns(path: store.path) }
         let span = Int((now.timeIntervalSince(all[0].sourceTime) / 86400).rounded(.up))
         // Newest first, a run at a time: the common case (the newest run has both) reads one.
         var found = false
