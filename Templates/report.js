@@ -116,7 +116,7 @@
     // English). A dot that may be either on a page whose language uses neither (1.000 in
     // Swedish) is refused, not guessed: a price a thousandfold off is worse than asking again.
     var marks = {};
-    new Intl.NumberFormat(data.currencies[0].locale).formatToParts(1000.5).forEach(function (part) { marks[part.type] = part.value; });
+    new Intl.NumberFormat(data.currencies[0].locale).formatToParts(1234567.5).forEach(function (part) { marks[part.type] = part.value; });
     function grouped(text, mark) {
       return new RegExp("^[1-9]\\d{0,2}(\\" + mark + "\\d{3})+$").test(text);
     }

@@ -86,6 +86,15 @@ struct CryptoReportCommand: AsyncParsableCommand {
         // While the arguments are parsed, which takes a few milliseconds on this core.
         WorkerPool.startEarly()
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The report takes no positional argument, so a first word that names no subcommand is a
+        // mistyped one: said as such, not as the report's objection to the subcommand's options
+        // that follow (`hisory --symbol btc` was "Unknown option '--symbol'").
+        if let first = arguments.first, !first.hasPrefix("-"), !subcommandNames.contains(first), first != "help" {
+            let guess = subcommandNames.first { editDistance($0, first) <= 2 }.map { " (did you mean \"\($0)\"?)" } ?? ""
+            let message = "there is no subcommand \"\(first)\"\(guess); there are \(subcommandNames.joined(separator: ", ")) (see cryptoreport --help)"
+            StandardStreams.writeError("cryptoreport: \(SourceText.messageLine(message))\n")
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
         if asksForReportHelp(arguments) {
             try? StandardStreams.writeOutput(reportHelp + "\n")
             return
@@ -94,15 +103,6 @@ struct CryptoReportCommand: AsyncParsableCommand {
         // that asks for a subcommand's help by a wrong name should hear of it.
         if arguments.first == "help", let name = arguments.dropFirst().first, !subcommandNames.contains(name), name != "help" {
             let message = "help: there is no subcommand \"\(name)\"; there are \(subcommandNames.joined(separator: ", ")) (see cryptoreport --help)"
-            StandardStreams.writeError("cryptoreport: \(SourceText.messageLine(message))\n")
-            Foundation.exit(ExitStatus.usage.rawValue)
-        }
-        // The report takes no positional argument, so a first word that names no subcommand is a
-        // mistyped one: said as such, not as the report's objection to the subcommand's options
-        // that follow (`hisory --symbol btc` was "Unknown option '--symbol'").
-        if let first = arguments.first, !first.hasPrefix("-"), !subcommandNames.contains(first), first != "help" {
-            let guess = subcommandNames.first { editDistance($0, first) <= 2 }.map { " (did you mean \"\($0)\"?)" } ?? ""
-            let message = "there is no subcommand \"\(first)\"\(guess); there are \(subcommandNames.joined(separator: ", ")) (see cryptoreport --help)"
             StandardStreams.writeError("cryptoreport: \(SourceText.messageLine(message))\n")
             Foundation.exit(ExitStatus.usage.rawValue)
         }

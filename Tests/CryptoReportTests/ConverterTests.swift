@@ -50,11 +50,13 @@ struct ConverterTests {
         let sek = try HTMLReportAppTests.sample("SEK")
         var report = sek
         // Over 8,192 rows (more than a chunk, and than a sort on one core takes): each copy's bases
-        // renamed, every third copy upper-cased, so an asset's rows come in several chunks.
+        // renamed, every third copy upper-cased, so an asset's rows come in several chunks; the
+        // first of each three quoted in WRX, so that its primary market comes after it.
         report.rows = (0..<(8_192 / sek.rows.count + 3)).flatMap { copy in
             sek.rows.map { row in
                 var row = row
                 row.baseAsset = (copy % 3 == 0 ? row.baseAsset.uppercased() : row.baseAsset) + "\(copy / 3)"
+                if copy % 3 == 0 { row.quoteAsset = "wrx" }
                 row.symbol = row.baseAsset.lowercased() + row.quoteAsset + "\(copy)"
                 return row
             }
@@ -65,6 +67,7 @@ struct ConverterTests {
             return Data.Unit(name: row.baseAsset.uppercased(), market: row.symbol, values: [PlainNumber.format(row.price)])
         }
         expected.sort { $0.name < $1.name }
+        #expect(report.rows.first { $0.baseAsset.lowercased() == "btc0" }?.symbol == "btc0wrx0" && expected.contains { $0.market == "btc0usdt1" })
         let units = try Self.decode(ReportViewModel.converterData([report])).units.filter { !$0.market.isEmpty }
         #expect(report.rows.count > 8_192 && expected.count < report.rows.count / 2)
         #expect(units.map(\.name) == expected.map(\.name))

@@ -250,11 +250,14 @@ struct HTMLReportAppTests {
         let section = try #require(html[start.lowerBound...].components(separatedBy: "</section>").first)
         #expect(section.contains("<div class=\"history\"><p class=\"small\">Diagrammet och de tidigare dagarna kräver JavaScript.</p></div>"))
         #expect(!section.contains("Inget diagram än"))
-        // Without history, a detail says why it has no chart.
+        // A market the history holds one day of says its chart is still to come.
+        #expect(report.hasHistory && html.contains("<p class=\"small\">Inget diagram än: priset över tid visas när historiken har tidigare dagar för den här marknaden.</p>"))
+        #expect(!section.contains("Inget diagram"))
+        // Without history, a detail says why it has no chart: here, none was kept.
         let plain = try Self.render(try Self.sample("SEK"), .html)
         let plainStart = try #require(plain.firstRange(of: "<section class=\"detail\" id=\"btcusdt\""))
         let plainSection = try #require(plain[plainStart.lowerBound...].components(separatedBy: "</section>").first)
-        #expect(plainSection.contains("<p class=\"small\">Inget diagram än: priset över tid visas när historiken har tidigare dagar för den här marknaden.</p>"))
+        #expect(plainSection.contains("<p class=\"small\">Inget diagram: rapporten gjordes utan historik (--sample eller --no-history).</p>"))
         #expect(!plainSection.contains("class=\"history\""))
         #expect(!section.contains("<svg") && !section.contains("<td>2022-11-21"), "no chart or table drawn on the server")
         #expect(section.contains("<div class=\"earlier\"></div>"), "a place for the earlier points, after the other markets")

@@ -86,7 +86,7 @@ extension HTMLWriter {
                 for other in alt { out += "<p class=\"small cur-1\">"; limits(other) }
             }
         } else {
-            out += "<p class=\"small\">"; put(t[.noSeries]); out += "</p>"
+            out += "<p class=\"small\">"; put(detail.noChart); out += "</p>"
         }
         out += "\n"
         if detail.hasOthers { others(detail, t) }

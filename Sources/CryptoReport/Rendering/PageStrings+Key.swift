@@ -95,6 +95,7 @@ extension PageStrings {
         case priceByDay
         case chartNeedsScript
         case noSeries
+        case noHistory
         case alertLimits
         case limitAbove
         case limitBelow

@@ -20,6 +20,9 @@ extension ReportViewModel {
         var anchor, symbol, pair, quote: String
         /// The base asset, upper case (`BTC`): what the volume counts, whose other markets are listed.
         var base: String
+        /// Why there is no chart, where there is none: the history holds no earlier day of the
+        /// market yet, or the report was made without one.
+        var noChart: String
         /// The report currency, for `{{#alt}}` to find the second currency's.
         var currency: String
         var price, open, high, low, bid, ask: String
@@ -145,6 +148,7 @@ extension ReportViewModel {
             let changeMoney = market.open.map { FastDecimal.isAvailable ? (FastDecimal(market.price) - FastDecimal($0)).decimal : market.price - $0 }
             return Detail(
                 anchor: row.anchor, symbol: market.symbol, pair: row.pair, quote: row.quote, base: base,
+                noChart: hasSeries ? "" : strings[report.hasHistory ? .noSeries : .noHistory],
                 currency: report.currency, price: row.price, open: row.open, high: row.high,
                 low: row.low, bid: row.bid, ask: row.ask,
                 change: row.change, changeClass: row.changeClass,

@@ -137,6 +137,7 @@ extension ReportViewModel.Detail: MustacheParent {
         case "pair": pair
         case "quote": quote
         case "base": base
+        case "noChart": noChart
         case "price": price
         case "open": open
         case "high": high
