@@ -257,7 +257,7 @@ struct HTMLReportAppTests {
         let plain = try Self.render(try Self.sample("SEK"), .html)
         let plainStart = try #require(plain.firstRange(of: "<section class=\"detail\" id=\"btcusdt\""))
         let plainSection = try #require(plain[plainStart.lowerBound...].components(separatedBy: "</section>").first)
-        #expect(plainSection.contains("<p class=\"small\">Inget diagram: rapporten gjordes utan historik (--sample eller --no-history).</p>"))
+        #expect(plainSection.contains("<p class=\"small\">Inget diagram: rapporten gjordes utan historik.</p>"))
         #expect(!plainSection.contains("class=\"history\""))
         #expect(!section.contains("<svg") && !section.contains("<td>2022-11-21"), "no chart or table drawn on the server")
         #expect(section.contains("<div class=\"earlier\"></div>"), "a place for the earlier points, after the other markets")

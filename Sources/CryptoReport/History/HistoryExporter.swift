@@ -35,15 +35,19 @@ package struct HistoryExporter: Sendable {
 
     /// An empty window, said plainly: the newest run recorded before it, and the `--days` that
     /// reaches it. The currency and the market are judged against every recorded run first, so
-    /// that a name no run has is an error whatever `--days` is. `nil`: the database is empty.
+    /// that a name no run has is an error whatever `--days` is. A database that holds no run throws
+    /// `noRuns`; `nil`: every run it holds is newer than `now` (an exchange clock ahead of ours).
     package struct EmptyWindow: Sendable, Equatable {
         package var newestRun: Date
         package var daysNeeded: Int
     }
 
-    package func emptyWindow(symbol: String, currency: String, now: Date) throws(HistoryError) -> EmptyWindow {
+    package func emptyWindow(symbol: String, currency: String, now: Date) throws(HistoryError) -> EmptyWindow? {
         let all = try store.runs(in: Date.distantPast...now)
-        guard let newest = all.last else { throw .noRuns(path: store.path) }
+        guard let newest = all.last else {
+            if try store.runs(in: Date.distantPast...Date.distantFuture).isEmpty { throw .noRuns(path: store.path) }
+            return nil
+        }
         let span = Int((now.timeIntervalSince(all[0].sourceTime) / 86400).rounded(.up))
         // Newest first, a run at a time: the common case (the newest run has both) reads one.
         var found = false

@@ -94,7 +94,7 @@ extension PageStrings {
         .rateUsed: "Rate used",
         .priceByDay: "Price by day",
         .chartNeedsScript: "The chart and the earlier days need JavaScript.",
-        .noHistory: "No chart: this report was made without a history (--sample or --no-history).",
+        .noHistory: "No chart: this report was made without a history.",
         .noSeries: "No chart yet: the price over time shows once the history holds earlier days of this market.",
         .alertLimits: "Your alert limits:",
         .limitAbove: "above {0}",
