@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 import Testing
 
 @testable import CryptoReport
@@ -52,13 +53,79 @@ struct SourceTextTests {
         // A mark after a letter is text like any other.
         #expect(notes.contains("okusdt: openPrice \"e\u{301}\" is not a non-negative number; left empty"), "\(notes)")
         for note in notes { #expect(!SourceText.containsUnsafe(note), "\(note)") }
-        #expect(SourceText.printable("\u{301}a", afterMarkup: true) == "a")
-        #expect(SourceText.printable("\u{301}\u{301}a", afterMarkup: true) == "a")
-        #expect(SourceText.printable("\u{200D}\u{301}a", afterMarkup: true) == "a")
+        #expect(SourceText.printable("\u{301}a", quoted: true) == "a")
+        #expect(SourceText.printable("\u{301}\u{301}a", quoted: true) == "a")
+        #expect(SourceText.printable("\u{200D}\u{301}a", quoted: true) == "a")
         #expect(SourceText.printable("x<\u{200B}\u{301}1") == "x<1")
         #expect(SourceText.printable("\u{301}a") == "\u{301}a")
         #expect(SourceText.escaped("--currency \"\u{301}SEK") == "--currency \"\\u{301}SEK")
         #expect(!SourceText.containsUnsafe(SourceText.escaped("a<\u{20D2}b\"\u{301}")))
+    }
+
+    /// Scalars that Swift's grapheme breaking joins to a quote or `<` though they are no marks:
+    /// emoji skin tones, Thai and Lao AM (spacing marks by exception) and letters that join the
+    /// character after them (Malayalam dot reph, Sharada, Soyombo).
+    static let joiners: [Unicode.Scalar] = ["\u{1F3FB}", "\u{1F3FF}", "\u{E33}", "\u{EB3}", "\u{D4E}", "\u{111C2}", "\u{11A84}"]
+
+    /// What a page made with the user's own template does with a value: swift-mustache escapes
+    /// whole characters, so a markup character hidden in one would reach the page raw.
+    static func rawMarkupAfterMustache(_ value: String) throws -> Bool {
+        let page = try MustacheTemplate(string: "{{value}}").render(["value": value])
+        return page.unicodeScalars.contains { "<>\"'".unicodeScalars.contains($0) }
+    }
+
+    @Test("whatever joins a markup character is refused in identifiers and dropped from quoted text")
+    func joinedMarkup() throws {
+        // The test's premise: each of these does hide the markup from swift-mustache.
+        for joiner in Self.joiners {
+            let text = joiner.properties.isGraphemeExtend || joiner.properties.isEmojiModifier
+                || ["\u{E33}", "\u{EB3}"].contains(joiner) ? "\"\(joiner)" : "\(joiner)\""
+            #expect(try Self.rawMarkupAfterMustache(text), "\(text.debugDescription)")
+            #expect(SourceText.containsUnsafe(text), "\(text.debugDescription)")
+            #expect(!(try Self.rawMarkupAfterMustache(SourceText.printable(text))), "\(text.debugDescription)")
+            #expect(!(try Self.rawMarkupAfterMustache(SourceText.escaped(text))), "\(text.debugDescription)")
+        }
+        #expect(SourceText.printable("x\"\u{1F3FB}y") == "x\"y")
+        #expect(SourceText.printable("x\u{D4E}<y") == "x<y")
+        #expect(SourceText.escaped("x\u{D4E}<y") == "x\\u{D4E}<y")
+        // Between quotes, a joining letter at the end would take the closing one.
+        #expect(SourceText.printable("ab\u{D4E}", quoted: true) == "ab")
+        #expect(SourceText.printable("ab\u{D4E}") == "ab\u{D4E}")
+        // Next to other characters they are text like any other.
+        #expect(!SourceText.containsUnsafe("\u{1F44D}\u{1F3FB} \u{E01}\u{E33} \u{D4E}\u{D15}"))
+
+        let rows = [
+            Fixtures.ticker("tone\\\"\u{1F3FB}usdt", base: "tone", quote: "usdt", last: "2"),
+            Fixtures.ticker("reph\u{D4E}<usdt", base: "reph", quote: "usdt", last: "2"),
+            Fixtures.ticker("okusdt", base: "ok", quote: "usdt", last: "2", open: "1\u{D4E}"),
+        ]
+        let result = try TickerDecoder().decode(Fixtures.tickerJSON(rows))
+        #expect(result.tickers.map(\.symbol) == ["okusdt"])
+        for note in result.diagnostics.map(\.message) {
+            #expect(!SourceText.containsUnsafe(note), "\(note)")
+            #expect(!(try Self.rawMarkupAfterMustache(note.replacingOccurrences(of: "\"", with: ""))), "\(note)")
+        }
+        #expect(result.diagnostics.map(\.message).contains("okusdt: openPrice \"1\" is not a non-negative number; left empty"))
+    }
+
+    /// Every scalar Swift would join to a markup character, found by asking Swift, not a list.
+    @Test("no scalar that joins a markup character passes the refusal or stays in printable text")
+    func everyScalar() throws {
+        var joined = 0
+        for value in 0...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), !SourceText.isUnsafe(scalar) else { continue }
+            for markup in "<>&\"'".unicodeScalars {
+                for pair in [[markup, scalar], [scalar, markup]] {
+                    let text = String(String.UnicodeScalarView(pair))
+                    guard text.count == 1 else { continue }
+                    joined += 1
+                    #expect(SourceText.containsUnsafe(text), "\(text.debugDescription)")
+                    #expect(!SourceText.printable(text).contains(where: SourceText.hidesMarkup), "\(text.debugDescription)")
+                }
+            }
+        }
+        // Marks alone are some two thousand scalars after each of five markup characters.
+        #expect(joined > 10_000)
     }
 
     @Test("the issue's case end to end: \\u202egnp.exe reaches no format, no alert and no warning")

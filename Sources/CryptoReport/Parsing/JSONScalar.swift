@@ -37,10 +37,11 @@ enum JSONScalar: Decodable, Sendable {
 
     /// The server's text as a warning may show it: warnings are one line each, and a line feed in
     /// a field (`"at":"abc\nWazirX tickers: …"`, found by the fuzzer) would split one or forge
-    /// another. Control characters and line separators become spaces, format characters go (`SourceText`); unlike `TickerDecoder.oneLine`, blanks are kept
-    /// as sent, since a stray space is often what is wrong with the value.
+    /// another. Control characters and line separators become spaces, format characters go, and
+    /// nothing joins the quotes around it (`SourceText`); unlike `TickerDecoder.oneLine`, blanks
+    /// are kept as sent, since a stray space is often what is wrong with the value.
     static func printable(_ text: String, limit: Int) -> String {
-        let visible = SourceText.printable(text, afterMarkup: true)
+        let visible = SourceText.printable(text, quoted: true)
         return visible.count > limit ? String(visible.prefix(limit)) + "…" : visible
     }
 

@@ -185,9 +185,10 @@ package struct TickerDecoder: Sendable {
     }
 
     /// Text from the server, made safe for a one-line message: control characters become spaces,
-    /// runs of blanks one space, and the length is capped.
+    /// runs of blanks one space, and the length is capped. Messages often quote it, so nothing
+    /// in it may join a quote.
     static func oneLine(_ text: String, limit: Int) -> String {
-        let cleaned = SourceText.printable(text)
+        let cleaned = SourceText.printable(text, quoted: true)
         let words = cleaned.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         if words.isEmpty { return "(no message)" }
         return words.count > limit ? String(words.prefix(limit)) + "…" : words
