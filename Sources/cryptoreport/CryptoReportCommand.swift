@@ -53,6 +53,20 @@ struct CryptoReportCommand: AsyncParsableCommand {
         return previous[b.count]
     }
 
+    /// The sentence for a word where a subcommand's name belongs, with the likely one; `nil`
+    /// when it names one.
+    static func noSubcommand(_ word: String) -> String? {
+        guard !subcommandNames.contains(word), word != "help" else { return nil }
+        let guess = subcommandNames.first { editDistance($0, word) <= 2 }.map { " (did you mean \"\($0)\"?)" } ?? ""
+        return "there is no subcommand \"\(word)\"\(guess); there are \(subcommandNames.joined(separator: ", ")) (see cryptoreport --help)"
+    }
+
+    /// A usage error found before swift-argument-parser sees the arguments.
+    static func refuse(_ message: String) -> Never {
+        StandardStreams.writeError("cryptoreport: \(SourceText.messageLine(message))\n")
+        Foundation.exit(ExitStatus.usage.rawValue)
+    }
+
     static var reportHelp: String {
         helpMessage(for: ReportCommand.self)
             .replacingOccurrences(of: "USAGE: cryptoreport report ", with: "USAGE: cryptoreport [report] ")
@@ -89,22 +103,15 @@ struct CryptoReportCommand: AsyncParsableCommand {
         // The report takes no positional argument, so a first word that names no subcommand is a
         // mistyped one: said as such, not as the report's objection to the subcommand's options
         // that follow (`hisory --symbol btc` was "Unknown option '--symbol'").
-        if let first = arguments.first, !first.hasPrefix("-"), !subcommandNames.contains(first), first != "help" {
-            let guess = subcommandNames.first { editDistance($0, first) <= 2 }.map { " (did you mean \"\($0)\"?)" } ?? ""
-            let message = "there is no subcommand \"\(first)\"\(guess); there are \(subcommandNames.joined(separator: ", ")) (see cryptoreport --help)"
-            StandardStreams.writeError("cryptoreport: \(SourceText.messageLine(message))\n")
-            Foundation.exit(ExitStatus.usage.rawValue)
-        }
+        if let first = arguments.first, !first.hasPrefix("-"), let message = noSubcommand(first) { refuse(message) }
         if asksForReportHelp(arguments) {
             try? StandardStreams.writeOutput(reportHelp + "\n")
             return
         }
         // swift-argument-parser answers `help nosuch` with the root's help and success; a script
         // that asks for a subcommand's help by a wrong name should hear of it.
-        if arguments.first == "help", let name = arguments.dropFirst().first, !subcommandNames.contains(name), name != "help" {
-            let message = "help: there is no subcommand \"\(name)\"; there are \(subcommandNames.joined(separator: ", ")) (see cryptoreport --help)"
-            StandardStreams.writeError("cryptoreport: \(SourceText.messageLine(message))\n")
-            Foundation.exit(ExitStatus.usage.rawValue)
+        if arguments.first == "help", let name = arguments.dropFirst().first, let message = noSubcommand(name) {
+            refuse("help: " + message)
         }
         if arguments == ["--version"] {
             try? StandardStreams.writeOutput(BuildInfo.version + "\n")

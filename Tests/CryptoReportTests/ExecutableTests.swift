@@ -307,6 +307,8 @@ struct ExecutableTests {
         #expect(typo.stderr == "cryptoreport: there is no subcommand \"hisory\" (did you mean \"history\"?); there are report, history, backfill (see cryptoreport --help)\n")
         let typoHelp = try Self.run(["hisory", "--help"], in: folder.url)
         #expect(typoHelp.status == 64 && typoHelp.stdout.isEmpty && typoHelp.stderr.contains("(did you mean \"history\"?)"), "\(typoHelp.stdout)")
+        let helpTypo = try Self.run(["help", "bakfill"], in: folder.url)
+        #expect(helpTypo.status == 64 && helpTypo.stderr.hasPrefix("cryptoreport: help: there is no subcommand \"bakfill\" (did you mean \"backfill\"?);"))
         let unknown = try Self.run(["xyz"], in: folder.url)
         #expect(unknown.status == 64 && unknown.stderr == "cryptoreport: there is no subcommand \"xyz\"; there are report, history, backfill (see cryptoreport --help)\n")
         #expect(try Self.run(["help", "history"], in: folder.url).stdout.contains("--days"))
