@@ -83,6 +83,10 @@ def make_reports(binary, folder):
     run(binary, "--tickers-url", tickers, "--ecb-url", os.path.join(ROOT, "Samples", "eurofxref-daily-2022-11-21.xml"),
         "--currency", "USD", "--format", "html,csv", "--output", hostile, "--no-history", "--allow-stale")
 
+    # Many alerts (31 markets moved 10 % or more): five shown, the rest folded.
+    alerts = os.path.join(folder, "alerts")
+    run(binary, "--sample", "--currency", "SEK", "--format", "html", "--output", alerts, "--no-history", "--alert", "any move 10 %")
+
     def report(path, currency):
         html = os.path.join(path, "cryptoreport-2022-11-22-%s.html" % currency)
         with open(os.path.join(path, "cryptoreport-2022-11-22-%s.csv" % currency)) as f:
@@ -91,7 +95,8 @@ def make_reports(binary, folder):
 
     with open(os.path.join(sek, "cryptoreport-2022-11-22-USD.csv")) as f:
         sek_page_usd = {row["symbol"]: row for row in csv.DictReader(f)}
-    return {"sek": report(sek, "SEK"), "sek_page_usd": sek_page_usd, "recorded": recorded, "usd": report(usd, "USD"), "jpy": report(jpy, "JPY"), "hostile": report(hostile, "USD"), "hostile_symbol": hostile_symbol}
+    return {"sek": report(sek, "SEK"), "sek_page_usd": sek_page_usd, "recorded": recorded, "usd": report(usd, "USD"), "jpy": report(jpy, "JPY"), "hostile": report(hostile, "USD"), "hostile_symbol": hostile_symbol,
+            "alerts": os.path.join(alerts, "cryptoreport-2022-11-22-SEK.html")}
 
 
 def people_number(text, swedish=None):
@@ -625,6 +630,41 @@ def main():
         check(people_number(shown, False)[1] == 2 and equal_to_csv(shown, str(Decimal(jpy_csv["btcusdt"]["price"]) / 10000), False),
               "0.0001 BTC = %r, below a thousand yen with two decimals" % shown)
         check(not problems["requests"] and not problems["errors"], "no request or error on the yen page: %s" % problems)
+        context.close()
+
+        # Many alerts: five on screen, the rest behind one line; each opens its market's detail.
+        for width in (1366, 390):
+            context = browser.new_context(viewport={"width": width, "height": 900})
+            page = context.new_page()
+            problems = watch(page)
+            page.goto("file://" + reports["alerts"])
+            where = "many alerts, %d px" % width
+            shown = page.evaluate("[...document.querySelectorAll('.alerts li')].filter(e => e.checkVisibility()).length")
+            total = page.locator(".alerts li").count()
+            check(shown == 5 and total > 20, "%s: 5 of %d alerts shown before the rest are opened (%d)" % (where, total, shown))
+            summary = page.locator(".alerts summary")
+            check(summary.text_content() == "%d larm till" % (total - 5), "%s: the folded line counts the rest: %r" % (where, summary.text_content()))
+            box = page.locator(".cards").bounding_box()
+            check(box is not None and box["y"] < 900, "%s: the cards start on the first screen (at %s)" % (where, box and box["y"]))
+            summary.click()
+            shown = page.evaluate("[...document.querySelectorAll('.alerts li')].filter(e => e.checkVisibility()).length")
+            check(shown == total, "%s: opening the line shows all %d alerts (%d)" % (where, total, shown))
+            link = page.locator(".alerts details li a").last
+            anchor = link.get_attribute("href")[1:]
+            pair = re.search(r"[A-Z0-9]+/[A-Z]+", link.text_content()).group(0)
+            link.click()
+            page.wait_for_timeout(50)
+            opened = page.evaluate("(() => { const d = document.querySelector('.detail:target'); return d ? [d.id, d.querySelector('h2').textContent] : null })()")
+            check(opened is not None and opened[0] == anchor and pair in opened[1],
+                  "%s: the last alert (%s) opens its market's detail: %r" % (where, pair, opened))
+            check(not problems["requests"] and not problems["errors"], "%s: no request or error: %s" % (where, problems))
+            context.close()
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        page.emulate_media(media="print")
+        page.goto("file://" + reports["alerts"])
+        shown = page.evaluate("[...document.querySelectorAll('.alerts li')].filter(e => e.checkVisibility()).length")
+        check(shown == page.locator(".alerts li").count(), "printed, every alert is on paper (%d of %d)" % (shown, page.locator(".alerts li").count()))
         context.close()
 
         # A hostile symbol stays text.

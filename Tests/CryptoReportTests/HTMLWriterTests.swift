@@ -88,6 +88,41 @@ struct HTMLWriterTests {
         #expect(html.contains("IT&#39;S&quot;Q&amp;/USDT"))
     }
 
+    /// 32 alerts filled a desktop screen before any price, two and a half on a phone.
+    @Test("many alerts: the first five shown, the rest folded behind one line, each opening its market")
+    func manyAlerts() throws {
+        let report = try MarkdownWriterTests.build(try Fixtures.tickers, alerts: ["any move 10 %", "btcinr above 1 SEK"])
+        let model = ReportViewModel(report)
+        #expect(model.alerts.count > 20, "the case needs many alerts")
+        #expect(model.firstAlerts.count == 5 && model.moreAlerts.count == model.alerts.count - 5 && model.hasMoreAlerts)
+        #expect(model.moreAlertsLabel == "\(model.alerts.count - 5) larm till")
+        try Self.expectSame(model, "many alerts")
+        let html = HTMLWriter.render(model)
+        let section = try #require(html.range(of: "<section class=\"alerts\"").flatMap { start in
+            html[start.lowerBound...].range(of: "</section>").map { html[start.lowerBound..<$0.upperBound] }
+        })
+        #expect(section.components(separatedBy: "<li>").count - 1 == model.alerts.count)
+        #expect(section.contains("<details class=\"more-alerts\"><summary>\(model.alerts.count - 5) larm till</summary>"))
+        // Every link opens a detail the page has; the market the table leaves out has none.
+        let links = section.components(separatedBy: "<a href=\"#").dropFirst().compactMap { $0.split(separator: "\"").first }
+        #expect(links.count == model.alerts.count - 1)
+        for link in links { #expect(html.contains("id=\"\(link)\""), "\(link)") }
+        #expect(section.contains("<li>btcinr above 1 SEK: BTC/INR"), "\(section)")
+        for alert in model.alerts {
+            for child in Mirror(reflecting: alert).children {
+                let label = try #require(child.label)
+                #expect("\(try #require(alert.child(named: label)))" == "\(child.value)", "\(label)")
+            }
+        }
+
+        // Seven are shown as they are: folding two would save nothing.
+        let few = ReportViewModel(try MarkdownWriterTests.build(try Fixtures.tickers, alerts: ["any move 16.5 %"]))
+        #expect(few.alerts.count == 7, "\(few.alerts.count)")
+        #expect(few.firstAlerts.count == few.alerts.count && !few.hasMoreAlerts)
+        #expect(!HTMLWriter.render(few).contains("<details class=\"more-alerts\""))
+        try Self.expectSame(few, "few alerts")
+    }
+
     @Test("sources read from the web are links; a quote in an address is escaped")
     func linkedSources() throws {
         let report = try ReportBuilder(spec: ReportSpec(currency: "USD"), ratesAgeLimit: nil, generatedAt: Fixtures.reportTime).build(

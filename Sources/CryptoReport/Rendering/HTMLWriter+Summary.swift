@@ -1,6 +1,16 @@
 /// The part of the page above the converter and the table, once per currency (`{{#views}}`): the
 /// header, alerts and notices, the cards, the top lists, the charts and the comparison.
 extension HTMLWriter {
+    private mutating func alertItem(_ alert: ReportViewModel.AlertLine) {
+        out += "    <li>"
+        if alert.hasAnchor {
+            out += "<a href=\"#"; put(alert.anchor); out += "\">"; put(alert.text); out += "</a>"
+        } else {
+            put(alert.text)
+        }
+        out += "</li>\n"
+    }
+
     mutating func summary(_ view: ReportViewModel) {
         let t = view.t
         if view.isSwitchable { out += "<div class=\"cur-"; put(view.viewIndex); out += "\">" }
@@ -9,8 +19,14 @@ extension HTMLWriter {
         if view.hasAlerts {
             out += "<section class=\"alerts\" role=\"alert\" aria-label=\""; put(t[.alerts]); out += "\">\n  <h2>"; put(t[.alerts])
             out += "</h2>\n  <ul>\n"
-            for alert in view.alerts { out += "    <li>"; put(alert.text); out += "</li>\n" }
-            out += "  </ul>\n</section>\n"
+            for alert in view.firstAlerts { alertItem(alert) }
+            out += "  </ul>\n"
+            if view.hasMoreAlerts {
+                out += "  <details class=\"more-alerts\"><summary>"; put(view.moreAlertsLabel); out += "</summary>\n  <ul>\n"
+                for alert in view.moreAlerts { alertItem(alert) }
+                out += "  </ul>\n  </details>\n"
+            }
+            out += "</section>\n"
         }
         if view.hasNotices {
             out += "<section class=\"notices\" role=\"alert\" aria-label=\""; put(t[.notices]); out += "\">\n  <ul>\n"

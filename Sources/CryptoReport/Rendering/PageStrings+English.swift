@@ -127,6 +127,7 @@ extension PageStrings {
         .noticeStale: "{0} markets have not updated for over an hour; they are marked stale.",
         .alertAt: "{0}: {1} is at {2}",
         .alertMoved: "{0}: {1} moved {2} {3}, now {4}",
+        .moreAlerts: "{0} more alerts",
         .periodDay: "in 24 h",
         .periodSinceLast: "since the last report",
         .indexTitle: "Crypto price reports",

@@ -127,6 +127,7 @@ extension PageStrings {
         case noticeStale
         case alertAt
         case alertMoved
+        case moreAlerts
         case periodDay
         case periodSinceLast
         case indexTitle

@@ -127,6 +127,7 @@ extension PageStrings {
         .noticeStale: "{0} marknader har inte uppdaterats på över en timme; de är märkta som inaktuella.",
         .alertAt: "{0}: {1} ligger på {2}",
         .alertMoved: "{0}: {1} har rört sig {2} {3}, nu {4}",
+        .moreAlerts: "{0} larm till",
         .periodDay: "på 24 h",
         .periodSinceLast: "sedan förra rapporten",
         .indexTitle: "Kryptoprisrapporter",

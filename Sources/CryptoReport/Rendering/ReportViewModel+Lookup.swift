@@ -3,6 +3,17 @@ import Mustache
 /// swift-mustache looks a key up through `Mirror` unless the value answers itself: with every
 /// row of the table asking for some twenty keys, reflection was 70 % of an HTML report's time.
 /// A test checks that every stored property answers here under its own name.
+extension ReportViewModel.AlertLine: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "text": text
+        case "anchor": anchor
+        case "hasAnchor": hasAnchor
+        default: nil
+        }
+    }
+}
+
 extension ReportViewModel.Row: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
@@ -83,6 +94,10 @@ extension ReportViewModel: MustacheParent {
         case "hasHistory": hasHistory
         case "alerts": alerts
         case "hasAlerts": hasAlerts
+        case "firstAlerts": firstAlerts
+        case "moreAlerts": moreAlerts
+        case "hasMoreAlerts": hasMoreAlerts
+        case "moreAlertsLabel": moreAlertsLabel
         case "charts": charts
         case "hasCharts": hasCharts
         case "hasSincePrevious": hasSincePrevious

@@ -65,7 +65,12 @@ extension ReportViewModel {
         }
         tickersStatus = status(.tickers)
         ratesStatus = status(.rates)
-        alerts = AlertText.messages(report, strings: t).map { Text(text: $0) }
+        alerts = Self.alertLines(report, strings: t)
+        let split = alerts.count > Self.alertsShownAtOnce + 2 ? Self.alertsShownAtOnce : alerts.count
+        firstAlerts = Array(alerts[..<split])
+        moreAlerts = Array(alerts[split...])
+        hasMoreAlerts = !moreAlerts.isEmpty
+        moreAlertsLabel = hasMoreAlerts ? t.format(.moreAlerts, count(moreAlerts.count)) : ""
         comparisonTitle = t[summary.comparedByChoice ? .comparisonChosenHeading : .comparisonHeading]
         trendHeading = t.format(.trendSpan, count(trendDays))
         comparisonNote = comparisonGap.map { gap in
@@ -85,5 +90,17 @@ extension ReportViewModel {
             volumeFloor: t.format(.volumeFloor, volumeFloor)
                 + (summary.belowVolumeFloor > 0 ? t.format(.volumeFloorLeftOut, count(summary.belowVolumeFloor)) : "") + ".",
             method: t.format(.method, report.currency, ecbDate), disclaimer: t.format(.disclaimer, report.localeIdentifier))
+    }
+
+    /// Alerts shown before the rest are folded away; two more are shown rather than folded.
+    static let alertsShownAtOnce = 5
+
+    static func alertLines(_ report: Report, strings: PageStrings) -> [AlertLine] {
+        guard !report.alerts.isEmpty else { return [] }
+        let onPage = Set(report.rows.lazy.map(\.symbol))
+        return zip(report.alerts, AlertText.messages(report, strings: strings)).map { alert, text in
+            let linked = onPage.contains(alert.symbol)
+            return AlertLine(text: text, anchor: linked ? anchor(alert.symbol) : "", hasAnchor: linked)
+        }
     }
 }

@@ -5,6 +5,13 @@ import Foundation
 struct ReportViewModel {
     struct Text { var text: String }
 
+    /// A fired alert's sentence, and its market's detail (`#{{anchor}}`) where the page has one.
+    struct AlertLine {
+        var text: String
+        var anchor: String
+        var hasAnchor: Bool
+    }
+
     struct Counts {
         var tickers, converted, selected, shown, assets, skipped, unconvertible: String
         /// `1 asset`, `267 assets`.
@@ -131,8 +138,14 @@ struct ReportViewModel {
     var tickersStatus = ""
     var ratesStatus = ""
     var hasHistory: Bool
-    var alerts: [Text] = []
+    var alerts: [AlertLine] = []
     var hasAlerts: Bool
+    /// The first alerts, and the rest behind a disclosure (`moreAlertsLabel`): 32 alerts filled
+    /// a screen before any price, two and a half on a phone.
+    var firstAlerts: [AlertLine] = []
+    var moreAlerts: [AlertLine] = []
+    var hasMoreAlerts = false
+    var moreAlertsLabel = ""
     var charts: [Chart]
     var hasCharts: Bool
     /// Each trend column is shown only when some row has a value for it: a first run with an
