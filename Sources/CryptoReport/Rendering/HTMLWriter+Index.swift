@@ -62,8 +62,14 @@ extension HTMLWriter {
         if summary.hasAlerts {
             out += "<section class=\"alerts\" role=\"alert\" aria-label=\""; put(t[.alerts]); out += "\">\n  <h2>"; put(model.latestAlertsLine)
             out += "</h2>\n  <ul>\n"
-            for alert in summary.alerts { out += "    <li>"; put(alert.text); out += "</li>\n" }
-            out += "  </ul>\n</section>\n"
+            for alert in summary.firstAlerts { alertItem(alert, page: summary.alertsPage) }
+            out += "  </ul>\n"
+            if summary.hasMoreAlerts {
+                out += "  <details class=\"more-alerts\"><summary>"; put(summary.moreAlertsLabel); out += "</summary>\n  <ul>\n"
+                for alert in summary.moreAlerts { alertItem(alert, page: summary.alertsPage) }
+                out += "  </ul>\n  </details>\n"
+            }
+            out += "</section>\n"
         }
         out += "<section class=\"grid cards\" aria-label=\""; put(t[.latestSummary]); out += "\">\n  "
         breadthCard(summary.breadth, heading: model.breadthLine, strings: t)

@@ -1,10 +1,11 @@
 /// The part of the page above the converter and the table, once per currency (`{{#views}}`): the
 /// header, alerts and notices, the cards, the top lists, the charts and the comparison.
 extension HTMLWriter {
-    private mutating func alertItem(_ alert: ReportViewModel.AlertLine) {
+    /// An alert, linked to its market's detail on `page` (this one when empty).
+    mutating func alertItem(_ alert: ReportViewModel.AlertLine, page: String = "") {
         out += "    <li>"
         if alert.hasAnchor {
-            out += "<a href=\"#"; put(alert.anchor); out += "\">"; put(alert.text); out += "</a>"
+            out += "<a href=\""; put(page); out += "#"; put(alert.anchor); out += "\">"; put(alert.text); out += "</a>"
         } else {
             put(alert.text)
         }

@@ -10,23 +10,34 @@ extension IndexRenderer {
 
     struct Summary {
         var dataDate, currency: String
-        var alerts: [ReportViewModel.Text]
+        var alerts: [ReportViewModel.AlertLine]
         var hasAlerts: Bool
+        /// Folded as on the report's page; each alert opens its market on the run's page.
+        var firstAlerts, moreAlerts: [ReportViewModel.AlertLine]
+        var hasMoreAlerts: Bool
+        var moreAlertsLabel: String
+        /// The run's HTML page in the report's currency, which the alerts link into; empty when
+        /// the run wrote none.
+        var alertsPage: String
         var breadth: ReportViewModel.Breadth
         var hasInrPremium: Bool
         var inrPremium, inrPremiumClass, inrPremiumDetail: String
         var gainers, losers: [Mover]
         var hasGainers, hasLosers: Bool
 
-        init(_ report: Report, strings t: PageStrings) {
+        init(_ report: Report, strings t: PageStrings, page: String? = nil) {
             let locale = Locale(identifier: report.localeIdentifier)
             let numbers = PeopleNumberFormatter(currency: report.currency, locale: locale)
             let summary = report.summary
             dataDate = report.dataDate
             currency = report.currency
-            alerts = AlertText.messages(report, strings: t).map { ReportViewModel.Text(text: $0) }
-            hasAlerts = !alerts.isEmpty
             func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
+            alerts = ReportViewModel.alertLines(report, strings: t, linked: page != nil)
+            hasAlerts = !alerts.isEmpty
+            (firstAlerts, moreAlerts) = ReportViewModel.folded(alerts)
+            hasMoreAlerts = !moreAlerts.isEmpty
+            moreAlertsLabel = hasMoreAlerts ? t.format(.moreAlerts, count(moreAlerts.count)) : ""
+            alertsPage = page ?? ""
             breadth = ReportViewModel.Breadth(summary, count: count)
             hasInrPremium = summary.inrPremium != nil
             inrPremium = numbers.percent(summary.inrPremium?.percent)

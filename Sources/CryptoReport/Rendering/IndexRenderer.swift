@@ -51,7 +51,8 @@ package struct IndexRenderer: Sendable {
     /// renders the template with Mustache to compare).
     func model(reports: [ReportFileName], latest: [String], report: Report, pages: [String: [String]] = [:]) -> ViewModel {
         let t = PageStrings(localeIdentifier: report.localeIdentifier)
-        let summary = Summary(report, strings: t)
+        let page = ReportFileName(date: report.dataDate, currency: report.currency, kind: .report(.html))
+        let summary = Summary(report, strings: t, page: reports.contains(page) ? page.name : nil)
         struct Day: Hashable { var date, currency: String }
         var groups: [Day: [ReportFileName]] = [:]
         for file in reports { groups[Day(date: file.date, currency: file.currency), default: []].append(file) }

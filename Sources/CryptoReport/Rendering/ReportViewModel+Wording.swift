@@ -66,9 +66,7 @@ extension ReportViewModel {
         tickersStatus = status(.tickers)
         ratesStatus = status(.rates)
         alerts = Self.alertLines(report, strings: t)
-        let split = alerts.count > Self.alertsShownAtOnce + 2 ? Self.alertsShownAtOnce : alerts.count
-        firstAlerts = Array(alerts[..<split])
-        moreAlerts = Array(alerts[split...])
+        (firstAlerts, moreAlerts) = Self.folded(alerts)
         hasMoreAlerts = !moreAlerts.isEmpty
         moreAlertsLabel = hasMoreAlerts ? t.format(.moreAlerts, count(moreAlerts.count)) : ""
         comparisonTitle = t[summary.comparedByChoice ? .comparisonChosenHeading : .comparisonHeading]
@@ -95,9 +93,16 @@ extension ReportViewModel {
     /// Alerts shown before the rest are folded away; two more are shown rather than folded.
     static let alertsShownAtOnce = 5
 
-    static func alertLines(_ report: Report, strings: PageStrings) -> [AlertLine] {
+    /// The first alerts and the rest: all of them when folding would hide no more than two.
+    static func folded(_ alerts: [AlertLine]) -> (first: [AlertLine], more: [AlertLine]) {
+        let split = alerts.count > alertsShownAtOnce + 2 ? alertsShownAtOnce : alerts.count
+        return (Array(alerts[..<split]), Array(alerts[split...]))
+    }
+
+    /// - Parameter linked: the page the alerts link to has the report's details.
+    static func alertLines(_ report: Report, strings: PageStrings, linked pageHasDetails: Bool = true) -> [AlertLine] {
         guard !report.alerts.isEmpty else { return [] }
-        let onPage = Set(report.rows.lazy.map(\.symbol))
+        let onPage = pageHasDetails ? Set(report.rows.lazy.map(\.symbol)) : []
         return zip(report.alerts, AlertText.messages(report, strings: strings)).map { alert, text in
             let linked = onPage.contains(alert.symbol)
             return AlertLine(text: text, anchor: linked ? anchor(alert.symbol) : "", hasAnchor: linked)
