@@ -253,8 +253,10 @@
     order.forEach(function (index, position) { result[index] = placed[position]; });
     return result;
   }
-  function chart(data, points, limits, label) {
-    var width = 420, height = 180, em = 11;
+  // Drawn at the box's own width, a unit a pixel: a fixed 420 wide, scaled to the box, gave
+  // 8 px labels on a phone and 16 px ones on a desktop.
+  function chart(data, points, limits, label, boxWidth) {
+    var width = Math.round(Math.min(620, Math.max(240, boxWidth))), height = Math.round(Math.min(200, Math.max(150, width * 0.42))), em = 12;
     var values = points.map(function (p) { return p.value; });
     var dataLow = Math.min.apply(null, values), dataHigh = Math.max.apply(null, values);
     var lowPoint = points[values.indexOf(dataLow)], highPoint = points[values.indexOf(dataHigh)];
@@ -316,7 +318,9 @@
     var box = detail && detail.classList.contains("detail") && detail.querySelector(".history");
     var index = document.documentElement.getAttribute("data-cur") || "0", data = histories[index];
     var series = data && data.m[detail.id], template = document.getElementById("points-table");
-    if (!box || !series || !template || box.getAttribute("data-drawn") === index) return;
+    // No width yet while the page loads: the fragment's :target applies once it is parsed (load).
+    var width = box && box.clientWidth;
+    if (!box || !width || !series || !template || (box.getAttribute("data-drawn") === index && box.getAttribute("data-width") === String(width))) return;
     var prices = series[0].split(" "), changes = series[1].split(" "), points = [];
     data.days.forEach(function (day, i) {
       if (prices[i] !== "-") points.push({ day: day, price: prices[i], value: Number(prices[i]), change: changes[i] });
@@ -324,7 +328,7 @@
     if (points.length < 2) return;
     var heading = detail.querySelector(".history").previousElementSibling;
     box.textContent = "";
-    box.appendChild(chart(data, points, data.l[detail.id] || [], detail.getAttribute("aria-label") + ", " + (heading ? heading.textContent.toLowerCase() : "")));
+    box.appendChild(chart(data, points, data.l[detail.id] || [], detail.getAttribute("aria-label") + ", " + (heading ? heading.textContent.toLowerCase() : ""), width));
     var earlier = detail.querySelector(".earlier") || box;
     earlier.textContent = "";
     earlier.appendChild(template.content.cloneNode(true));
@@ -338,6 +342,7 @@
       if (change !== null) cell.textContent = percent(data, change);
     }
     box.setAttribute("data-drawn", index);
+    box.setAttribute("data-width", String(width));
   }
   function drawTarget() {
     var id = location.hash.slice(1);
@@ -355,6 +360,9 @@
     var detail = document.querySelector(".detail:target");
     if (detail) detail.scrollTop = 0;
   }
+  // A phone turned sideways: the open chart is drawn again at its new width.
+  window.addEventListener("resize", drawTarget);
+  window.addEventListener("load", drawTarget);
   window.addEventListener("hashchange", openAtTop);
   window.addEventListener("hashchange", drawTarget);
   window.addEventListener("hashchange", focusTarget);

@@ -150,6 +150,12 @@ def chart_drawn(page, symbol):
         pass  # the checks that follow say what is missing
 
 
+def chart_label_px(page, symbol):
+    """The open detail chart's labels as the reader sees them, in CSS pixels."""
+    return page.eval_on_selector("#%s .history svg.chart-svg" % symbol,
+                                 "s => s.getBoundingClientRect().width / s.viewBox.baseVal.width * parseFloat(s.getAttribute('font-size'))")
+
+
 def history_drawn(page, currency, price):
     """The open #btcusdt detail's chart and earlier points, drawn by the script from the page's
     history data, against what the history holds (RECORDED[currency]) and the server's price text."""
@@ -162,6 +168,8 @@ def history_drawn(page, currency, price):
     limits = page.eval_on_selector_all("#btcusdt .history svg text.limit", "t => t.map(e => e.textContent)")
     check(page.locator("#btcusdt .history svg line.limit").count() == 2 and len(limits) == 2
           and all(re.match("(över|under) ", text) for text in limits), where + "the chart draws both alert limits as lines, named in Swedish: %r" % limits)
+    size = chart_label_px(page, "btcusdt")
+    check(11.5 <= size <= 12.5, where + "the chart's labels are 12 px on screen, whatever the box's width: %.1f" % size)
     # The SEK page is Swedish, in both its currencies: so is its dated axis.
     months = ["jan", "feb", "mars", "apr", "maj", "juni", "juli", "aug", "sep", "okt", "nov", "dec"]
     def short(day):
@@ -630,6 +638,23 @@ def main():
         check(people_number(shown, False)[1] == 2 and equal_to_csv(shown, str(Decimal(jpy_csv["btcusdt"]["price"]) / 10000), False),
               "0.0001 BTC = %r, below a thousand yen with two decimals" % shown)
         check(not problems["requests"] and not problems["errors"], "no request or error on the yen page: %s" % problems)
+        context.close()
+
+        # On a phone the detail's chart is drawn at the phone's width: labels of 12 px, not 8; turned
+        # sideways, it is drawn again at the new width.
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.goto("file://" + sek_html + "#btcusdt")
+        chart_drawn(page, "btcusdt")
+        size = chart_label_px(page, "btcusdt")
+        check(11.5 <= size <= 12.5, "on a phone the detail chart's labels are 12 px: %.1f" % size)
+        clash = page.eval_on_selector_all("#btcusdt .history svg", LABELS_CLEAR)
+        check(not clash, "on a phone the detail chart's labels touch nothing: %s" % clash[:3])
+        page.set_viewport_size({"width": 844, "height": 390})
+        page.wait_for_timeout(200)
+        size = chart_label_px(page, "btcusdt")
+        drawn = page.eval_on_selector("#btcusdt .history svg.chart-svg", "s => s.viewBox.baseVal.width")
+        check(11.5 <= size <= 12.5 and drawn > 500, "turned sideways, the chart is drawn again %d wide with 12 px labels: %.1f" % (drawn, size))
         context.close()
 
         # Many alerts: five on screen, the rest behind one line; each opens its market's detail.
