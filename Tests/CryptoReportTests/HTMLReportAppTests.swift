@@ -108,12 +108,12 @@ struct HTMLReportAppTests {
         report.hasHistory = true
         report.rows[0].trend = Trend(sincePrevious: 2, series: [report.rows[0].price])
         let html = try Self.render(report, .html)
-        // A SEK page is Swedish: Since last is Sedan förra, 30-day trend Trend 30 d.
-        #expect(html.contains(">Sedan förra</th>"))
+        // A SEK page is Swedish: Since last is Sedan sist, 30-day trend Trend 30 d.
+        #expect(html.contains(">Sedan sist</th>"))
         #expect(!html.contains(">7 d</th>") && !html.contains("data-k=\"t\""))
         // Coloured up or down as the 7 d and 30 d columns are, its header saying since when.
         #expect(html.contains("<td class=\"num up\">+2,00\u{00A0}%</td>"))
-        #expect(html.contains("data-k=\"s\" title=\"Förändring sedan förra rapporten i historiken\">Sedan förra</th>"))
+        #expect(html.contains("data-k=\"s\" title=\"Förändring sedan förra rapporten i historiken\">Sedan sist</th>"))
         let markdown = try Self.render(report, .markdown)
         #expect(markdown.contains("| Market | Price | 24h | Since last | High | Low | Spread % | Volume | Volume value |"))
         #expect(markdown.contains("|:---|---:|---:|---:|---:|---:|---:|---:|---:|"))

@@ -117,7 +117,7 @@ struct SharedFolderTests {
         #expect(html.contains("Breadth (24 h), 2022-11-28"))
         #expect(html.contains("INR premium"))
         #expect(html.contains("Top gainers (USD)"))
-        #expect(html.contains("Numbers formatted for en_US"))
+        #expect(html.contains("Numbers formatted for English (United States)."))
 
         // A deleted report is gone from the next index.
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("out/cryptoreport-2022-11-23-SEK.html"))
@@ -126,7 +126,7 @@ struct SharedFolderTests {
         }
         try await Self.run(day: 6, in: folder)
         let afterHTML = try Self.read(folder, "index.html")
-        #expect(afterHTML.contains("Största vinnare (SEK)") && afterHTML.contains("Siffror formaterade för sv_SE"), "a SEK index is Swedish")
+        #expect(afterHTML.contains("Största vinnare (SEK)") && afterHTML.contains("Siffror formaterade för svenska (Sverige)."), "a SEK index is Swedish")
         let after = try Self.indexRows(afterHTML)
         #expect(after == Self.expectedRows(folder))
         #expect(after.first { $0.date == "2022-11-23" }?.links.contains("cryptoreport-2022-11-23-SEK.html") == false)

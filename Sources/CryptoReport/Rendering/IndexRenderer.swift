@@ -108,7 +108,7 @@ package struct IndexRenderer: Sendable {
             locale: report.localeIdentifier, pageStyle: EmbeddedTemplates.pageFiles["report.css"] ?? "", t: t, lang: t.code, generatedLine: t.format(.generated, generatedAt),
             latestAlertsLine: t.format(.latestAlerts, report.dataDate, report.currency), breadthLine: t.format(.breadthOf, report.dataDate),
             topGainersLine: t.format(.topGainersIn, report.currency), topLosersLine: t.format(.topLosersIn, report.currency),
-            footer: t.format(.indexFooter, report.localeIdentifier),
+            footer: t.format(.indexFooter, t.localeName(report.localeIdentifier)),
             summary: summary, reports: entries, hasReports: !entries.isEmpty,
             latest: latestLinks, hasLatest: !latestLinks.isEmpty)
     }

@@ -43,6 +43,12 @@ package struct PageStrings: Sendable {
     /// `en` or `sv`, for `<html lang>`.
     package var code: String { language.rawValue }
 
+    /// A locale as the page's reader names it: `svenska (Sverige)` for `sv_SE` on a Swedish page,
+    /// `English (United States)` for `en_US`; the identifier itself where ICU has no name.
+    package func localeName(_ identifier: String) -> String {
+        Locale(identifier: code).localizedString(forIdentifier: identifier) ?? identifier
+    }
+
     package subscript(_ key: Key) -> String {
         let ordinal = key.ordinal
         return ordinal < texts.count ? texts[ordinal] : table[key] ?? Self.englishTable[key] ?? ""

@@ -87,7 +87,7 @@ extension ReportViewModel {
             ecbReferenceRates: t.format(.ecbReferenceRates, ecbDate), topVolume: t.format(.topVolume, report.currency),
             volumeFloor: t.format(.volumeFloor, volumeFloor)
                 + (summary.belowVolumeFloor > 0 ? t.format(.volumeFloorLeftOut, count(summary.belowVolumeFloor)) : "") + ".",
-            method: t.format(.method, report.currency, ecbDate), disclaimer: t.format(.disclaimer, report.localeIdentifier))
+            method: t.format(.method, report.currency, ecbDate), disclaimer: t.format(.disclaimer, t.localeName(report.localeIdentifier)))
     }
 
     /// Alerts shown before the rest are folded away; two more are shown rather than folded.
