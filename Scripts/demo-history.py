@@ -8,9 +8,11 @@ real ECB rates of 2022-11-21. The figures are made up; only their shape matters 
 
     python3 Scripts/demo-history.py Output/history.sqlite   # after one run on the sample
 """
+import os
 import random
 import sqlite3
 import sys
+import urllib.parse
 from decimal import Decimal, getcontext
 
 getcontext().prec = 30
@@ -36,10 +38,15 @@ def stored_figure(stored, last):
     return Decimal((last >> 6) + (stored >> 1)).scaleb((last & 63) - 32)
 
 
-db = sqlite3.connect(path)
-run = db.execute("SELECT id, source_time, rates_date FROM run ORDER BY source_time DESC LIMIT 1").fetchone()
+first_run = "run cryptoreport --sample --history %s first, so the history holds the real snapshot" % path
+# Opened read-write only if it is there: sqlite3 would make an empty database of a mistyped name.
+try:
+    db = sqlite3.connect("file:%s?mode=rw" % urllib.parse.quote(os.path.abspath(path)), uri=True)
+    run = db.execute("SELECT id, source_time, rates_date FROM run ORDER BY source_time DESC LIMIT 1").fetchone()
+except sqlite3.Error as error:
+    sys.exit("demo-history: %s: %s; %s" % (path, error, first_run))
 if run is None:
-    sys.exit("run the report on --sample first, so the history holds the real snapshot")
+    sys.exit("demo-history: %s holds no run; %s" % (path, first_run))
 run_id, source_time, rates_date = run
 # Schema v4 (Sources/CryptoReport/History/HistoryStore+Schema.swift): names in market_name, figures
 # as integers or, as here, as plain decimal text, which the store reads as well.
