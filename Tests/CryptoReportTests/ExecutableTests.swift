@@ -92,6 +92,31 @@ struct ExecutableTests {
         #expect(folder.contents("reports") == names.map { String($0.dropFirst("reports/".count)) }.sorted())
     }
 
+    /// The README: "log each step to standard error"; it logged only the fetch.
+    @Test("--verbose logs each step: the read, the trends, the alerts, the files and the history, with times")
+    func verboseSteps() throws {
+        let folder = try TemporaryFolder()
+        let run = try Self.run(
+            ["--sample", "--no-config", "-v", "--currency", "SEK,USD", "--format", "csv,html", "--output", "out", "--history", "h.sqlite",
+             "--alert", "btc above 1 SEK"], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let steps = run.stderr.split(separator: "\n").filter { $0.hasPrefix("cryptoreport: debug: ") }
+        let expected = [
+            "fetching built-in sample",
+            "450 tickers read (0 skipped), ECB rates of 2022-11-21; 450 markets converted to SEK and USD, 267 in the table (",
+            "history h.sqlite: earlier days for 0 of 267 markets (",
+            "1 alert rule checked, 1 fired (",
+            "11 files written in ",
+            "the day recorded in h.sqlite (",
+        ]
+        #expect(steps.count == expected.count, "\(steps)")
+        for (line, start) in zip(steps, expected) { #expect(line.dropFirst(21).hasPrefix(start), "\(line)") }
+        #expect(steps.dropFirst().allSatisfy { $0.hasSuffix(" ms)") }, "\(steps)")
+        #expect(steps.contains { $0.hasSuffix("/out: 5 of this run's, 6 latest copies and index (" + ($0.split(separator: "(").last ?? "")) }, "\(steps)")
+        let quiet = try Self.run(["--sample", "--no-config", "--output", "-", "--format", "csv", "--no-history"], in: folder.url)
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "no steps without -v: \(quiet.stderr)")
+    }
+
     @Test("--quiet prints nothing; --output - prints the one report")
     func quietAndStdout() throws {
         let folder = try TemporaryFolder()

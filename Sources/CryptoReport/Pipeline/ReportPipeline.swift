@@ -91,8 +91,14 @@ public struct ReportPipeline: Sendable {
         opening: HistoryOpening
     ) async throws -> Outcome {
         Self.learnNumberStyles(for: spec)
+        let started = ContinuousClock.now
+        // `--verbose`'s steps, each with the time since the run began.
+        func step(_ message: @autoclosure () -> String) {
+            logger.debug("\(message()) (\((ContinuousClock.now - started).formatted(.units(allowed: [.milliseconds]))))")
+        }
         let prepared = try await prepareAll(spec, fetch: fetch)
         let snapshot = prepared.snapshot
+        step(Self.readStep(prepared.report, currencies: spec.currencies.map(\.code)))
         let opened = opening.made.value
         var historyFailure = opened.failure
         let history = opened.store
@@ -108,6 +114,9 @@ public struct ReportPipeline: Sendable {
         // The day's rows are inserted from here, on a thread of their own, while the reports are
         // made; committed once the reports' commit is decided. Not before the trends: the store
         // is one connection, which the recording holds until its commit.
+        if let history {
+            step("history \(history.path): earlier days for \(reports[0].rows.count { ($0.trend?.series.count ?? 0) > 1 }) of \(reports[0].rows.count) markets")
+        }
         let recording = writer == nil ? nil : history.map { PendingRecord(snapshot, in: $0) }
         for index in reports.indices {
             let alerts = AlertEvaluator().evaluate(
@@ -131,6 +140,7 @@ public struct ReportPipeline: Sendable {
         }
         let report = reports[0]
         let others = Array(reports.dropFirst())
+        if !spec.alerts.isEmpty { step("\(spec.alerts.count) alert rule\(spec.alerts.count == 1 ? "" : "s") checked, \(report.alerts.count) fired") }
         for diagnostic in report.diagnostics {
             logger.warning("\(DiagnosticText.line(diagnostic))")
         }
@@ -174,7 +184,9 @@ public struct ReportPipeline: Sendable {
         }
         guard let writer else {
             if let text = try planned.first.map({ try $0.make() }) { try standardOutput.print(text) }
+            step("\(planned.first.map { $0.format.rawValue } ?? "nothing") written to standard output")
             record(snapshot, in: history, failure: &historyFailure)
+            if let history { step(historyFailure == nil ? "the day recorded in \(history.path)" : "the day not recorded in \(history.path)") }
             return Outcome(report: report, written: [], historyFailure: historyFailure)
         }
         var files = planned.map { each, format, make in
@@ -244,8 +256,17 @@ public struct ReportPipeline: Sendable {
             recording?.abandon()
             throw error
         }
+        step("\(files.count + shared.files.count) files written in \(writer.directory.path): \(files.count) of this run's, \(shared.files.count) latest copies and index")
+        if let history { step(historyFailure == nil ? "the day recorded in \(history.path)" : "the day not recorded in \(history.path)") }
         if leavesValuesToExit { ValuesKeptToExit.keep((prepared, reports, view as Any, markdownView as Any, planned, files)) }
         return Outcome(report: report, written: written, historyFailure: historyFailure)
+    }
+
+    /// What was read and converted, for `--verbose`.
+    static func readStep(_ report: Report, currencies: [String]) -> String {
+        let counts = report.summary.counts
+        return "\(counts.tickersReceived) tickers read (\(counts.skipped) skipped), ECB rates of \(report.rates.date); "
+            + "\(counts.converted) markets converted to \(currencies.joined(separator: " and ")), \(counts.shown) in the table"
     }
 
     /// Starts learning the number styles the reports will use (`PeopleNumberFormatter.Styles`),
