@@ -110,18 +110,21 @@
       while (text.length <= value.scale) text = "0" + text;
       return text.slice(0, text.length - value.scale) + "." + text.slice(text.length - value.scale);
     }
-    // What a reader types: 0.5, 0,5, 1 000, 1,000.50, 1.000,50, 1.000.000. With both marks the
+    // What a reader types: 0.5, 0,5, 1 000, 1,000.50, 1.000,50, 1.000.000, 1,00,000. With both marks the
     // last is the decimal one and the other must group by threes; a mark repeated groups; one
     // mark alone is the decimal one, but for the page language's grouping mark (1,000 in
     // English). A dot that may be either on a page whose language uses neither (1.000 in
     // Swedish) is refused, not guessed: a price a thousandfold off is worse than asking again.
     var marks = {};
     new Intl.NumberFormat(data.currencies[0].locale).formatToParts(1234567.5).forEach(function (part) { marks[part.type] = part.value; });
+    // Also India's (1,00,000, as an en_IN page writes a lakh): twos before the last three.
     function grouped(text, mark) {
-      return new RegExp("^[1-9]\\d{0,2}(\\" + mark + "\\d{3})+$").test(text);
+      return new RegExp("^[1-9]\\d{0,2}(\\" + mark + "\\d{3})+$").test(text)
+        || new RegExp("^[1-9]\\d?(\\" + mark + "\\d{2})+\\" + mark + "\\d{3}$").test(text);
     }
+    // Blanks and apostrophes group (1 000, 1'000, Switzerland's 1’000).
     function readAmount(text) {
-      var t = text.replace(/[\s\u00a0\u202f_']/g, "");
+      var t = text.replace(/[\s\u00a0\u202f_'\u2019]/g, "");
       var at = Math.max(t.lastIndexOf("."), t.lastIndexOf(","));
       if (at < 0) return decimal(t);
       var mark = t.charAt(at), other = mark === "." ? "," : ".", repeated = t.indexOf(mark) !== at;

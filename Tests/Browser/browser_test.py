@@ -557,12 +557,13 @@ def main():
               "a typed word is no amount, and the converter says so")
         # Marks read as a Swedish reader means them, and a dot that may mean either is refused.
         page.select_option("#conv-from", label="BTC")
-        for typed, amount in (("1.000,5", "1000.5"), ("1 000,5", "1000.5"), ("1,000.5", "1000.5"), ("1.000.000", "1000000"), ("1,5", "1.5"), ("0.5", "0.5")):
+        for typed, amount in (("1.000,5", "1000.5"), ("1 000,5", "1000.5"), ("1,000.5", "1000.5"), ("1.000.000", "1000000"), ("1,5", "1.5"), ("0.5", "0.5"),
+                               ("1,00,000", "100000"), ("1,00,000.5", "100000.5"), ("1’000", "1000"), ("1'000,5", "1000.5")):
             page.fill("#conv-amount", typed)
             shown = page.text_content("#conv-result")
             check(equal_to_csv(shown, str(Decimal(sek_csv["btcusdt"]["price"]) * Decimal(amount))),
                   "%s BTC = %r, %s times the CSV's %s" % (typed, shown, amount, sek_csv["btcusdt"]["price"]))
-        for typed in ("1.000", "1,2,3", "1.000,000,5"):
+        for typed in ("1.000", "1,2,3", "1.000,000,5", "1,00,00", "10,0,000"):
             page.fill("#conv-amount", typed)
             check(page.text_content("#conv-result") == "–" and page.get_attribute("#conv-amount", "aria-invalid") == "true",
                   "%r may be a thousand or one on a Swedish page, or is no number: refused" % typed)
