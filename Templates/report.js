@@ -14,6 +14,9 @@
   // The view in the address's fragment: the search, the sorted column and its direction, and
   // the currency shown. A fragment without "=" names a market's detail (#btcusdt) instead.
   var view = { q: "", sort: "", dir: "", cur: "" };
+  // The view the table shows, as a fragment: a hash change to it (a detail closing back to a
+  // sorted view) leaves the table alone, which rebuilt would lose the reader's place and focus.
+  var applied = null;
   function readFragment() {
     var hash = location.hash.slice(1);
     if (hash.indexOf("=") < 0) return false;
@@ -34,6 +37,7 @@
   }
   function writeFragment() {
     var text = fragment(), address = location.href.split("#")[0] + (text ? "#" + text : "");
+    applied = text;
     try { history.replaceState(null, "", address); } catch (e) { if (text) location.replace(address); }
   }
   readFragment();
@@ -542,8 +546,11 @@
     search.value = view.q;
     filter();
     sort();
+    applied = fragment();
   }
-  window.addEventListener("hashchange", function () { if (location.hash.indexOf("=") >= 0) restore(); });
+  window.addEventListener("hashchange", function () {
+    if (location.hash.indexOf("=") >= 0 && (readFragment(), fragment()) !== applied) restore();
+  });
   applyColumns();
   restore();
   document.getElementById("tools").hidden = false;

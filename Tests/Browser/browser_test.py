@@ -424,6 +424,20 @@ def main():
         page.keyboard.press("Escape")
         check(page.evaluate("scrollY") == before and page.evaluate("document.activeElement === document.querySelector(\"%s\")" % card_link),
               "a detail opened from a chart card closes back at the card, its link focused (scrollY %s, was %s)" % (page.evaluate("scrollY"), before))
+        # The same in a sorted view: the detail closes back to its fragment, which must not
+        # rebuild the table (the place and the focus were lost, the reader thrown 5,000 px up).
+        page.click("thead [role=button][data-k=c]")
+        page.evaluate("document.getElementById('m-dogeusdt').scrollIntoView({ block: 'center' })")
+        before = page.evaluate("[scrollY, document.querySelector('.table-wrap').scrollTop]")
+        page.click("#m-dogeusdt .pair a")
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(100)
+        after = page.evaluate("[scrollY, document.querySelector('.table-wrap').scrollTop]")
+        check(after == before and "sort=c" in page.evaluate("location.hash") and row_below_header("dogeusdt")
+              and page.evaluate("document.activeElement === document.querySelector('#m-dogeusdt .pair a')"),
+              "sorted, a closed detail leaves the page where it was, the row's link focused (%s, was %s)" % (after, before))
+        page.click("thead [role=button][data-k=c]")
+        page.evaluate("history.replaceState(null, '', location.href.split('#')[0])")
         page.click("#m-ethusdt .pair a")
         page.mouse.click(5, 450)
         check(not page.is_visible("#ethusdt"), "a click on the dimmed page around the detail closes it")
