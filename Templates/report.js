@@ -146,6 +146,8 @@
       var parts = text.split("."), integer = parts[0].replace(/^0+/, "");
       if (integer.length >= 4) return own;
       if (integer) return 2;
+      // Nothing but zeros (an amount of 0): as little as any small figure, not 0,0000000000000.
+      if (!/[1-9]/.test(parts[1] || "")) return 2;
       var zeros = (parts[1] || "").match(/^0*/)[0].length;
       return Math.min(20, Math.max(2, zeros + 4));
     }

@@ -577,6 +577,9 @@ def main():
             shown = page.text_content("#conv-result")
             check(equal_to_csv(shown, str(Decimal(sek_csv["btcusdt"]["price"]) * Decimal(amount))),
                   "%s BTC = %r, %s times the CSV's %s" % (typed, shown, amount, sek_csv["btcusdt"]["price"]))
+        page.fill("#conv-amount", "0")
+        shown = page.text_content("#conv-result")
+        check(people_number(shown)[1] == 2 and people_number(shown)[0] == 0, "0 BTC is %r, with two decimals (not thirteen)" % shown)
         for typed in ("1.000", "1,2,3", "1.000,000,5", "1,00,00", "10,0,000"):
             page.fill("#conv-amount", typed)
             check(page.text_content("#conv-result") == "–" and page.get_attribute("#conv-amount", "aria-invalid") == "true",
@@ -655,6 +658,17 @@ def main():
         check(not problems["requests"] and not problems["errors"], "no request or error on the yen page: %s" % problems)
         context.close()
 
+        # Between a phone and a desktop (a tablet, a laptop at 200 %), the page fits too: the
+        # header's three facts were one unbreakable line that pushed it 1,047 px wide.
+        for width in (320, 600, 768, 1024):
+            context = browser.new_context(viewport={"width": width, "height": 900})
+            page = context.new_page()
+            for path in (sek_html, usd_html):
+                page.goto("file://" + path)
+                wide = page.evaluate("document.documentElement.scrollWidth")
+                check(wide <= width, "at %d px the page does not scroll sideways (%d px): %s" % (width, wide, os.path.basename(path)))
+            context.close()
+
         # On a phone the detail's chart is drawn at the phone's width: labels of 12 px, not 8; turned
         # sideways, it is drawn again at the new width.
         context = browser.new_context(viewport={"width": 390, "height": 844})
@@ -665,6 +679,15 @@ def main():
         check(11.5 <= size <= 12.5, "on a phone the detail chart's labels are 12 px: %.1f" % size)
         clash = page.eval_on_selector_all("#btcusdt .history svg", LABELS_CLEAR)
         check(not clash, "on a phone the detail chart's labels touch nothing: %s" % clash[:3])
+        page.evaluate("document.getElementById('btcusdt').scrollTop = 700")
+        page.wait_for_timeout(50)
+        top = page.evaluate("document.querySelector('#btcusdt .close').getBoundingClientRect().top")
+        check(page.evaluate("document.getElementById('btcusdt').scrollTop") > 0 and 0 <= top <= 60,
+              "on a phone the detail's close button stays in view as it scrolls (at %s px)" % top)
+        page.emulate_media(media="print")
+        check(not page.is_visible("#btcusdt") and page.is_visible("table.markets"), "printed with a detail open, the report prints, not the detail")
+        page.emulate_media(media="screen")
+        page.evaluate("document.getElementById('btcusdt').scrollTop = 0")
         page.set_viewport_size({"width": 844, "height": 390})
         page.wait_for_timeout(200)
         size = chart_label_px(page, "btcusdt")
