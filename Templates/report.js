@@ -174,8 +174,12 @@
       result.textContent = new Intl.NumberFormat(currency.locale, {
         style: "currency", currency: currency.code, minimumFractionDigits: digits, maximumFractionDigits: digits
       }).format(product);
-      via.textContent = (unit.market ? via.getAttribute("data-via") + " " + unit.market + ", " : "") +
-        via.getAttribute("data-ecb") + " " + data.ecbDate;
+      // The amount as it was read, in the page's own writing: "1,000" read as one on a Swedish
+      // page (its decimal comma) says "1 BTC", so that no reading goes unseen.
+      var market = unit.market && unit.market.indexOf(unit.name.toLowerCase()) === 0
+        ? unit.name + "/" + unit.market.slice(unit.name.length).toUpperCase() : unit.market;
+      via.textContent = new Intl.NumberFormat(data.currencies[0].locale, { maximumFractionDigits: 20 }).format(plain(typed)) + " " +
+        unit.name + (market ? " " + via.getAttribute("data-via") + " " + market : "") + ", " + via.getAttribute("data-ecb") + " " + data.ecbDate;
     }
     amount.addEventListener("input", convert);
     from.addEventListener("change", convert);

@@ -554,8 +554,15 @@ def main():
         shown = page.text_content("#conv-result")
         check(equal_to_csv(shown, str(Decimal(sek_csv["btcusdt"]["price"]) / 2)),
               "0,5 BTC = %r, half the CSV's %s" % (shown, sek_csv["btcusdt"]["price"]))
-        check(page.text_content("#conv-via") == "via btcusdt, ECB-kurser från 2022-11-21",
-              "the converter names the market and the ECB day, in Swedish: %r" % page.text_content("#conv-via"))
+        check(page.text_content("#conv-via") == "0,5 BTC via BTC/USDT, ECB-kurser från 2022-11-21",
+              "the converter says the amount as read, the market and the ECB day, in Swedish: %r" % page.text_content("#conv-via"))
+        # A comma that an American means as grouping reads as a decimal on a Swedish page: said.
+        page.fill("#conv-amount", "1,000")
+        check(page.text_content("#conv-via").startswith("1 BTC via "), "1,000 on a Swedish page is read as one, and says so: %r" % page.text_content("#conv-via"))
+        page.fill("#conv-amount", "1 000 000,25")
+        check(page.text_content("#conv-via").startswith("1\u00a0000\u00a0000,25 BTC via ") or page.text_content("#conv-via").startswith("1 000 000,25 BTC via "),
+              "a long amount is shown whole: %r" % page.text_content("#conv-via"))
+        page.fill("#conv-amount", "0,5")
         page.click("#currency-switch button:has-text('USD')")
         shown = page.text_content("#conv-result")
         check(equal_to_csv(shown, str(Decimal(switched_csv["btcusdt"]["price"]) / 2)),
