@@ -511,6 +511,13 @@
     var wrap = table.closest(".table-wrap");
     opened = { x: window.scrollX, y: window.scrollY, wrapTop: wrap ? wrap.scrollTop : 0, opener: link };
   }, true);
+  // A tap anywhere on a row opens its detail, as a phone's list does (the name alone was a
+  // 77 × 16 px target); not one that ends a selection of the row's figures.
+  body.addEventListener("click", function (event) {
+    if (event.target.closest("a, button, input, select, [role=button]") || String(window.getSelection())) return;
+    var row = event.target.closest("tr"), link = row && row.querySelector(".pair a");
+    if (link) link.click();
+  });
   function rowInView(row) {
     var head = table.tHead.getBoundingClientRect(), box = row.getBoundingClientRect();
     if (box.top < Math.max(head.bottom, 0) || box.bottom > window.innerHeight) row.scrollIntoView({ block: "center" });

@@ -123,6 +123,25 @@ struct HTMLWriterTests {
         try Self.expectSame(few, "few alerts")
     }
 
+    @Test("a top list's market opens its detail where the table has it; one --top leaves out is text; each list says what its figures are")
+    func moversLinked() throws {
+        let report = try MarkdownWriterTests.build(try Fixtures.tickers) { $0.report.selection.top = 3 }
+        let model = ReportViewModel(report)
+        let movers = model.gainers + model.losers + model.topVolume + model.widestSpreads
+        #expect(movers.contains { $0.inTable } && movers.contains { !$0.inTable }, "the case needs both")
+        try Self.expectSame(model, "movers with --top")
+        let html = HTMLWriter.render(model)
+        for mover in movers {
+            let linked = html.contains("<a class=\"m\" href=\"#\(mover.anchor)\" title=\"\(mover.symbol)\">\(mover.pair)</a>")
+            #expect(linked == mover.inTable, "\(mover.symbol)")
+            #expect(mover.inTable == model.rows.contains { $0.symbol == mover.symbol }, "\(mover.symbol)")
+            if mover.inTable { #expect(html.contains("id=\"\(mover.anchor)\""), "\(mover.symbol)") }
+        }
+        #expect(html.contains("<h2>Störst spread</h2>\n    <p class=\"small list-key\">spread · spread i %</p>"))
+        let all = ReportViewModel(try MarkdownWriterTests.build(try Fixtures.tickers))
+        #expect(try (all.gainers + all.losers + all.topVolume + all.widestSpreads).allSatisfy(\.inTable))
+    }
+
     @Test("sources read from the web are links; a quote in an address is escaped")
     func linkedSources() throws {
         let report = try ReportBuilder(spec: ReportSpec(currency: "USD"), ratesAgeLimit: nil, generatedAt: Fixtures.reportTime).build(

@@ -89,10 +89,15 @@ extension HTMLWriter {
     private mutating func movers(_ view: ReportViewModel) {
         let t = view.t
         out += "<section class=\"grid movers\" aria-label=\""; put(t[.movers]); out += "\">\n"
-        func list(_ title: String, _ rows: [ReportViewModel.Row], _ item: (inout HTMLWriter, ReportViewModel.Row) -> Void) {
-            out += "  <div class=\"card\">\n    <h2>"; put(title); out += "</h2>\n    <ul class=\"plain\">\n"
+        func list(_ title: String, _ legend: String, _ rows: [ReportViewModel.Row], _ item: (inout HTMLWriter, ReportViewModel.Row) -> Void) {
+            out += "  <div class=\"card\">\n    <h2>"; put(title); out += "</h2>\n    <p class=\"small list-key\">"; put(legend)
+            out += "</p>\n    <ul class=\"plain\">\n"
             for row in rows {
-                out += "      <li><span class=\"m\" title=\""; put(row.symbol); out += "\">"; put(row.pair); out += "</span>"
+                if row.inTable {
+                    out += "      <li><a class=\"m\" href=\"#"; put(row.anchor); out += "\" title=\""; put(row.symbol); out += "\">"; put(row.pair); out += "</a>"
+                } else {
+                    out += "      <li><span class=\"m\" title=\""; put(row.symbol); out += "\">"; put(row.pair); out += "</span>"
+                }
                 item(&self, row)
                 out += "</li>\n"
             }
@@ -102,16 +107,16 @@ extension HTMLWriter {
             writer.out += "<span class=\"num s\">"; writer.put(row.price); writer.out += "</span><span class=\"num pill "; writer.put(row.changeClass)
             writer.out += "\">"; writer.put(row.arrow); writer.out += " "; writer.put(row.change); writer.out += "</span>"
         }
-        if view.hasGainers { list(t[.topGainers], view.gainers, priceAndChange) }
-        if view.hasLosers { list(t[.topLosers], view.losers, priceAndChange) }
+        if view.hasGainers { list(t[.topGainers], t[.legendPriceChange], view.gainers, priceAndChange) }
+        if view.hasLosers { list(t[.topLosers], t[.legendPriceChange], view.losers, priceAndChange) }
         if view.hasTopVolume {
-            list(view.said.topVolume, view.topVolume) { writer, row in
+            list(view.said.topVolume, t[.legendChangeVolume], view.topVolume) { writer, row in
                 writer.out += "<span class=\"num s "; writer.put(row.changeClass); writer.out += "\">"; writer.put(row.change)
                 writer.out += "</span><span class=\"num\">"; writer.put(row.volumeValue); writer.out += "</span>"
             }
         }
         if view.hasWidestSpreads {
-            list(t[.widestSpreads], view.widestSpreads) { writer, row in
+            list(t[.widestSpreads], t[.legendSpread], view.widestSpreads) { writer, row in
                 writer.out += "<span class=\"num s\">"; writer.put(row.spread); writer.out += "</span><span class=\"num\">"
                 writer.put(row.spreadPct); writer.out += "</span>"
             }

@@ -36,6 +36,9 @@ extension PageStrings {
         case topLosers
         case topVolume
         case widestSpreads
+        case legendPriceChange
+        case legendChangeVolume
+        case legendSpread
         case volumeFloor
         case volumeFloorLeftOut
         case priceCharts

@@ -48,6 +48,7 @@ extension ReportViewModel.Row: MustacheParent {
         case "sortValues": sortValues
         case "anchor": anchor
         case "alt": alt
+        case "inTable": inTable
         default: nil
         }
     }

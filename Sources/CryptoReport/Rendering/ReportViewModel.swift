@@ -59,6 +59,9 @@ struct ReportViewModel {
         var anchor: String
         /// The same row in the page's second currency, if it has one: `{{#alt}}`.
         var alt: [Row] = []
+        /// The table has this market, and so the page its detail: a top list's entry opens it
+        /// (`--top` may leave a mover out of the table).
+        var inTable = true
     }
 
     /// What `Row.sortValues` holds, in order: price, 24 h change, since last, 7 d, 30 d, trend
@@ -246,10 +249,17 @@ struct ReportViewModel {
         hasInrPremium = summary.inrPremium != nil
         inrPremium = numbers.percent(summary.inrPremium?.percent)
         inrPremiumClass = Self.changeClass(summary.inrPremium?.percent)
-        gainers = summary.gainers.map(row)
-        losers = summary.losers.map(row)
-        topVolume = summary.topVolume.map(row)
-        widestSpreads = summary.widestSpreads.map(row)
+        // The top lists are of every selected market, the table of those `--top` keeps.
+        let tableSymbols = c.shown < c.selected ? Set(report.rows.lazy.map(\.symbol)) : nil
+        func mover(_ market: MarketRow) -> Row {
+            var made = row(market)
+            made.inTable = tableSymbols?.contains(market.symbol) ?? true
+            return made
+        }
+        gainers = summary.gainers.map(mover)
+        losers = summary.losers.map(mover)
+        topVolume = summary.topVolume.map(mover)
+        widestSpreads = summary.widestSpreads.map(mover)
         hasGainers = !gainers.isEmpty
         hasLosers = !losers.isEmpty
         hasTopVolume = !topVolume.isEmpty
