@@ -19,8 +19,11 @@ extension HistoryStore {
     package func record(_ snapshot: Snapshot, committingIf allowed: () -> Bool) throws(HistoryError) -> Bool? {
         do {
             return try database.writeWithoutTransaction { db -> Bool? in
-                // What `write` does (a deferred transaction), in steps, so that the wait comes between.
-                try db.execute(sql: "BEGIN DEFERRED TRANSACTION")
+                // What `write` does, in steps, so that the wait comes between. Immediate, as
+                // GRDB's own writes are: a deferred one read first and then asked for the write
+                // lock, which SQLite refuses at once ("database is locked") while another run
+                // commits its day, to avoid a deadlock, instead of waiting its turn.
+                try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
                 do {
                     let inserted = try Self.insert(snapshot, into: db)
                     guard allowed() else {

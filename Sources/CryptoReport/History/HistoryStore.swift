@@ -32,28 +32,53 @@ package struct HistoryStore: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             database = try DatabaseQueue(path: path, configuration: Self.configuration())
             let migrator = Self.migrator
-            let applied = try database.read { db in try migrator.appliedIdentifiers(db) }
+            let all = Set(migrator.migrations)
+            // Up to date, as nearly always: read without the lock, and no write transaction of
+            // the migrator's (a read-only `history` took the database's write lock, behind any
+            // report recording its run). A schema another run is making this moment may not
+            // read yet ("no such table: grdb_migrations"): read again under the lock.
+            var applied = (try? database.read { db in try migrator.appliedIdentifiers(db) }) ?? []
             var packs = applied.contains("v6")
-            // Up to date, as nearly always: no write transaction of the migrator's (a read-only
-            // `history` took the database's write lock, behind any report recording its run).
-            if applied != Set(migrator.migrations) {
-                do {
-                    try migrator.migrate(database)
-                    packs = true
-                } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY && applied.contains("v4") {
-                    // A v4 file this user may only read is read as it is: v5 adds an index and v6
-                    // the packed last prices, which the queries go without (more slowly); the
-                    // next run that may write adds them.
+            if applied != all {
+                let database = database
+                try Self.migrating(in: folder) {
+                    // Another run may have migrated while this one waited.
+                    applied = try database.read { db in try migrator.appliedIdentifiers(db) }
+                    packs = applied.contains("v6")
+                    guard applied != all else { return }
+                    do {
+                        try migrator.migrate(database)
+                        packs = true
+                    } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY && applied.contains("v4") {
+                        // A v4 file this user may only read is read as it is: v5 adds an index and v6
+                        // the packed last prices, which the queries go without (more slowly); the
+                        // next run that may write adds them.
+                    }
+                    // v4 left the v3 tables' pages free inside the file (as large as the data was):
+                    // given back once, outside the migration's transaction. Interrupted, SQLite's own
+                    // journal keeps the file whole, and the next run does without.
+                    if applied.contains("v3") && !applied.contains("v4") { try database.vacuum() }
                 }
             }
-            // v4 left the v3 tables' pages free inside the file (as large as the data was):
-            // given back once, outside the migration's transaction. Interrupted, SQLite's own
-            // journal keeps the file whole, and the next run does without.
-            if applied.contains("v3") && !applied.contains("v4") { try database.vacuum() }
             packsLasts = packs
         } catch {
             throw .cannotOpen(path: path, reason: Self.describe(error))
         }
+    }
+
+    /// Runs `body` holding a lock on the database's folder, for as long as another run holds it.
+    /// Two first runs at once (a SEK and a USD cron job on one history) both found no schema and
+    /// both made it ("table run already exists", exit 74): GRDB's migrator decides what to run
+    /// before its first transaction, and SQLite locks only within one. `flock` on the folder
+    /// does not touch SQLite's own (`fcntl`) locks on the file; where it cannot be had, the
+    /// migration runs as it did.
+    static func migrating(in folder: URL, _ body: () throws -> Void) throws {
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return try body() }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(descriptor, LOCK_UN) }
+        try body()
     }
 
     static func configuration() -> Configuration {
