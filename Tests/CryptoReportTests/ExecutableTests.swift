@@ -184,7 +184,7 @@ struct ExecutableTests {
             (["--top", "-1"], 64, "'-1' is invalid for '--top <top>': expected a positive whole number"),
             (["--timeout", "-1"], 64, "'-1' is invalid for '--timeout <seconds>': expected a positive number of seconds, up to 86400"),
             (["--retries", "-2"], 64, "'-2' is invalid for '--retries <retries>': expected a whole number from 0 to 10"),
-            (["--output", ""], 64, "'' is invalid for '--output <dir>': expected a folder, or - for standard output"),
+            (["--output", ""], 64, "'' is invalid for '--output <dir>': expected a folder, in which ~ and $HOME are the only variables, or - for standard output"),
             (["--format", "pdf"], 64, "'pdf' is invalid for '--format <format>': expected csv, markdown, html, json, ledger, beancount or all"),
             (["--format", "csv,pdf"], 64, "\"pdf\" is not valid; expected csv, markdown, html, json, ledger, beancount or all"),
             (["--history", "h.sqlite", "--no-history"], 64, "--history names a database and --no-history records none; give one of them (see cryptoreport --help)"),

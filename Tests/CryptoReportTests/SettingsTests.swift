@@ -189,7 +189,7 @@ struct SettingsTests {
             ("top = 2.5", "Config: c.toml, line 1: top: expected a positive whole number, not a number with a fraction."),
             ("retries = 99999999999999999999", "Config: c.toml, line 1: not valid TOML (decimal integer): '99999999999999999999' is not representable in 64 bits."),
             ("strict = \"yes\"", "Config: c.toml, line 1: strict: expected true or false, not a string."),
-            ("output = \"\"", "Config: c.toml, line 1: output: \"\" is not valid; expected a folder, or - for standard output."),
+            ("output = \"\"", "Config: c.toml, line 1: output: \"\" is not valid; expected a folder, in which ~ and $HOME are the only variables, or - for standard output."),
             ("symbols = [\"btc\", 1]", "Config: c.toml, line 1: symbols: expected an array of strings, not a whole number."),
             ("alerts = [\n  \"btc above 1 USD\",\n  # a comment\n  \"eth sideways\",\n]", "Config: c.toml, line 4: alerts: alert \"eth sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
             ("alerts = [\n  \"btc above 1 USD\",\n  \"eth below 2 USD\n]", "Config: c.toml, line 3: not valid TOML (string): unescaped control characters other than TAB (U+0009) are explicitly prohibited."),
@@ -252,6 +252,24 @@ struct SettingsTests {
         #expect(history.status == 0 && history.stdout.contains("Z,btcusdt,USD,15988,"), "\(history.stderr)")
         #expect(try Rules.path.text("a~/b") == "a~/b")
         #expect(try Rules.path.text("~user/b") == "~user/b")
+        // $HOME too, as the README's cron line writes it: it made a folder named `$HOME`.
+        try Data("history = \"$HOME/h2.sqlite\"\noutput = \"${HOME}/out2\"\nformats = [\"csv\"]\n".utf8).write(to: file)
+        let dollar = try ExecutableTests.run(["--sample", "--config", file.path], in: folder.url, environment: ["HOME": home])
+        #expect(dollar.status == 0, "\(dollar.stderr)")
+        #expect(folder.contents("home") == ["h.sqlite", "h2.sqlite", "out", "out2"] && !folder.contents().contains("$HOME"))
+        #expect(try Rules.path.text("$HOME") == Rules.path.text("~"))
+        #expect((try? Rules.path.text("$HOMEX/a")) == nil)
+        // Any other variable is refused, not made a folder's name.
+        for path in ["$XDG_DATA_HOME/r", "/srv/${USER}/r", "$HOME/$USER"] {
+            #expect((try? Rules.path.text(path)) == nil, "\(path)")
+            #expect((try? Rules.destination.text(path)) == nil, "\(path)")
+            #expect((try? Rules.databaseFile.text(path + ".sqlite")) == nil, "\(path)")
+        }
+        #expect(try Rules.path.text("/srv/a$/b") == "/srv/a$/b")
+        #expect(try Rules.path.text("/srv/$1") == "/srv/$1")
+        let refused = try ExecutableTests.run(["--sample", "--output", "$REPORTS/x"], in: folder.url)
+        #expect(refused.status == 64 && refused.stderr.contains("~ and $HOME are the only variables"), "\(refused.stderr)")
+        #expect(!folder.contents().contains("$REPORTS"))
     }
 
     @Test("a misspelt CRYPTOREPORT_ variable is named even when the settings it would have fixed fail")

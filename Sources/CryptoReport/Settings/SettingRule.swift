@@ -78,18 +78,41 @@ extension SettingRule where Value: RawRepresentable & CaseIterable, Value.RawVal
 
 enum Rules {
     /// Anything but empty, which would silently mean the current folder.
-    static let path = SettingRule<String>.one("a path") { $0.isEmpty ? nil : home($0) }
-
-    /// A path ending in `/` names a folder: SQLite made a file of the folder's name instead.
-    static let databaseFile = SettingRule<String>.one("a file path such as history.sqlite") {
-        $0.isEmpty || $0.hasSuffix("/") ? nil : home($0)
+    static let path = SettingRule<String>.one("a path, in which ~ and $HOME are the only variables") {
+        $0.isEmpty || hasVariable($0) ? nil : home($0)
     }
 
-    /// `~/…` under `$HOME`: no shell expands a file's or a variable's `~`, SQLite does not either,
-    /// and Foundation's URLs, which do, take the account's home whatever `$HOME` says.
+    /// A path ending in `/` names a folder: SQLite made a file of the folder's name instead.
+    static let databaseFile = SettingRule<String>.one("a file path such as history.sqlite, in which ~ and $HOME are the only variables") {
+        $0.isEmpty || $0.hasSuffix("/") || hasVariable($0) ? nil : home($0)
+    }
+
+    /// `~/…`, `$HOME/…` and `${HOME}/…` under `$HOME`: no shell expands a file's or a quoted
+    /// value's, SQLite does not either, and Foundation's URLs, which expand `~`, take the
+    /// account's home whatever `$HOME` says. `$HOME/reports` in the file made a folder named
+    /// `$HOME` in the current one, with exit 0.
     static func home(_ path: String) -> String {
-        guard path == "~" || path.hasPrefix("~/") else { return path }
-        return (ProcessInfo.processInfo.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + path.dropFirst()
+        let rest: Substring
+        if path == "~" || path.hasPrefix("~/") {
+            rest = path.dropFirst()
+        } else if let variable = ["${HOME}", "$HOME"].first(where: { path == $0 || path.hasPrefix($0 + "/") }) {
+            rest = path.dropFirst(variable.count)
+        } else {
+            return path
+        }
+        return (ProcessInfo.processInfo.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + rest
+    }
+
+    /// A variable no shell expanded, other than a leading `$HOME` (`$XDG_DATA_HOME/…`,
+    /// `/srv/${USER}`): refused, not taken as a folder's name.
+    static func hasVariable(_ path: String) -> Bool {
+        let rest = home(path) == path ? Substring(path) : path.drop(while: { $0 != "/" })
+        var previous: Character?
+        for character in rest {
+            if previous == "$", character == "{" || character == "_" || character.isLetter { return true }
+            previous = character
+        }
+        return false
     }
 
     static let boolean = SettingRule<Bool>.one("true or false", .boolean) {
@@ -129,8 +152,8 @@ enum Rules {
     static let locale = SettingRule<ReportLocale>.one("a locale identifier such as en_US or sv_SE") { ReportLocale($0) }
 
     /// Empty is refused: an unset `$OUTDIR` in a crontab would scatter reports wherever cron starts.
-    static let destination = SettingRule<OutputSpec.Destination>.one("a folder, or - for standard output") {
-        $0 == "-" ? .standardOutput : $0.isEmpty ? nil : .directory(home($0))
+    static let destination = SettingRule<OutputSpec.Destination>.one("a folder, in which ~ and $HOME are the only variables, or - for standard output") {
+        $0 == "-" ? .standardOutput : $0.isEmpty || hasVariable($0) ? nil : .directory(home($0))
     }
 
     static func location(_ source: DataSource) -> SettingRule<SourceLocation> {
