@@ -92,8 +92,15 @@ struct CrashSafetyTests {
 
         let refused = try ExecutableTests.run(Self.arguments + ["--lock-timeout", "0.5"], in: folder.url)
         #expect(refused.status == 75)
-        #expect(refused.stderr.hasPrefix("cryptoreport: Output: another cryptoreport run is writing into /"))
+        // Said as the wait begins, so that a run by hand during cron's does not seem to hang.
+        let lines = refused.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "\(refused.stderr)")
+        #expect(lines.first?.hasPrefix("cryptoreport: warning: another run is writing into /") == true, "\(refused.stderr)")
+        #expect(lines.first?.hasSuffix("/out; waiting for it, up to 0.5 s (--lock-timeout)") == true, "\(refused.stderr)")
+        #expect(lines.last?.hasPrefix("cryptoreport: Output: another cryptoreport run is writing into /") == true)
         #expect(refused.stderr.hasSuffix("/out; gave up after waiting 0.5 s (--lock-timeout).\n"))
+        let quiet = try ExecutableTests.run(Self.arguments + ["--lock-timeout", "0.2", "--quiet"], in: folder.url)
+        #expect(quiet.status == 75 && quiet.stderr.split(separator: "\n").count == 1, "--quiet leaves the failure only: \(quiet.stderr)")
         #expect(folder.contents("out").isEmpty)
 
         let waiting = try start(Self.arguments + ["--lock-timeout", "30"], in: folder.url)

@@ -21,13 +21,20 @@ package final class OutputLock: @unchecked Sendable {
     }
 
     /// Waits up to `timeout` seconds for the lock.
-    package static func acquire(in directory: URL, timeout: TimeInterval, sleeper: any Sleeper = TaskSleeper()) async throws
-        -> OutputLock
-    {
+    /// - Parameter waiting: called once, if another run holds the lock: a run by hand during the
+    ///   cron job's sat silent for up to `timeout`, and seemed to hang.
+    package static func acquire(
+        in directory: URL, timeout: TimeInterval, sleeper: any Sleeper = TaskSleeper(), waiting: () -> Void = {}
+    ) async throws -> OutputLock {
         let path = directory.appendingPathComponent(fileName).path
         let descriptor = try openLockFile(in: directory)
         let started = Date()
+        var saidWaiting = false
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            if !saidWaiting && timeout > 0 {
+                saidWaiting = true
+                waiting()
+            }
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 let reason = String(cString: strerror(errno))
                 close(descriptor)

@@ -73,7 +73,10 @@ public struct ReportPipeline: Sendable {
         let isNew = !FileManager.default.fileExists(atPath: path)
         try folder.prepare()
         do {
-            let lock = try await OutputLock.acquire(in: folder.directory, timeout: output.lockTimeout.timeInterval, sleeper: sleeper)
+            let timeout = output.lockTimeout.timeInterval
+            let lock = try await OutputLock.acquire(in: folder.directory, timeout: timeout, sleeper: sleeper) {
+                logger.warning("another run is writing into \(folder.directory.path); waiting for it, up to \(FetchError.format(timeout)) s (--lock-timeout)")
+            }
             // Held until the run ends.
             defer { withExtendedLifetime(lock) {} }
             try folder.recover()
