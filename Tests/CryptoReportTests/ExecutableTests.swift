@@ -189,7 +189,10 @@ struct ExecutableTests {
             (["--format", "csv,pdf"], 64, "\"pdf\" is not valid; expected csv, markdown, html, json, ledger, beancount or all"),
             (["--history", "h.sqlite", "--no-history"], 64, "--history names a database and --no-history records none; give one of them (see cryptoreport --help)"),
             (["-q", "-v"], 64, "--quiet prints nothing on success and --verbose logs every step; give one of them (see cryptoreport --help)"),
-            (["--max-age", "-1d"], 64, "'-1d' is invalid for '--max-age <max-age>': expected a duration like 24h or 5d, optionally as tickers=… or rates=…"),
+            (["--max-age", "-1d"], 64, "'-1d' is invalid for '--max-age <max-age>': expected a duration with its unit (s, m, h or d) like 24h or 5d, optionally as tickers=… or rates=…"),
+            // A bare number was seconds: "3", meant as days, failed every run as stale rates (65).
+            (["--max-age", "3"], 64, "'3' is invalid for '--max-age <max-age>': expected a duration with its unit (s, m, h or d)"),
+            (["--max-age", "rates=7"], 64, "'rates=7' is invalid for '--max-age <max-age>': expected a duration with its unit"),
             (["--deadline", "1e16"], 64, "'1e16' is invalid for '--deadline <seconds>': expected a positive number of seconds, up to 86400"),
             (["--symbols", "nosuchcoin,btc2"], 64, "--symbols: WazirX lists no market or base asset named \"nosuchcoin\", \"btc2\"."),
             (["--tickers-url", "/nonexistent/tickers.json"], 66, "WazirX tickers: no such file /nonexistent/tickers.json."),

@@ -17,7 +17,8 @@ public struct MaxAge: Sendable, Equatable, Codable {
     }
 
     /// One `--max-age` value: `12h` for both sources, or `tickers=6h`, `rates=3d`. Units: `s`,
-    /// `m`, `h`, `d`; a bare number is seconds.
+    /// `m`, `h`, `d`, and one is needed but for 0: a bare `3`, meant as days, was 3 seconds,
+    /// and failed every morning's run as stale ECB rates (exit 65).
     public struct Limit: Sendable, Equatable {
         /// `nil`: both sources.
         public var source: DataSource?
@@ -49,7 +50,7 @@ public struct MaxAge: Sendable, Equatable, Codable {
             unit = scale
             number.removeLast()
         }
-        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        guard let value = Double(number), value.isFinite, value >= 0, unit != 1 || value == 0 || text.lowercased().hasSuffix("s") else { return nil }
         return value * unit
     }
 

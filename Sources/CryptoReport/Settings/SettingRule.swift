@@ -173,7 +173,7 @@ enum Rules {
         $0.lowercased()
     }
 
-    static let maxAge = SettingRule<[MaxAge.Limit]>.list("a duration like 24h or 5d, optionally as tickers=… or rates=…") { MaxAge.Limit($0) }
+    static let maxAge = SettingRule<[MaxAge.Limit]>.list("a duration with its unit (s, m, h or d) like 24h or 5d, optionally as tickers=… or rates=…") { MaxAge.Limit($0) }
 
     static let alerts = SettingRule<[AlertRule]>.list("rules like \"btc above 60000 SEK\" or \"any move 10 %\"", allowingEmpty: true) { try AlertRule(parsing: $0) }
 }
