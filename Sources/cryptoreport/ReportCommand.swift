@@ -32,7 +32,7 @@ struct ReportCommand: AsyncParsableCommand {
             pipeline.leavesValuesToExit = true
             // The reader's zone, unless a setting names one: the machine's (its TZ, else /etc/localtime).
             var report = settings.report
-            report.timeZone = report.timeZone ?? TimeZone.current
+            report.timeZone = report.timeZone ?? Self.machineTimeZone(logger)
             let outcome = try await pipeline.run(report, fetch: settings.fetch, output: settings.output)
             // The paths, for a script to take: a standard output that cannot take them fails the
             // run (73), once the alerts and a history failure are said.
@@ -57,6 +57,17 @@ struct ReportCommand: AsyncParsableCommand {
         } catch {
             throw CryptoReportCommand.fail(error)
         }
+    }
+
+    /// `TZ`, else `/etc/localtime`. Foundation reads `TZ` itself but takes neither glibc's
+    /// `:Europe/Stockholm` nor a misspelt zone, and falls back to UTC without a word: a cron
+    /// line's `TZ=Europe/Stokholm` gave UTC times with exit 0.
+    static func machineTimeZone(_ logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment) -> TimeZone {
+        guard let variable = environment["TZ"], !variable.isEmpty else { return TimeZone.current }
+        let name = variable.hasPrefix(":") ? String(variable.dropFirst()) : variable
+        if let zone = TimeZone(identifier: name) { return zone }
+        logger.warning("TZ=\(variable) names no time zone (such as Europe/Stockholm); times are in UTC. --timezone sets one for the reports.")
+        return TimeZone(identifier: "UTC") ?? TimeZone.current
     }
 
     static func warnOfUnknownVariables(_ logger: Logger) {

@@ -117,6 +117,24 @@ struct ExecutableTests {
         #expect(quiet.status == 0 && quiet.stderr.isEmpty, "no steps without -v: \(quiet.stderr)")
     }
 
+    /// Foundation took neither glibc's `:Europe/Stockholm` nor a misspelt zone, and gave UTC
+    /// without a word; `$LANG`'s spelling of a locale was refused.
+    @Test("TZ as cron and glibc write it: a colon taken, a misspelt zone said; a locale as $LANG writes it")
+    func machineZoneAndLocale() throws {
+        let folder = try TemporaryFolder()
+        let arguments = ["--sample", "--no-config", "--format", "md", "--output", "-", "--top", "1", "--no-history"]
+        let colon = try Self.run(arguments, in: folder.url, environment: ["TZ": ":Europe/Stockholm"])
+        #expect(colon.status == 0 && colon.stderr.isEmpty && colon.stdout.contains("2022-11-22 01:51 GMT+1"), "\(colon.stderr)\(colon.stdout.prefix(300))")
+        let typo = try Self.run(arguments, in: folder.url, environment: ["TZ": "Europe/Stokholm"])
+        #expect(typo.status == 0 && typo.stdout.contains("2022-11-22 00:51 UTC"))
+        #expect(typo.stderr == "cryptoreport: warning: TZ=Europe/Stokholm names no time zone (such as Europe/Stockholm); times are in UTC. --timezone sets one for the reports.\n")
+        let chosen = try Self.run(arguments + ["--timezone", "America/New_York"], in: folder.url, environment: ["TZ": "Europe/Stokholm"])
+        #expect(chosen.status == 0 && chosen.stderr.isEmpty, "--timezone wins, and TZ is not read: \(chosen.stderr)")
+        let lang = try Self.run(arguments + ["--locale", "sv_SE.UTF-8"], in: folder.url)
+        #expect(lang.status == 0 && lang.stdout.contains("US$"), "\(lang.stderr)")
+        #expect(ReportLocale("de_DE@euro")?.identifier == "de_DE" && ReportLocale("en-US.utf8")?.identifier == "en_US")
+    }
+
     @Test("--quiet prints nothing; --output - prints the one report")
     func quietAndStdout() throws {
         let folder = try TemporaryFolder()

@@ -4,8 +4,11 @@ import Foundation
 public struct ReportLocale: Sendable, Hashable, Codable, CustomStringConvertible {
     public let identifier: String
 
+    /// `sv_SE`, `sv-SE`, and `$LANG`'s spelling, `sv_SE.UTF-8` or `de_DE@euro`: the encoding
+    /// and the modifier say nothing of how numbers are written.
     public init?(_ text: String) {
-        let identifier = text.replacingOccurrences(of: "-", with: "_")
+        let bare = text.prefix { $0 != "." && $0 != "@" }
+        let identifier = bare.replacingOccurrences(of: "-", with: "_")
         guard Locale.availableIdentifiers.contains(identifier) else { return nil }
         self.identifier = identifier
     }
