@@ -39,6 +39,19 @@ struct AlertAndConfigTests {
         #expect(result.notes.isEmpty)
     }
 
+    /// Moves are watched among the report's rows: `btc move 1 %` with `--symbols eth` never
+    /// fired, without a word.
+    @Test("a move rule on a market the report leaves out says so; one on no market at all says that")
+    func moveOutsideReport() async throws {
+        var (report, tickers, rates) = try await Self.report()
+        report.rows.removeAll { $0.baseAsset == "btc" }
+        let rules = try ["btc move 1 %", "btc move 1 % since last report", "dogz move 5 %", "shib move 2 %", "any move 25 %"].map { try AlertRule(parsing: $0) }
+        let result = AlertEvaluator().evaluate(rules, report: report, tickers: tickers, rates: rates)
+        #expect(result.notes.map(\.reason) == [.notInReport(asset: "btc"), .notInReport(asset: "btc"), .noMarket(asset: "dogz")])
+        #expect(result.fired.map(\.rule.description) == ["shib move 2 %", "any move 25 %"])
+        #expect(AlertText.note(result.notes[0]) == "alert \"btc move 1 %\": btc is not among the report's markets, which move rules watch (--symbols, --markets, --top)")
+    }
+
     @Test("since-last-report rules need history; without it they say so")
     func sinceLastReport() async throws {
         var (report, tickers, rates) = try await Self.report()

@@ -77,9 +77,10 @@ struct AlertEvaluationTests {
         #expect(report.rows.count == 1 && report.rows[0].baseAsset != "eth")
         let rules = try ["eth above 1 SEK", "ethinr above 1 SEK", "eth move 0.01 %"].map { try AlertRule(parsing: $0) }
         let result = AlertEvaluator().evaluate(rules, report: report, tickers: snapshot.tickers, rates: snapshot.rates)
-        // Moves are about the report's rows, as before; prices about every market.
+        // Moves are about the report's rows, as before, and one on a market left out says so;
+        // prices are about every market.
         #expect(result.fired.map(\.symbol) == ["ethusdt", "ethinr"])
-        #expect(result.notes.isEmpty)
+        #expect(result.notes.map(\.reason) == [.notInReport(asset: "eth")])
     }
 
     @Test("move rules over many markets: each rule fires once per market beyond its limit, in rule order")

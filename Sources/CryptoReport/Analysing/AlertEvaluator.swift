@@ -40,6 +40,10 @@ package struct AlertEvaluator: Sendable {
                 guard isAbove ? row.price > limit : row.price < limit else { continue }
                 result.fired.append(Self.fired(rule, row, .price(row.price, currency: currency)))
             case let .move(limit):
+                if let note = Self.unwatched(rule, shown: shown, tickers: tickers) {
+                    result.notes.append(note)
+                    continue
+                }
                 for row in shown.rows(for: rule.asset) {
                     guard let change = row.changePercent, abs(change) >= limit else { continue }
                     result.fired.append(
@@ -48,6 +52,10 @@ package struct AlertEvaluator: Sendable {
             case let .moveSinceLastReport(limit):
                 // A database with no earlier run of these markets (the first run into a folder)
                 // is no history either: said, not silently never firing.
+                if let note = Self.unwatched(rule, shown: shown, tickers: tickers) {
+                    result.notes.append(note)
+                    continue
+                }
                 let rows = shown.rows(for: rule.asset)
                 guard report.hasHistory, rows.contains(where: { $0.trend?.sincePrevious != nil }) else {
                     result.notes.append(AlertNote(rule: rule, reason: .noHistory))
@@ -61,6 +69,14 @@ package struct AlertEvaluator: Sendable {
             }
         }
         return result
+    }
+
+    /// Why a move rule naming one market watches none: moves are watched among the report's
+    /// rows, and `btc move 1 %` with `--symbols eth` never fired without a word.
+    static func unwatched(_ rule: AlertRule, shown: MarketIndex, tickers: [Ticker]) -> AlertNote? {
+        guard let asset = rule.asset, shown.market(asset) == nil else { return nil }
+        let listed = tickers.contains { $0.symbol.lowercased() == asset || $0.baseAsset.lowercased() == asset }
+        return AlertNote(rule: rule, reason: listed ? .notInReport(asset: asset) : .noMarket(asset: asset))
     }
 
     /// Every market priced in `currency`, at the same rates a report in that currency would use

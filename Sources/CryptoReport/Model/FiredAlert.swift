@@ -57,6 +57,9 @@ public struct AlertNote: Sendable, Equatable {
         case currencyNotInRates(currency: String, ratesDate: String)
         /// No market (symbol, or base asset's primary market) for the rule's asset.
         case noMarket(asset: String)
+        /// A move rule's market is listed but not among the report's rows, which move rules
+        /// watch (`--symbols`, `--markets`, `--top`).
+        case notInReport(asset: String)
         /// A since-last-report rule with no history to compare with.
         case noHistory
     }

@@ -69,6 +69,8 @@ package enum AlertText {
         switch note.reason {
         case let .currencyNotInRates(currency, ratesDate): return "\(rule): the ECB rates of \(ratesDate) have no \(currency)"
         case let .noMarket(asset): return "\(rule): no market for \(asset)"
+        case let .notInReport(asset):
+            return "\(rule): \(asset) is not among the report's markets, which move rules watch (--symbols, --markets, --top)"
         case .noHistory: return "\(rule): no history to compare with (--no-history or no earlier run)"
         }
     }
