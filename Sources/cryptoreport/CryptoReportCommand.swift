@@ -96,10 +96,10 @@ struct CryptoReportCommand: AsyncParsableCommand {
         // A reader that went away (`| head`) is a failed write, said in one line and exit 73 as
         // the README's table has it, not a silent death by SIGPIPE (141) in the middle of a run.
         signal(SIGPIPE, SIG_IGN)
-        SignalHandling.install()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        SignalHandling.install(subcommand: arguments.first)
         // While the arguments are parsed, which takes a few milliseconds on this core.
         WorkerPool.startEarly()
-        let arguments = Array(CommandLine.arguments.dropFirst())
         // The report takes no positional argument, so a first word that names no subcommand is a
         // mistyped one: said as such, not as the report's objection to the subcommand's options
         // that follow (`hisory --symbol btc` was "Unknown option '--symbol'").

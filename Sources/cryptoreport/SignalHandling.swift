@@ -19,7 +19,18 @@ enum SignalHandling {
     /// Written by the handler (one byte, the signal number), read by the watcher thread.
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
 
-    static func install() {
+    /// What the stop line says is whole after `no temporary file is left`: set once, by
+    /// `install`, before any signal can be read.
+    nonisolated(unsafe) private static var whole = ""
+
+    /// - Parameter subcommand: the first argument; `backfill` writes days to the history, not
+    ///   reports, and `history` writes nothing but its export.
+    static func install(subcommand: String? = nil) {
+        switch subcommand {
+        case "backfill": whole = ", and the history holds whole days"
+        case "history": whole = ""
+        default: whole = ", and the output folder holds whole reports"
+        }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
         writeEnd = ends[1]
@@ -64,7 +75,7 @@ enum SignalHandling {
         }
         RunInterruption.shared.interrupt()
         let name = number == SIGINT ? "SIGINT" : number == SIGHUP ? "SIGHUP" : "SIGTERM"
-        let line = "cryptoreport: stopped by \(name); no temporary file is left, and the output folder holds whole reports.\n"
+        let line = "cryptoreport: stopped by \(name); no temporary file is left\(whole).\n"
         _ = line.withCString { write(2, $0, strlen($0)) }
         // No atexit handlers: another thread may be anywhere; everything durable is done.
         _exit(128 + number)

@@ -293,6 +293,30 @@ struct BackfillTests {
         #expect(run.stdout.isEmpty)
     }
 
+    /// It said "the output folder holds whole reports": a backfill writes none.
+    @Test("a backfill stopped by Ctrl-C says its history holds whole days, not reports")
+    func stoppedSaysDays() throws {
+        let slow = Response(status: 200, body: Data("[]".utf8), delay: 5)
+        let server = try LoopbackServer(routes: ["/sapi/v1/tickers/24hr": slow, "/hist.xml": slow])
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let process = Process()
+        process.executableURL = ExecutableTests.binary
+        process.arguments = ["backfill", "--days", "2", "--symbols", "eth", "--history", "h.sqlite", "--no-config", "--api-url", server.url(""),
+                             "--ecb-history-url", server.url("/hist.xml")]
+        process.currentDirectoryURL = folder.url
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130)
+        #expect(stderr.hasSuffix("cryptoreport: stopped by SIGINT; no temporary file is left, and the history holds whole days.\n"), "\(stderr)")
+    }
+
     @Test("progress: a bar on a terminal, plain lines otherwise")
     func progressLines() {
         #expect(BackfillProgress.line(done: 2, total: 4, symbol: "btcusdt", terminal: false) == "backfill: 2/4 btcusdt\n")

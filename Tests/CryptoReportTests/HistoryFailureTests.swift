@@ -12,6 +12,16 @@ struct HistoryFailureTests {
     static let arguments = ["--sample", "--currency", "SEK", "--format", "all", "--output", "out", "-q", "--history", "out/history.sqlite"]
     static let names = ["csv", "md", "html", "json"].map { "cryptoreport-2022-11-22-SEK.\($0)" }
 
+    /// As user nobody: "History: …: The operation could not be completed. You don’t have
+    /// permission.; the reports were written…".
+    @Test("a file system's refusal is said in a few words, to stand in the sentence")
+    func foundationErrorsWorded() {
+        #expect(HistoryStore.describe(CocoaError(.fileWriteNoPermission)) == "permission denied (its folder cannot be made or written)")
+        #expect(HistoryStore.describe(CocoaError(.fileWriteOutOfSpace)) == "no space left on the device")
+        #expect(!HistoryStore.describe(CocoaError(.fileNoSuchFile)).hasSuffix("."))
+        #expect(HistoryError.cannotOpen(path: "h.sqlite", reason: HistoryStore.describe(CocoaError(.fileWriteNoPermission))).errorDescription?.contains(".;") == false)
+    }
+
     @Test("a full disk during the history write: one line on stderr even with --quiet, exit 74, the reports kept")
     func fullDiskUnderQuiet() throws {
         let folder = try TemporaryFolder()

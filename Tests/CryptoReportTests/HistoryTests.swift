@@ -594,7 +594,7 @@ struct HistoryTests {
         let elsewhere = try TemporaryFolder()
         let missing = try ExecutableTests.run(["history", "--symbol", "btc", "--no-config"], in: elsewhere.url)
         #expect(missing.status == 64)
-        #expect(missing.stderr.hasSuffix("Output/history.sqlite, where the reports keep it; run a report first (a --sample run records none), backfill, or name one with --history.\n"), "\(missing.stderr)")
+        #expect(missing.stderr.hasSuffix("Output/history.sqlite, where the reports keep it; run a report first (a --sample run records one only when given --history), backfill, or name one with --history.\n"), "\(missing.stderr)")
         let named = try ExecutableTests.run(["history", "--symbol", "btc", "--history", "none.sqlite", "--no-config"], in: elsewhere.url)
         #expect(named.status == 64)
         #expect(named.stderr == "cryptoreport: History: no database at none.sqlite; run a report first, or backfill.\n", "\(named.stderr)")
@@ -604,7 +604,7 @@ struct HistoryTests {
         for extra in [[], ["--currency", "XYZ"], ["--format", "json"]] {
             let empty = try ExecutableTests.run(["history", "--symbol", "nosuch", "--history", "empty.sqlite", "--no-config"] + extra, in: elsewhere.url)
             #expect(empty.status == 64 && empty.stdout.isEmpty, "\(extra): \(empty.stdout)")
-            #expect(empty.stderr == "cryptoreport: History: empty.sqlite holds no run yet; run a report first (a --sample run records none), or backfill.\n", "\(empty.stderr)")
+            #expect(empty.stderr == "cryptoreport: History: empty.sqlite holds no run yet; run a report first (a --sample run records one only when given --history), or backfill.\n", "\(empty.stderr)")
         }
         let corrupt = folder.url.appendingPathComponent("corrupt.sqlite")
         try Data(repeating: 0x41, count: 4096).write(to: corrupt)

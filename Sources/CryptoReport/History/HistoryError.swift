@@ -40,8 +40,8 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
                 + "(not figures this tool writes); the database may be damaged."
         case let .noDatabase(path, true): "History: no database at \(path); run a report first, or backfill."
         case let .noDatabase(path, false):
-            "History: no database at \(path), where the reports keep it; run a report first (a --sample run records none), backfill, or name one with --history."
-        case let .noRuns(path): "History: \(path) holds no run yet; run a report first (a --sample run records none), or backfill."
+            "History: no database at \(path), where the reports keep it; run a report first (a --sample run records one only when given --history), backfill, or name one with --history."
+        case let .noRuns(path): "History: \(path) holds no run yet; run a report first (a --sample run records one only when given --history), or backfill."
         }
     }
 

@@ -147,11 +147,23 @@ package struct HistoryStore: Sendable {
         }
     }
 
+    /// The cause in a few words, to stand in a sentence: Foundation's own ("The operation could
+    /// not be completed. You don’t have permission.") read as a quote and ended in ".;".
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError {
             return error.message ?? "SQLite error \(error.resultCode.rawValue)"
         }
-        return "\(error.localizedDescription)"
+        if let error = error as? CocoaError {
+            switch error.code {
+            case .fileWriteNoPermission, .fileReadNoPermission: return "permission denied (its folder cannot be made or written)"
+            case .fileWriteOutOfSpace: return "no space left on the device"
+            case .fileWriteVolumeReadOnly: return "read-only file system"
+            default: break
+            }
+        }
+        var text = error.localizedDescription
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 
     static func milliseconds(_ date: Date) -> Int64 {
