@@ -272,6 +272,15 @@ struct SettingsTests {
         #expect(!folder.contents().contains("$REPORTS"))
     }
 
+    /// "the values the flags take": `symbols = "btc,eth"` was one symbol named "btc,eth".
+    @Test("a list as one string in the file is read as the flag and the variable read it")
+    func listAsOneString() throws {
+        let file = Settings(layers: [try Self.file("symbols = \"btc, eth\"\nformats = \"html,csv\"\ncurrency = \"SEK,USD\"\n")])
+        let flags = Settings(layers: [try Self.flags([("symbols", "btc,eth"), ("formats", "html,csv"), ("currency", "SEK,USD")])])
+        #expect(file == flags)
+        #expect(file.report.selection.symbols == ["btc", "eth"] && file.output.formats == [.csv, .html])
+    }
+
     @Test("a misspelt CRYPTOREPORT_ variable is named even when the settings it would have fixed fail")
     func unknownVariableOnFailure() throws {
         let folder = try TemporaryFolder()

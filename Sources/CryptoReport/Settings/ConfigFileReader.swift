@@ -72,7 +72,8 @@ package struct ConfigFileReader: Sendable {
     /// The file's value as the items a flag's text gives, once TOML's type is what the key takes.
     static func items(_ value: any TOMLValueConvertible, kind: SettingKind, expected: String) throws(InvalidSettingValue) -> [String] {
         switch (kind, value.type) {
-        case (.string, .string), (.strings, .string): return [value.string ?? ""]
+        case (.string, .string): return [value.string ?? ""]
+        case (.strings, .string): return SettingKind.listItems(value.string ?? "")
         case (.whole, .int), (.number, .int): return [String(value.int ?? 0)]
         case (.number, .double): return [String(value.double ?? 0)]
         case (.boolean, .bool): return [String(value.bool ?? false)]

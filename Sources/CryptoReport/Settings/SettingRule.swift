@@ -12,7 +12,7 @@ package struct SettingRule<Value: Sendable>: Sendable {
 
     /// From a flag or an environment variable: a list's items separated by commas.
     package func text(_ string: String) throws(InvalidSettingValue) -> Value {
-        try items(kind == .strings ? string.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : [string])
+        try items(kind == .strings ? SettingKind.listItems(string) : [string])
     }
 
     func items(_ items: [String]) throws(InvalidSettingValue) -> Value {
@@ -62,8 +62,14 @@ package struct SettingRule<Value: Sendable>: Sendable {
 /// What the file must hold; the file's value is then read like a flag's text.
 enum SettingKind: String, Sendable {
     case string = "a string", whole = "a whole number", number = "a number", boolean = "true or false"
-    /// An array of strings, or one string; comma-separated in a flag or the environment.
+    /// An array of strings, or one string, comma-separated as in a flag or the environment.
     case strings = "an array of strings"
+
+    /// `btc, eth` → `btc`, `eth`: a list as one text, the same from a flag, a variable and the
+    /// file (`symbols = "btc,eth"` was one symbol named "btc,eth" there).
+    static func listItems(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
 }
 
 // MARK: - The rules the settings use
