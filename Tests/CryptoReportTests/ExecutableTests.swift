@@ -222,6 +222,8 @@ struct ExecutableTests {
             (["--ecb-url", "ZERO"], 65, "ECB rates: the rate of 2022-11-21 for INR is \"0\", not a positive number."),
             (["--tickers-url", "http://127.0.0.1:9/tickers", "--retries", "0"], 69, "WazirX tickers: cannot reach http://127.0.0.1:9/tickers"),
             (["--tickers-url", "ftp://example.com/x"], 64, "'ftp://example.com/x' is invalid for '--tickers-url <url>': expected an http(s) URL, a file:// URL or a path"),
+            // A host is no part of a path: this was read as /t.json.
+            (["--tickers-url", "file://saved/t.json"], 64, "'file://saved/t.json' is invalid for '--tickers-url <url>': expected an http(s) URL, a file:// URL or a path"),
         ])
     func failures(arguments: [String], status: Int32, message: String) throws {
         let folder = try TemporaryFolder()

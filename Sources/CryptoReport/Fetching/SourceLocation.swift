@@ -19,7 +19,8 @@ public enum SourceLocation: Sendable, Equatable {
             }
             self = .http(url)
         } else if lowered.hasPrefix("file://") {
-            guard let url = URL(string: text), url.isFileURL else {
+            // A host is no part of a path: `file://saved/t.json` was read as /t.json.
+            guard let url = URL(string: text), url.isFileURL, [nil, "", "localhost"].contains(url.host) else {
                 throw .unsupportedLocation(source: source, location: text)
             }
             self = .file(url.path)
