@@ -470,6 +470,9 @@
   });
 
   search.addEventListener("input", function () { view.q = search.value; filter(); writeFragment(); });
+  // The skip link lands in the search box, the table's first control, keeping the address's view.
+  var skip = document.querySelector(".skip");
+  if (skip) skip.addEventListener("click", function (event) { event.preventDefault(); search.focus(); });
 
   // Columns to hide, by their header's text, remembered on this computer.
   var storageKey = "cryptoreport.hiddenColumns", hidden = [];

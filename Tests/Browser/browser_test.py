@@ -710,6 +710,18 @@ def main():
         check(11.5 <= size <= 12.5 and drawn > 500, "turned sideways, the chart is drawn again %d wide with 12 px labels: %.1f" % (drawn, size))
         context.close()
 
+        # One Tab shows the skip link; Enter lands in the search box, past alerts and cards.
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        page.goto("file://" + reports["alerts"])
+        page.keyboard.press("Tab")
+        shown = page.evaluate("(() => { const e = document.activeElement; return e.className === 'skip' && e.getBoundingClientRect().top >= 0 ? e.textContent : null })()")
+        check(shown == "Hoppa till marknaderna", "the first Tab shows the skip link: %r" % shown)
+        page.keyboard.press("Enter")
+        check(page.evaluate("document.activeElement.id") == "search" and page.evaluate("location.hash") == "",
+              "Enter on it lands in the search box, the address unchanged")
+        context.close()
+
         # Many alerts: five on screen, the rest behind one line; each opens its market's detail.
         for width in (1366, 390):
             context = browser.new_context(viewport={"width": width, "height": 900})

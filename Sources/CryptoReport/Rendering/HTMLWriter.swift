@@ -94,7 +94,8 @@ struct HTMLWriter: ~Copyable {
         for alternative in model.alternative { out += " data-alt=\""; put(alternative.title); out += "\"" }
         out += ">"; put(model.title); out += "</title>\n<style>\n"
         out.append(model.pageStyle)
-        out += "</style>\n</head>\n<body>\n<main id=\"page\" data-strings=\""; put(model.scriptStrings); out += "\">\n"
+        out += "</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#markets\">"; put(model.t[.skipToMarkets])
+        out += "</a>\n<main id=\"page\" data-strings=\""; put(model.scriptStrings); out += "\">\n"
         if model.isSwitchable {
             out += "<div class=\"switch\" id=\"currency-switch\" role=\"group\" aria-label=\""; put(t[.currency]); out += "\" hidden>"
             for choice in model.currencyChoices {

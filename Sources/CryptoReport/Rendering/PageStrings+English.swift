@@ -61,6 +61,7 @@ extension PageStrings {
         .ecbRatesOf: "ECB rates of",
         .typeAmount: "Type an amount such as 0.5 or 1 000",
         .allMarkets: "All markets",
+        .skipToMarkets: "Skip to the markets",
         .pricesIn: "Prices in",
         .tableNote: " · 24 h change from the open · spread over the mid price · volume in base-asset units",
         .searchPlaceholder: "Search: btc, eth, inr…",

@@ -61,6 +61,7 @@ extension PageStrings {
         case ecbRatesOf
         case typeAmount
         case allMarkets
+        case skipToMarkets
         case pricesIn
         case tableNote
         case searchPlaceholder

@@ -61,6 +61,7 @@ extension PageStrings {
         .ecbRatesOf: "ECB-kurser från",
         .typeAmount: "Skriv ett belopp, till exempel 0,5 eller 1 000",
         .allMarkets: "Alla marknader",
+        .skipToMarkets: "Hoppa till marknaderna",
         .pricesIn: "Priser i",
         .tableNote: " · förändring på 24 h från öppningspriset · spread mot mittpriset · volym i basvalutans enheter",
         .searchPlaceholder: "Sök: btc, eth, inr…",
