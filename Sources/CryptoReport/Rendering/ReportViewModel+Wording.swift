@@ -30,7 +30,10 @@ extension ReportViewModel {
         title = t.format(.title, report.currency, report.dataDate)
         newestTickerAt = summary.newestTickerAt.map(time.minute) ?? t[.unknown]
         rates = summary.ratesUsed.map {
-            let via = $0.via.hasPrefix("ECB") ? "" : t.format(.rateVia, $0.via)
+            // The market by its pair, as the table names it: BTC/USDT, not btcusdt.
+            let market = $0.via.hasPrefix($0.quoteAsset) && $0.via.count > $0.quoteAsset.count
+                ? "\($0.quoteAsset.uppercased())/\($0.via.dropFirst($0.quoteAsset.count).uppercased())" : $0.via
+            let via = $0.via.hasPrefix("ECB") ? "" : t.format(.rateVia, market)
             let unit = $0.quoteAsset == "usdt" ? "USD" : $0.quoteAsset.uppercased()
             return Text(text: "1 \(unit) = \(numbers.rate($0.rate)) \(report.currency)\(via)")
         }
