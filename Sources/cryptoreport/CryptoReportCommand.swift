@@ -104,6 +104,9 @@ struct CryptoReportCommand: AsyncParsableCommand {
         // mistyped one: said as such, not as the report's objection to the subcommand's options
         // that follow (`hisory --symbol btc` was "Unknown option '--symbol'").
         if let first = arguments.first, !first.hasPrefix("-"), let message = noSubcommand(first) { refuse(message) }
+        if !["history", "backfill", "help"].contains(arguments.first ?? ""), let message = ReportOptions.repeated(arguments) {
+            refuse(message + " (see cryptoreport --help)")
+        }
         if asksForReportHelp(arguments) {
             try? StandardStreams.writeOutput(reportHelp + "\n")
             return

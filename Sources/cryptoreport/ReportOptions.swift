@@ -86,6 +86,28 @@ struct ReportOptions: ParsableArguments {
 
     @OptionGroup var settingsOptions: SettingsOptions
 
+    /// A report option given twice, which swift-argument-parser would quietly take the last of:
+    /// `--currency SEK --currency USD` made a USD report, not both. `--format`, `--alert` and
+    /// `--max-age` add up and may repeat; a switch repeated says the same thing twice.
+    static func repeated(_ arguments: [String]) -> String? {
+        let addingUp: Set = ["format", "alert", "max-age"]
+        var seen = Set<String>()
+        for argument in arguments {
+            if argument == "--" { break }
+            guard argument.hasPrefix("--") else { continue }
+            let name = String(argument.dropFirst(2).prefix { $0 != "=" })
+            guard !addingUp.contains(name), let key = SettingsLayer.key(name.replacingOccurrences(of: "-", with: "_")),
+                key.rule.kind != .boolean
+            else { continue }
+            guard seen.insert(name).inserted else {
+                let hint = name == "currency" ? " (two currencies: --currency SEK,USD)"
+                    : key.rule.kind == .strings ? " (several: separated by commas, like btc,eth)" : ""
+                return "--\(name) is given twice; give it once\(hint)"
+            }
+        }
+        return nil
+    }
+
     func validate() throws {
         if sample && (tickersURL != nil || ecbURL != nil) {
             throw ValidationError("--sample reads the built-in snapshot; leave out --tickers-url and --ecb-url.")

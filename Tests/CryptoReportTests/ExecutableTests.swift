@@ -209,6 +209,9 @@ struct ExecutableTests {
             (["-q", "-v"], 64, "--quiet prints nothing on success and --verbose logs every step; give one of them (see cryptoreport --help)"),
             (["--max-age", "-1d"], 64, "'-1d' is invalid for '--max-age <max-age>': expected a duration with its unit (s, m, h or d) like 24h or 5d, optionally as tickers=… or rates=…"),
             // A bare number was seconds: "3", meant as days, failed every run as stale rates (65).
+            // swift-argument-parser took the last: a USD report, not both.
+            (["--currency", "SEK", "--currency", "USD"], 64, "cryptoreport: --currency is given twice; give it once (two currencies: --currency SEK,USD) (see cryptoreport --help)"),
+            (["--symbols", "btc", "--symbols=eth"], 64, "--symbols is given twice; give it once (several: separated by commas, like btc,eth)"),
             (["--max-age", "3"], 64, "'3' is invalid for '--max-age <max-age>': expected a duration with its unit (s, m, h or d)"),
             (["--max-age", "rates=7"], 64, "'rates=7' is invalid for '--max-age <max-age>': expected a duration with its unit"),
             (["--deadline", "1e16"], 64, "'1e16' is invalid for '--deadline <seconds>': expected a positive number of seconds, up to 86400"),
@@ -236,7 +239,10 @@ struct ExecutableTests {
         var resolved = arguments.map { $0 == "RATES" ? rates : $0 == "TICKERS" ? tickers : $0 == "ZERO" ? zero.path : $0 == "EMPTY" ? empty.path : $0 }
         if !resolved.contains("--tickers-url") { resolved += ["--tickers-url", tickers] }
         if !resolved.contains("--ecb-url") { resolved += ["--ecb-url", rates] }
-        let run = try Self.run(resolved + ["--output", resolved.contains("-") ? "-" : "out", "--timeout", "5"], in: folder.url)
+        // Each option once: given twice is a usage error of its own.
+        if !resolved.contains("--output") { resolved += ["--output", "out"] }
+        if !resolved.contains("--timeout") { resolved += ["--timeout", "5"] }
+        let run = try Self.run(resolved, in: folder.url)
         #expect(run.status == status, "\(run.stderr)")
         #expect(run.stdout.isEmpty)
         let lines = run.stderr.split(separator: "\n")

@@ -5,7 +5,7 @@ import Foundation
 package struct SettingRule<Value: Sendable>: Sendable {
     /// What a valid value looks like: "a positive number of seconds, up to 86400".
     package let expected: String
-    let kind: SettingKind
+    package let kind: SettingKind
     /// The items given (one, except for lists). Throws `InvalidSettingValue`; untyped, because a
     /// typed-throwing closure type crashes Swift 6.3's SIL generation.
     let parse: @Sendable ([String]) throws -> Value
@@ -60,7 +60,7 @@ package struct SettingRule<Value: Sendable>: Sendable {
 }
 
 /// What the file must hold; the file's value is then read like a flag's text.
-enum SettingKind: String, Sendable {
+package enum SettingKind: String, Sendable {
     case string = "a string", whole = "a whole number", number = "a number", boolean = "true or false"
     /// An array of strings, or one string, comma-separated as in a flag or the environment.
     case strings = "an array of strings"
