@@ -14,9 +14,11 @@
   // The view in the address's fragment: the search, the sorted column and its direction, and
   // the currency shown. A fragment without "=" names a market's detail (#btcusdt) instead.
   var view = { q: "", sort: "", dir: "", cur: "" };
-  // The view the table shows, as a fragment: a hash change to it (a detail closing back to a
-  // sorted view) leaves the table alone, which rebuilt would lose the reader's place and focus.
+  // What the table shows (its search and order): a hash change that leaves them as they are (a
+  // detail closing back to a sorted view, in either currency) leaves the table alone, which
+  // rebuilt would lose the reader's place and focus.
   var applied = null;
+  function tableState() { return [view.q, view.sort, view.dir].join("\n"); }
   function readFragment() {
     var hash = location.hash.slice(1);
     if (hash.indexOf("=") < 0) return false;
@@ -37,7 +39,7 @@
   }
   function writeFragment() {
     var text = fragment(), address = location.href.split("#")[0] + (text ? "#" + text : "");
-    applied = text;
+    applied = tableState();
     try { history.replaceState(null, "", address); } catch (e) { if (text) location.replace(address); }
   }
   readFragment();
@@ -515,8 +517,12 @@
     opened = { x: window.scrollX, y: window.scrollY, wrapTop: wrap ? wrap.scrollTop : 0, opener: link };
   }, true);
   // A tap anywhere on a row opens its detail, as a phone's list does (the name alone was a
-  // 77 × 16 px target); not one that ends a selection of the row's figures.
+  // 77 × 16 px target). A touch only: a mouse double-clicks a figure to copy it, and its
+  // first click would open the detail.
+  var pointer = "";
+  body.addEventListener("pointerdown", function (event) { pointer = event.pointerType; });
   body.addEventListener("click", function (event) {
+    if (pointer !== "touch" && pointer !== "pen") return;
     if (event.target.closest("a, button, input, select, [role=button]") || String(window.getSelection())) return;
     var row = event.target.closest("tr"), link = row && row.querySelector(".pair a");
     if (link) link.click();
@@ -562,10 +568,10 @@
     search.value = view.q;
     filter();
     sort();
-    applied = fragment();
+    applied = tableState();
   }
   window.addEventListener("hashchange", function () {
-    if (location.hash.indexOf("=") >= 0 && (readFragment(), fragment()) !== applied) restore();
+    if (location.hash.indexOf("=") >= 0 && (readFragment(), tableState()) !== applied) restore();
   });
   applyColumns();
   restore();

@@ -59,15 +59,26 @@ struct ReportCommand: AsyncParsableCommand {
         }
     }
 
-    /// `TZ`, else `/etc/localtime`. Foundation reads `TZ` itself but takes neither glibc's
-    /// `:Europe/Stockholm` nor a misspelt zone, and falls back to UTC without a word: a cron
-    /// line's `TZ=Europe/Stokholm` gave UTC times with exit 0.
+    /// `TZ`, else `/etc/localtime`. Foundation reads `TZ` itself, but neither glibc's
+    /// `:Europe/Stockholm` nor a path (`:/etc/localtime`, common in containers), and it falls
+    /// back to `/etc/localtime` without a word for a zone it does not know: a cron line's
+    /// `TZ=Europe/Stokholm` gave the machine's times with exit 0.
     static func machineTimeZone(_ logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment) -> TimeZone {
         guard let variable = environment["TZ"], !variable.isEmpty else { return TimeZone.current }
         let name = variable.hasPrefix(":") ? String(variable.dropFirst()) : variable
-        if let zone = TimeZone(identifier: name) { return zone }
-        logger.warning("TZ=\(variable) names no time zone (such as Europe/Stockholm); times are in UTC. --timezone sets one for the reports.")
-        return TimeZone(identifier: "UTC") ?? TimeZone.current
+        if name.hasPrefix("/") {
+            // A zone file: named by its path under zoneinfo, once links are followed.
+            let resolved = URL(fileURLWithPath: name).resolvingSymlinksInPath().path
+            if let range = resolved.range(of: "/zoneinfo/"), let zone = TimeZone(identifier: String(resolved[range.upperBound...])) {
+                return zone
+            }
+            if resolved == URL(fileURLWithPath: "/etc/localtime").resolvingSymlinksInPath().path { return TimeZone.current }
+        } else if let zone = TimeZone(identifier: name) {
+            return zone
+        }
+        let machine = TimeZone.current
+        logger.warning("TZ=\(variable) names no time zone (such as Europe/Stockholm); times are in the machine's, \(machine.identifier). --timezone sets one for the reports.")
+        return machine
     }
 
     static func warnOfUnknownVariables(_ logger: Logger) {

@@ -436,6 +436,15 @@ def main():
         check(after == before and "sort=c" in page.evaluate("location.hash") and row_below_header("dogeusdt")
               and page.evaluate("document.activeElement === document.querySelector('#m-dogeusdt .pair a')"),
               "sorted, a closed detail leaves the page where it was, the row's link focused (%s, was %s)" % (after, before))
+        # Switched to the other currency while the detail is open: still no rebuild on closing.
+        page.click("#m-dogeusdt .pair a")
+        page.evaluate("document.querySelector('#currency-switch button[data-i=\"1\"]').click()")
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(100)
+        after = page.evaluate("[scrollY, document.querySelector('.table-wrap').scrollTop]")
+        check(after == before and page.evaluate("document.activeElement === document.querySelector('#m-dogeusdt .pair a')"),
+              "switched with a detail open, closing leaves the page where it was (%s, was %s)" % (after, before))
+        page.evaluate("document.querySelector('#currency-switch button[data-i=\"0\"]').click()")
         page.click("thead [role=button][data-k=c]")
         page.evaluate("history.replaceState(null, '', location.href.split('#')[0])")
         page.click("#m-ethusdt .pair a")
@@ -696,11 +705,18 @@ def main():
         page.emulate_media(media="screen")
         page.evaluate("document.getElementById('btcusdt').scrollTop = 0")
         page.keyboard.press("Escape")
-        # A tap on a row's price opens it, as on a phone's list.
-        page.locator("#m-ethusdt td").first.click()
+        context.close()
+        # A tap on a row's price opens it, as on a phone's list; a mouse's click does not (a
+        # double-click copies the figure).
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        page = context.new_page()
+        page.goto("file://" + sek_html)
+        page.locator("#m-ethusdt td").first.tap()
         check(page.evaluate("location.hash") == "#ethusdt" and page.is_visible("#ethusdt"), "a tap on ETH/USDT's price opens its detail")
         page.keyboard.press("Escape")
         check(page.evaluate("document.activeElement === document.querySelector('#m-ethusdt .pair a')"), "closed, the focus is on the row's link")
+        page.locator("#m-ethusdt td").first.dblclick()
+        check(page.evaluate("location.hash") == "" and not page.is_visible("#ethusdt"), "a mouse's double-click on the price opens nothing")
         page.goto("file://" + sek_html + "#btcusdt")
         chart_drawn(page, "btcusdt")
         page.set_viewport_size({"width": 844, "height": 390})

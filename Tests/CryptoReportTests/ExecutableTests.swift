@@ -127,7 +127,14 @@ struct ExecutableTests {
         #expect(colon.status == 0 && colon.stderr.isEmpty && colon.stdout.contains("2022-11-22 01:51 GMT+1"), "\(colon.stderr)\(colon.stdout.prefix(300))")
         let typo = try Self.run(arguments, in: folder.url, environment: ["TZ": "Europe/Stokholm"])
         #expect(typo.status == 0 && typo.stdout.contains("2022-11-22 00:51 UTC"))
-        #expect(typo.stderr == "cryptoreport: warning: TZ=Europe/Stokholm names no time zone (such as Europe/Stockholm); times are in UTC. --timezone sets one for the reports.\n")
+        // This machine's zone is UTC: what the warning names and the report uses.
+        let machine = TimeZone.current.identifier
+        #expect(typo.stderr == "cryptoreport: warning: TZ=Europe/Stokholm names no time zone (such as Europe/Stockholm); times are in the machine's, \(machine). --timezone sets one for the reports.\n")
+        // A zone file's path, as containers set it.
+        let path = try Self.run(arguments, in: folder.url, environment: ["TZ": ":/usr/share/zoneinfo/Europe/Stockholm"])
+        #expect(path.status == 0 && path.stderr.isEmpty && path.stdout.contains("2022-11-22 01:51 GMT+1"), "\(path.stderr)")
+        let local = try Self.run(arguments, in: folder.url, environment: ["TZ": ":/etc/localtime"])
+        #expect(local.status == 0 && local.stderr.isEmpty, "\(local.stderr)")
         let chosen = try Self.run(arguments + ["--timezone", "America/New_York"], in: folder.url, environment: ["TZ": "Europe/Stokholm"])
         #expect(chosen.status == 0 && chosen.stderr.isEmpty, "--timezone wins, and TZ is not read: \(chosen.stderr)")
         let lang = try Self.run(arguments + ["--locale", "sv_SE.UTF-8"], in: folder.url)

@@ -279,6 +279,14 @@ struct SettingsTests {
         let flags = Settings(layers: [try Self.flags([("symbols", "btc,eth"), ("formats", "html,csv"), ("currency", "SEK,USD")])])
         #expect(file == flags)
         #expect(file.report.selection.symbols == ["btc", "eth"] && file.output.formats == [.csv, .html])
+        // An alert rule is one string, as --alert takes it: its comma gets the rule's own hint.
+        #expect(throws: SettingsError.self) { try Self.file("alerts = \"btc above 60,000 SEK\"\n") }
+        do {
+            _ = try Self.file("alerts = \"btc above 60,000 SEK\"\n")
+        } catch {
+            #expect((error as? SettingsError)?.errorDescription?.contains("write 60,000 with a point") == true, "\(error)")
+        }
+        #expect(Settings(layers: [try Self.file("alerts = \"btc above 60000 SEK\"\n")]).report.alerts.count == 1)
     }
 
     @Test("a misspelt CRYPTOREPORT_ variable is named even when the settings it would have fixed fail")

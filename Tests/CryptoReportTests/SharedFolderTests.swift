@@ -217,6 +217,13 @@ struct SharedFolderTests {
         let index = try Self.read(folder, "index.html")
         #expect(index.contains("Larm från senaste körningen (2022-11-22, SEK)"))
         #expect(try Self.indexRows(index).first?.links == ["cryptoreport-2022-11-22-SEK.csv", "cryptoreport-2022-11-22-SEK-alerts.csv"])
+        #expect(!index.contains("<a href=\"cryptoreport-2022-11-22-SEK.html#"), "a CSV-only run's alerts link to no page")
+        // With the page, each alert opens its market there.
+        try await Self.run(day: 0, formats: [.csv, .html], alerts: [rule], in: folder)
+        #expect(try Self.read(folder, "index.html").contains("<li><a href=\"cryptoreport-2022-11-22-SEK.html#btcusdt\">btc above 1 SEK: BTC/USDT"))
+        // A later CSV-only run of the same day: that page is an earlier run's, and may lack the markets.
+        try await Self.run(day: 0, formats: [.csv], alerts: [rule], in: folder)
+        #expect(try !Self.read(folder, "index.html").contains("<a href=\"cryptoreport-2022-11-22-SEK.html#"))
         try await Self.run(day: 1, formats: [.csv], in: folder)
         #expect(!folder.allContents("out").contains("cryptoreport-latest-SEK-alerts.csv"))
         #expect(try !Self.read(folder, "index.html").contains("Alerts of the latest run"))

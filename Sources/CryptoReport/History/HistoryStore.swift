@@ -70,14 +70,26 @@ package struct HistoryStore: Sendable {
     /// Two first runs at once (a SEK and a USD cron job on one history) both found no schema and
     /// both made it ("table run already exists", exit 74): GRDB's migrator decides what to run
     /// before its first transaction, and SQLite locks only within one. `flock` on the folder
-    /// does not touch SQLite's own (`fcntl`) locks on the file; where it cannot be had, the
-    /// migration runs as it did.
+    /// does not touch SQLite's own (`fcntl`) locks on the file. Waited for as long as SQLite
+    /// waits for its own locks (10 s): the folder may be shared (the output folder, a home), and
+    /// whatever else holds its lock must not hang a run; past that, or where it cannot be had,
+    /// the migration runs as it did.
     static func migrating(in folder: URL, _ body: () throws -> Void) throws {
         let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return try body() }
         defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
-        defer { flock(descriptor, LOCK_UN) }
+        let deadline = Date().addingTimeInterval(10)
+        var locked = false
+        while !locked {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                locked = true
+            } else if errno == EWOULDBLOCK || errno == EINTR, Date() < deadline {
+                usleep(20_000)
+            } else {
+                break
+            }
+        }
+        defer { if locked { flock(descriptor, LOCK_UN) } }
         try body()
     }
 

@@ -31,18 +31,20 @@ package final class OutputLock: @unchecked Sendable {
         let started = Date()
         var saidWaiting = false
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            if !saidWaiting && timeout > 0 {
-                saidWaiting = true
-                waiting()
-            }
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                let reason = String(cString: strerror(errno))
+            // Read before the warning's write, which may set its own.
+            let error = errno
+            guard error == EWOULDBLOCK || error == EINTR else {
+                let reason = String(cString: strerror(error))
                 close(descriptor)
                 throw OutputError.notWritable(path: path, reason: reason)
             }
             guard Date().timeIntervalSince(started) < timeout else {
                 close(descriptor)
                 throw OutputError.locked(path: directory.path, seconds: timeout)
+            }
+            if !saidWaiting && error == EWOULDBLOCK {
+                saidWaiting = true
+                waiting()
             }
             do {
                 try await sleeper.sleep(seconds: 0.2)

@@ -70,10 +70,14 @@ package struct SharedFolder: Sendable {
         // they began).
         let listed = Array(reports)
         let latestListed = Array(latestNames)
+        // The alerts open their markets on this run's page, not on an earlier run's of the day.
+        let alertsPage = written.first { $0.0.kind == .report(.html) && $0.0.currency == report.currency }?.1
         extra.append(
             ReportWriter.File(
                 name: Self.indexName,
-                contents: .rendered { IndexRenderer().render(reports: listed, latest: latestListed, report: report, pages: pages) }, weight: 1))
+                contents: .rendered {
+                    IndexRenderer().render(reports: listed, latest: latestListed, report: report, pages: pages, alertsPage: alertsPage)
+                }, weight: 1))
         return (extra, gone)
     }
 

@@ -43,16 +43,21 @@ package struct IndexRenderer: Sendable {
     ///   - pages: the currencies each two-currency HTML page holds (`cryptoreport-2022-11-22-SEK.html`
     ///     → SEK, USD), dated or latest: its second currency has no HTML file of its own, and is
     ///     linked to the page, opening in that currency (`#cur=USD`).
-    package func render(reports: [ReportFileName], latest: [String], report: Report, pages: [String: [String]] = [:]) -> String {
-        HTMLWriter.index(model(reports: reports, latest: latest, report: report, pages: pages))
+    ///   - alertsPage: the HTML page this run wrote in the report's currency, which the alerts
+    ///     link into; `nil` when it wrote none (an earlier run's page of the day may lack the markets).
+    package func render(
+        reports: [ReportFileName], latest: [String], report: Report, pages: [String: [String]] = [:], alertsPage: String? = nil
+    ) -> String {
+        HTMLWriter.index(model(reports: reports, latest: latest, report: report, pages: pages, alertsPage: alertsPage))
     }
 
     /// What `Templates/index.html.mustache` shows, for `HTMLWriter.index` (and the test that
     /// renders the template with Mustache to compare).
-    func model(reports: [ReportFileName], latest: [String], report: Report, pages: [String: [String]] = [:]) -> ViewModel {
+    func model(
+        reports: [ReportFileName], latest: [String], report: Report, pages: [String: [String]] = [:], alertsPage: String? = nil
+    ) -> ViewModel {
         let t = PageStrings(localeIdentifier: report.localeIdentifier)
-        let page = ReportFileName(date: report.dataDate, currency: report.currency, kind: .report(.html))
-        let summary = Summary(report, strings: t, page: reports.contains(page) ? page.name : nil)
+        let summary = Summary(report, strings: t, page: alertsPage)
         struct Day: Hashable { var date, currency: String }
         var groups: [Day: [ReportFileName]] = [:]
         for file in reports { groups[Day(date: file.date, currency: file.currency), default: []].append(file) }

@@ -61,7 +61,10 @@ package struct ConfigFileReader: Sendable {
         for key in SettingsLayer.keys {
             guard let value = table[key.name] else { continue }
             do {
-                layer.values[key.name] = try key.rule.items(Self.items(value, kind: key.rule.kind, expected: key.rule.expected))
+                // One alert rule as one string, as `--alert` takes it: a rule may hold a comma
+                // (`btc above 60,000 SEK`), which its own message explains.
+                let items = try Self.items(value, kind: key.rule.kind, expected: key.rule.expected, splitting: key.name != "alerts")
+                layer.values[key.name] = try key.rule.items(items)
             } catch {
                 throw .file(path: path, line: Self.line(of: key.name, item: error.item, in: text), message: "\(key.name): \(error.message)")
             }
@@ -70,10 +73,12 @@ package struct ConfigFileReader: Sendable {
     }
 
     /// The file's value as the items a flag's text gives, once TOML's type is what the key takes.
-    static func items(_ value: any TOMLValueConvertible, kind: SettingKind, expected: String) throws(InvalidSettingValue) -> [String] {
+    static func items(
+        _ value: any TOMLValueConvertible, kind: SettingKind, expected: String, splitting: Bool = true
+    ) throws(InvalidSettingValue) -> [String] {
         switch (kind, value.type) {
         case (.string, .string): return [value.string ?? ""]
-        case (.strings, .string): return SettingKind.listItems(value.string ?? "")
+        case (.strings, .string): return splitting ? SettingKind.listItems(value.string ?? "") : [value.string ?? ""]
         case (.whole, .int), (.number, .int): return [String(value.int ?? 0)]
         case (.number, .double): return [String(value.double ?? 0)]
         case (.boolean, .bool): return [String(value.bool ?? false)]
