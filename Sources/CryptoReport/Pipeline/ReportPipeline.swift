@@ -189,7 +189,7 @@ public struct ReportPipeline: Sendable {
             if let text = try planned.first.map({ try $0.make() }) { try standardOutput.print(text) }
             step("\(planned.first.map { $0.format.rawValue } ?? "nothing") written to standard output")
             record(snapshot, in: history, failure: &historyFailure)
-            if let history { step(historyFailure == nil ? "the day recorded in \(history.path)" : "the day not recorded in \(history.path)") }
+            if let history { step(Self.recordStep(history, failure: historyFailure)) }
             return Outcome(report: report, written: [], historyFailure: historyFailure)
         }
         var files = planned.map { each, format, make in
@@ -260,9 +260,14 @@ public struct ReportPipeline: Sendable {
             throw error
         }
         step("\(files.count + shared.files.count) files written in \(writer.directory.path): \(files.count) of this run's, \(shared.files.count) latest copies and index")
-        if let history { step(historyFailure == nil ? "the day recorded in \(history.path)" : "the day not recorded in \(history.path)") }
+        if let history { step(Self.recordStep(history, failure: historyFailure)) }
         if leavesValuesToExit { ValuesKeptToExit.keep((prepared, reports, view as Any, markdownView as Any, planned, files)) }
         return Outcome(report: report, written: written, historyFailure: historyFailure)
+    }
+
+    /// Whether the day was stored, for `--verbose`.
+    static func recordStep(_ history: HistoryStore, failure: HistoryError?) -> String {
+        "the day \(failure == nil ? "recorded" : "not recorded") in \(history.path)"
     }
 
     /// What was read and converted, for `--verbose`.

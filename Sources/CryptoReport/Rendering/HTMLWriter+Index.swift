@@ -60,16 +60,9 @@ extension HTMLWriter {
     private mutating func indexSummary(_ model: IndexRenderer.ViewModel) {
         let t = model.t, summary = model.summary
         if summary.hasAlerts {
-            out += "<section class=\"alerts\" role=\"alert\" aria-label=\""; put(t[.alerts]); out += "\">\n  <h2>"; put(model.latestAlertsLine)
-            out += "</h2>\n  <ul>\n"
-            for alert in summary.firstAlerts { alertItem(alert, page: summary.alertsPage) }
-            out += "  </ul>\n"
-            if summary.hasMoreAlerts {
-                out += "  <details class=\"more-alerts\"><summary>"; put(summary.moreAlertsLabel); out += "</summary>\n  <ul>\n"
-                for alert in summary.moreAlerts { alertItem(alert, page: summary.alertsPage) }
-                out += "  </ul>\n  </details>\n"
-            }
-            out += "</section>\n"
+            alerts(
+                heading: model.latestAlertsLine, label: t[.alerts], first: summary.firstAlerts, more: summary.moreAlerts,
+                moreLabel: summary.moreAlertsLabel, page: summary.alertsPage)
         }
         out += "<section class=\"grid cards\" aria-label=\""; put(t[.latestSummary]); out += "\">\n  "
         breadthCard(summary.breadth, heading: model.breadthLine, strings: t)

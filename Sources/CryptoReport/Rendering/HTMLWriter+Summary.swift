@@ -1,15 +1,32 @@
 /// The part of the page above the converter and the table, once per currency (`{{#views}}`): the
 /// header, alerts and notices, the cards, the top lists, the charts and the comparison.
 extension HTMLWriter {
-    /// An alert, linked to its market's detail on `page` (this one when empty).
-    mutating func alertItem(_ alert: ReportViewModel.AlertLine, page: String = "") {
-        out += "    <li>"
-        if alert.hasAnchor {
-            out += "<a href=\""; put(page); out += "#"; put(alert.anchor); out += "\">"; put(alert.text); out += "</a>"
-        } else {
-            put(alert.text)
+    /// The alerts section: the first alerts, the rest folded behind `moreLabel`, each linked to
+    /// its market's detail on `page` (this one when empty). The report and the index share it.
+    mutating func alerts(
+        heading: String, label: String, first: [ReportViewModel.AlertLine], more: [ReportViewModel.AlertLine], moreLabel: String,
+        page: String = ""
+    ) {
+        func item(_ writer: inout HTMLWriter, _ alert: ReportViewModel.AlertLine) {
+            writer.out += "    <li>"
+            if alert.hasAnchor {
+                writer.out += "<a href=\""; writer.put(page); writer.out += "#"; writer.put(alert.anchor); writer.out += "\">"
+                writer.put(alert.text); writer.out += "</a>"
+            } else {
+                writer.put(alert.text)
+            }
+            writer.out += "</li>\n"
         }
-        out += "</li>\n"
+        out += "<section class=\"alerts\" role=\"alert\" aria-label=\""; put(label); out += "\">\n  <h2>"; put(heading)
+        out += "</h2>\n  <ul>\n"
+        for alert in first { item(&self, alert) }
+        out += "  </ul>\n"
+        if !more.isEmpty {
+            out += "  <details class=\"more-alerts\"><summary>"; put(moreLabel); out += "</summary>\n  <ul>\n"
+            for alert in more { item(&self, alert) }
+            out += "  </ul>\n  </details>\n"
+        }
+        out += "</section>\n"
     }
 
     mutating func summary(_ view: ReportViewModel) {
@@ -18,16 +35,7 @@ extension HTMLWriter {
         out += "<header>\n  <h1>"; put(view.title); out += "</h1>\n  <p class=\"sub\"><span>"; put(view.said.generated)
         out += "</span><span>"; put(view.said.newestTicker); out += "</span><span>"; put(view.said.ecbRates); out += "</span></p>\n</header>\n"
         if view.hasAlerts {
-            out += "<section class=\"alerts\" role=\"alert\" aria-label=\""; put(t[.alerts]); out += "\">\n  <h2>"; put(t[.alerts])
-            out += "</h2>\n  <ul>\n"
-            for alert in view.firstAlerts { alertItem(alert) }
-            out += "  </ul>\n"
-            if view.hasMoreAlerts {
-                out += "  <details class=\"more-alerts\"><summary>"; put(view.moreAlertsLabel); out += "</summary>\n  <ul>\n"
-                for alert in view.moreAlerts { alertItem(alert) }
-                out += "  </ul>\n  </details>\n"
-            }
-            out += "</section>\n"
+            alerts(heading: t[.alerts], label: t[.alerts], first: view.firstAlerts, more: view.moreAlerts, moreLabel: view.moreAlertsLabel)
         }
         if view.hasNotices {
             out += "<section class=\"notices\" role=\"alert\" aria-label=\""; put(t[.notices]); out += "\">\n  <ul>\n"

@@ -34,9 +34,8 @@ extension IndexRenderer {
             func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
             alerts = ReportViewModel.alertLines(report, strings: t, linked: page != nil)
             hasAlerts = !alerts.isEmpty
-            (firstAlerts, moreAlerts) = ReportViewModel.folded(alerts)
+            (firstAlerts, moreAlerts, moreAlertsLabel) = ReportViewModel.folded(alerts, strings: t, count: count)
             hasMoreAlerts = !moreAlerts.isEmpty
-            moreAlertsLabel = hasMoreAlerts ? t.format(.moreAlerts, count(moreAlerts.count)) : ""
             alertsPage = page ?? ""
             breadth = ReportViewModel.Breadth(summary, count: count)
             hasInrPremium = summary.inrPremium != nil

@@ -69,9 +69,8 @@ extension ReportViewModel {
         tickersStatus = status(.tickers)
         ratesStatus = status(.rates)
         alerts = Self.alertLines(report, strings: t)
-        (firstAlerts, moreAlerts) = Self.folded(alerts)
+        (firstAlerts, moreAlerts, moreAlertsLabel) = Self.folded(alerts, strings: t, count: count)
         hasMoreAlerts = !moreAlerts.isEmpty
-        moreAlertsLabel = hasMoreAlerts ? t.format(.moreAlerts, count(moreAlerts.count)) : ""
         comparisonTitle = t[summary.comparedByChoice ? .comparisonChosenHeading : .comparisonHeading]
         trendHeading = t.format(.trendSpan, count(trendDays))
         comparisonNote = comparisonGap.map { gap in
@@ -96,10 +95,14 @@ extension ReportViewModel {
     /// Alerts shown before the rest are folded away; two more are shown rather than folded.
     static let alertsShownAtOnce = 5
 
-    /// The first alerts and the rest: all of them when folding would hide no more than two.
-    static func folded(_ alerts: [AlertLine]) -> (first: [AlertLine], more: [AlertLine]) {
+    /// The first alerts, the rest, and the line that unfolds them ("26 more alerts"): all of
+    /// them first when folding would hide no more than two.
+    static func folded(
+        _ alerts: [AlertLine], strings: PageStrings, count: (Int) -> String
+    ) -> (first: [AlertLine], more: [AlertLine], label: String) {
         let split = alerts.count > alertsShownAtOnce + 2 ? alertsShownAtOnce : alerts.count
-        return (Array(alerts[..<split]), Array(alerts[split...]))
+        let more = Array(alerts[split...])
+        return (Array(alerts[..<split]), more, more.isEmpty ? "" : strings.format(.moreAlerts, count(more.count)))
     }
 
     /// - Parameter linked: the page the alerts link to has the report's details.
