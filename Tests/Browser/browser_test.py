@@ -755,6 +755,8 @@ def main():
             summary.click()
             shown = page.evaluate("[...document.querySelectorAll('.alerts li')].filter(e => e.checkVisibility()).length")
             check(shown == total, "%s: opening the line shows all %d alerts (%d)" % (where, total, shown))
+            sizes = page.evaluate("[...new Set([...document.querySelectorAll('.alerts li')].map(e => getComputedStyle(e).fontSize))]")
+            check(len(sizes) == 1, "%s: the folded alerts read as the first five (font sizes %s)" % (where, sizes))
             link = page.locator(".alerts details li a").last
             anchor = link.get_attribute("href")[1:]
             pair = re.search(r"[A-Z0-9]+/[A-Z]+", link.text_content()).group(0)
