@@ -153,41 +153,106 @@
       var zeros = (parts[1] || "").match(/^0*/)[0].length;
       return Math.min(20, Math.max(2, zeros + 4));
     }
+    // Into a report currency ("c0", "c1": the product, as the table prices) or into any other
+    // unit ("u12": a coin or a currency, the quotient of both values in the currency shown), so
+    // that 1 000 kr can be turned into BTC as well as BTC into kronor.
+    var swap = document.getElementById("conv-swap");
+    function option(list, value, text) {
+      var element = document.createElement("option");
+      element.value = value;
+      element.textContent = text;
+      list.appendChild(element);
+    }
+    function currencyOf(unit) {
+      if (unit.market) return -1;
+      for (var k = 0; k < data.currencies.length; k++) if (data.currencies[k].code === unit.name) return k;
+      return -1;
+    }
+    data.currencies.forEach(function (currency, k) { option(into, "c" + k, currency.code); });
     data.units.forEach(function (unit, i) {
-      var option = document.createElement("option");
-      option.value = String(i);
-      option.textContent = unit.name;
-      if (unit.name === "BTC") option.selected = true;
-      from.appendChild(option);
+      option(from, String(i), unit.name);
+      if (currencyOf(unit) < 0) option(into, "u" + i, unit.name);
     });
-    data.currencies.forEach(function (currency, i) {
-      var option = document.createElement("option");
-      option.value = String(i);
-      option.textContent = currency.code;
-      into.appendChild(option);
-    });
-    function convert() {
-      var unit = data.units[Number(from.value)], target = Number(into.value), currency = data.currencies[target];
-      var value = unit && decimal(unit.values[target] || ""), typed = readAmount(amount.value);
-      amount.setAttribute("aria-invalid", typed ? "false" : "true");
-      if (!value || !typed) { result.textContent = "–"; via.textContent = typed ? "" : via.getAttribute("data-bad"); return; }
-      var product = plain({ digits: value.digits * typed.digits, scale: value.scale + typed.scale });
-      var digits = fractionDigits(product, currency.digits);
-      result.textContent = new Intl.NumberFormat(currency.locale, {
-        style: "currency", currency: currency.code, minimumFractionDigits: digits, maximumFractionDigits: digits
-      }).format(product);
-      // The amount as it was read, in the page's own writing: "1,000" read as one on a Swedish
-      // page (its decimal comma) says "1 BTC", so that no reading goes unseen.
+    from.value = String(Math.max(0, data.units.findIndex(function (unit) { return unit.name === "BTC"; })));
+    function quotient(top, bottom) {
+      // Thirty decimals cut, then rounded to what is shown: cutting first never changes a
+      // half-up rounding of fewer digits.
+      if (bottom.digits === BigInt(0)) return null;
+      var places = 30, ten = BigInt(10);
+      return { digits: top.digits * ten ** BigInt(bottom.scale + places) / (bottom.digits * ten ** BigInt(top.scale)), scale: places };
+    }
+    // A coin's amount to six significant digits (0,00583381 BTC; 14,1234 ETH; 7 142 857 SHIB).
+    function amountDigits(text) {
+      var parts = text.split("."), integer = parts[0].replace(/^0+/, "");
+      if (integer) return Math.max(0, 6 - integer.length);
+      if (!/[1-9]/.test(parts[1] || "")) return 2;
+      return Math.min(20, (parts[1] || "").match(/^0*/)[0].length + 6);
+    }
+    function marketOf(unit) {
       var market = unit.market && unit.market.indexOf(unit.name.toLowerCase()) === 0
         ? unit.name + "/" + unit.market.slice(unit.name.length).toUpperCase() : unit.market;
-      via.textContent = new Intl.NumberFormat(data.currencies[0].locale, { maximumFractionDigits: 20 }).format(plain(typed)) + " " +
-        unit.name + (market ? " " + via.getAttribute("data-via") + " " + market : "") + ", " + via.getAttribute("data-ecb") + " " + data.ecbDate;
+      return market ? " " + via.getAttribute("data-via") + " " + market : "";
     }
+    function convert() {
+      var unit = data.units[Number(from.value)], choice = into.value, typed = readAmount(amount.value);
+      var shown = Number(document.documentElement.getAttribute("data-cur") || "0");
+      var target = choice.charAt(0) === "c" ? Number(choice.slice(1)) : shown, currency = data.currencies[target];
+      var other = choice.charAt(0) === "u" ? data.units[Number(choice.slice(1))] : null;
+      var value = unit && currency && decimal(unit.values[target] || "");
+      var per = other ? decimal(other.values[target] || "") : null;
+      amount.setAttribute("aria-invalid", typed ? "false" : "true");
+      if (!value || !typed || (other && !per)) { result.textContent = "–"; via.textContent = typed ? "" : via.getAttribute("data-bad"); return; }
+      var product = { digits: value.digits * typed.digits, scale: value.scale + typed.scale };
+      var locale = data.currencies[0].locale;
+      if (!other) {
+        var text = plain(product), digits = fractionDigits(text, currency.digits);
+        result.textContent = new Intl.NumberFormat(currency.locale, {
+          style: "currency", currency: currency.code, minimumFractionDigits: digits, maximumFractionDigits: digits
+        }).format(text);
+      } else {
+        var share = quotient(product, per);
+        if (!share) { result.textContent = "–"; via.textContent = ""; return; }
+        var exact = plain(share);
+        if (other.market) {
+          var places = amountDigits(exact);
+          result.textContent = new Intl.NumberFormat(locale, { minimumFractionDigits: places, maximumFractionDigits: places }).format(exact) + " " + other.name;
+        } else {
+          var money = new Intl.NumberFormat(locale, { style: "currency", currency: other.name });
+          var own = fractionDigits(exact, money.resolvedOptions().maximumFractionDigits);
+          result.textContent = new Intl.NumberFormat(locale, {
+            style: "currency", currency: other.name, minimumFractionDigits: own, maximumFractionDigits: own
+          }).format(exact);
+        }
+      }
+      // The amount as it was read, in the page's own writing: "1,000" read as one on a Swedish
+      // page (its decimal comma) says "1 BTC", so that no reading goes unseen; then each market
+      // priced.
+      via.textContent = new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }).format(plain(typed)) + " " +
+        unit.name + marketOf(unit) + (other && other.market ? ", " + other.name + marketOf(other) : "") + ", " + via.getAttribute("data-ecb") + " " + data.ecbDate;
+    }
+    // The other way round: what was asked for becomes what is given.
+    swap.addEventListener("click", function () {
+      var unit = data.units[Number(from.value)], choice = into.value, back;
+      if (choice.charAt(0) === "u") back = choice.slice(1);
+      else {
+        var code = data.currencies[Number(choice.slice(1))].code;
+        back = String(data.units.findIndex(function (each) { return !each.market && each.name === code; }));
+      }
+      if (!unit || back === "-1") return;
+      var k = currencyOf(unit);
+      from.value = back;
+      into.value = k >= 0 ? "c" + k : "u" + data.units.indexOf(unit);
+      convert();
+    });
     amount.addEventListener("input", convert);
     from.addEventListener("change", convert);
     into.addEventListener("change", convert);
-    document.addEventListener("cryptoreport:currency", function (event) { into.value = String(event.detail); convert(); });
-    into.value = document.documentElement.getAttribute("data-cur") || "0";
+    // A currency switch moves a result in a report currency along; one in a coin stays a coin.
+    document.addEventListener("cryptoreport:currency", function (event) {
+      if (into.value.charAt(0) === "c") into.value = "c" + String(event.detail);
+      convert();
+    });
+    into.value = "c" + (document.documentElement.getAttribute("data-cur") || "0");
     convert();
     converter.hidden = false;
   })();

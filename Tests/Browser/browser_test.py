@@ -600,6 +600,31 @@ def main():
             page.fill("#conv-amount", typed)
             check(page.text_content("#conv-result") == "–" and page.get_attribute("#conv-amount", "aria-invalid") == "true",
                   "%r may be a thousand or one on a Swedish page, or is no number: refused" % typed)
+        # The other way: kronor into a coin (the amount over the CSV's price, six significant
+        # digits), the swap button turning it back, a coin into a coin, and a currency switch
+        # leaving a coin's result a coin.
+        btc, eth = Decimal(sek_csv["btcusdt"]["price"]), Decimal(sek_csv["ethusdt"]["price"])
+        page.select_option("#conv-from", label="SEK")
+        page.select_option("#conv-to", label="BTC")
+        page.fill("#conv-amount", "1 000")
+        shown = page.text_content("#conv-result")
+        check(shown.endswith(" BTC") and equal_to_csv(shown[:-4], str(Decimal(1000) / btc), swedish=True)
+              and len(people_number(shown[:-4], swedish=True)[0].normalize().as_tuple().digits) <= 6,
+              "1 000 kr = %r, 1 000 over the CSV's BTC price %s, to six digits" % (shown, btc))
+        check(page.text_content("#conv-via").replace("\u00a0", " ") == "1 000 SEK, BTC via BTC/USDT, ECB-kurser från 2022-11-21",
+              "the reverse says the amount and the coin's market: %r" % page.text_content("#conv-via"))
+        page.click("#conv-swap")
+        shown = page.text_content("#conv-result")
+        check(page.eval_on_selector("#conv-from", "s => s.options[s.selectedIndex].text") == "BTC"
+              and page.eval_on_selector("#conv-to", "s => s.options[s.selectedIndex].text") == "SEK"
+              and equal_to_csv(shown, str(btc * 1000)), "swapped, 1 000 BTC = %r in kronor" % shown)
+        page.fill("#conv-amount", "1")
+        page.select_option("#conv-to", label="ETH")
+        shown = page.text_content("#conv-result")
+        check(shown.endswith(" ETH") and equal_to_csv(shown[:-4], str(btc / eth), swedish=True), "1 BTC = %r, the CSV's prices' ratio %s" % (shown, btc / eth))
+        page.click("#currency-switch button:has-text('USD')")
+        check(page.text_content("#conv-result").endswith(" ETH"), "switched to USD, a coin's result stays in the coin: %r" % page.text_content("#conv-result"))
+        page.click("#currency-switch button:has-text('SEK')")
         check(not problems["requests"] and not problems["errors"], "no request or error while switching: %s" % problems)
         context.close()
 

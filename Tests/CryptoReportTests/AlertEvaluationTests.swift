@@ -83,6 +83,22 @@ struct AlertEvaluationTests {
         #expect(result.notes.map(\.reason) == [.notInReport(asset: "eth")])
     }
 
+    @Test("a limit in USDT, as the markets are quoted, is one in USD: it fires where the USD one does, and the chart draws it at the same price")
+    func limitsInUSDT() async throws {
+        let (report, snapshot) = try await Self.prepare("SEK")
+        let rules = try ["btc above 15000 USDT", "btc above 15000 USD", "btc below 15000 USDT", "btc above 17000 usdt"].map { try AlertRule(parsing: $0) }
+        let result = AlertEvaluator().evaluate(rules, report: report, tickers: snapshot.tickers, rates: snapshot.rates)
+        // BTC/USDT is at 15,988: the rule in USDT fires as the one in USD, in dollars.
+        #expect(result.notes.isEmpty)
+        #expect(result.fired.map(\.rule.description) == ["btc above 15000 USDT", "btc above 15000 USD"])
+        #expect(result.fired.map(\.figure) == [.price(Fixtures.decimal("15988"), currency: "USD"), .price(Fixtures.decimal("15988"), currency: "USD")])
+        var withRules = report
+        withRules.alertRules = Array(rules.prefix(2))
+        let btc = try #require(report.rows.first { $0.symbol == "btcusdt" })
+        let limits = ReportViewModel.limits(for: btc, in: withRules)
+        #expect(limits.count == 2 && limits[0].value == limits[1].value)
+    }
+
     @Test("move rules over many markets: each rule fires once per market beyond its limit, in rule order")
     func manyMoveRules() async throws {
         let (report, snapshot) = try await Self.prepare("USD", markets: .all)

@@ -22,8 +22,9 @@ package struct AlertEvaluator: Sendable {
         var priced: [String: MarketIndex?] = [:]
         for rule in rules {
             switch rule.condition {
-            case let .above(limit, currency), let .below(limit, currency):
+            case let .above(limit, named), let .below(limit, named):
                 guard let asset = rule.asset else { continue }
+                let currency = AlertRule.ratesCurrency(named)
                 if priced[currency] == nil {
                     priced[currency] = Self.index(tickers, rates: rates, currency: currency)
                 }

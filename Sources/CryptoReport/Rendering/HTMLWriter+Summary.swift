@@ -17,7 +17,7 @@ extension HTMLWriter {
             }
             writer.out += "</li>\n"
         }
-        out += "<section class=\"alerts\" role=\"alert\" aria-label=\""; put(label); out += "\">\n  <h2>"; put(heading)
+        out += "<section class=\"alerts\" aria-label=\""; put(label); out += "\">\n  <h2>"; put(heading)
         out += "</h2>\n  <ul>\n"
         for alert in first { item(&self, alert) }
         out += "  </ul>\n"
@@ -38,7 +38,7 @@ extension HTMLWriter {
             alerts(heading: t[.alerts], label: t[.alerts], first: view.firstAlerts, more: view.moreAlerts, moreLabel: view.moreAlertsLabel)
         }
         if view.hasNotices {
-            out += "<section class=\"notices\" role=\"alert\" aria-label=\""; put(t[.notices]); out += "\">\n  <ul>\n"
+            out += "<section class=\"notices\" aria-label=\""; put(t[.notices]); out += "\">\n  <ul>\n"
             for notice in view.notices { out += "    <li>"; put(notice.text); out += "</li>\n" }
             out += "  </ul>\n</section>\n"
         }

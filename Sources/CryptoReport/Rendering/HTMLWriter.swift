@@ -129,7 +129,9 @@ struct HTMLWriter: ~Copyable {
         out += "\" data-rates=\""; put(model.converterData); out += "\" hidden>\n  <h2>"; put(t[.converter])
         out += "</h2>\n  <div class=\"conv\"><input id=\"conv-amount\" type=\"text\" inputmode=\"decimal\" value=\"1\" aria-label=\""; put(t[.amount])
         out += "\" autocomplete=\"off\" spellcheck=\"false\"><select id=\"conv-from\" aria-label=\""; put(t[.convertFrom])
-        out += "\"></select><span class=\"eq\" aria-hidden=\"true\">=</span><output id=\"conv-result\" for=\"conv-amount conv-from conv-to\"></output><select id=\"conv-to\" aria-label=\""
+        out += "\"></select><button type=\"button\" id=\"conv-swap\" class=\"swap\" aria-label=\""; put(t[.convertSwap])
+        out += "\" title=\""; put(t[.convertSwap])
+        out += "\">⇄</button><span class=\"eq\" aria-hidden=\"true\">=</span><output id=\"conv-result\" for=\"conv-amount conv-from conv-to\"></output><select id=\"conv-to\" aria-label=\""
         put(t[.convertInto])
         out += "\"></select></div>\n  <p class=\"small\" id=\"conv-via\" data-via=\""; put(t[.via]); out += "\" data-ecb=\""; put(t[.ecbRatesOf])
         out += "\" data-bad=\""; put(t[.typeAmount]); out += "\"></p>\n</section>\n"

@@ -60,6 +60,7 @@ extension PageStrings {
         case via
         case ecbRatesOf
         case typeAmount
+        case convertSwap
         case allMarkets
         case skipToMarkets
         case pricesIn

@@ -60,6 +60,7 @@ extension PageStrings {
         .via: "via",
         .ecbRatesOf: "ECB-kurser från",
         .typeAmount: "Skriv ett belopp, till exempel 0,5 eller 1 000",
+        .convertSwap: "Byt: omvandla åt andra hållet",
         .allMarkets: "Alla marknader",
         .skipToMarkets: "Hoppa till marknaderna",
         .pricesIn: "Priser i",
