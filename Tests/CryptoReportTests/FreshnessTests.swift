@@ -122,6 +122,27 @@ struct FreshnessTests {
         #expect(try pipeline.render(report, as: .html, templates: templates).contains(#"OLD/USDT <span class="stale""#))
     }
 
+    @Test("a ticker stamped after the feed was read has its time left empty: the report keeps its day, and the row its figures")
+    func futureTime() throws {
+        let fetched = Self.utc("2022-11-22T01:00:00Z")
+        let report = try Self.build(
+            tickers: [
+                Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", at: Self.at),
+                // A year ahead: a clock's fault, not a trade.
+                Fixtures.ticker("ethusdt", base: "eth", quote: "usdt", last: "1100", at: "1700614292000"),
+                // Half an hour ahead: the exchange's clock may run ahead of this machine's.
+                Fixtures.ticker("xrpusdt", base: "xrp", quote: "usdt", last: "0.4", at: "1669082400000"),
+            ],
+            rates: try Fixtures.rates, origin: .network, fetchedAt: fetched)
+        #expect(report.dataDate == "2022-11-22")
+        #expect(report.summary.newestTickerAt == Self.utc("2022-11-22T02:00:00Z"))
+        let eth = try #require(report.rows.first { $0.symbol == "ethusdt" })
+        #expect(eth.updatedAt == nil && eth.price == Fixtures.decimal("1100") && !eth.isStale)
+        #expect(report.rows.first { $0.symbol == "xrpusdt" }?.updatedAt != nil)
+        #expect(report.diagnostics.map(\.message) == ["ethusdt: at 2023-11-22 00:51 UTC is after the feed was read (2022-11-22 01:00 UTC); left empty"])
+        #expect(report.freshness.halt == nil && report.notices.isEmpty)
+    }
+
     @Test("every market stale: the exchange appears halted")
     func allStale() throws {
         let report = try Self.build(
@@ -191,7 +212,7 @@ struct FreshnessTests {
         let at = String(Int(Self.utc(tickerTime).timeIntervalSince1970) * 1000)
         let report = try Self.build(
             tickers: [Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", at: at)],
-            rates: Fixtures.ecbXML(date: "2022-11-22", rates: Self.usd))
+            rates: Fixtures.ecbXML(date: "2022-11-22", rates: Self.usd), fetchedAt: Self.utc("2022-11-22T16:00:00Z"))
         #expect(report.freshness.ratesAhead == ahead)
         #expect(report.notices.contains { $0.kind == .ratesAhead } == ahead)
         #expect(TARGETCalendar.ratesInEffect([ExchangeRates(date: "2022-11-22", perEuro: [:]), ExchangeRates(date: "2022-11-21", perEuro: [:])], at: Self.utc(tickerTime))?.date == (ahead ? "2022-11-21" : "2022-11-22"))

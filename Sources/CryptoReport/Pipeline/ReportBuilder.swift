@@ -32,6 +32,8 @@ package struct ReportBuilder: Sendable {
     package func build(
         tickers: FetchedPayload, decoded: TickerDecoder.Result, rates: FetchedPayload, exchangeDays: [ExchangeRates]
     ) throws -> Report {
+        var decoded = decoded
+        decoded.diagnostics += FutureTickerTimes.leaveEmpty(&decoded.tickers, readAt: tickers.fetchedAt)
         var newestTicker: Date?
         for ticker in decoded.tickers {
             if let at = ticker.updatedAt, newestTicker.map({ at > $0 }) ?? true { newestTicker = at }
