@@ -92,6 +92,41 @@ struct ExecutableTests {
         #expect(folder.contents("reports") == names.map { String($0.dropFirst("reports/".count)) }.sorted())
     }
 
+    /// A group's shared folder: every file was 0644 whatever the umask, so a second user of the
+    /// group could not take the lock, replace a report or record the day.
+    @Test("files the run makes follow the umask: 002 makes them group-writable, 022 and 077 do not", arguments: [(0o002, 0o664), (0o022, 0o644), (0o077, 0o600)])
+    func umask(mask: Int, mode: Int) throws {
+        let folder = try TemporaryFolder()
+        let arguments = ["--sample", "--no-config", "--format", "csv,html", "--output", "shared", "--history", "shared/history.sqlite", "--quiet"]
+        let run = try Self.run(
+            ["-c", "umask \(String(mask, radix: 8)); exec \"$0\" \"$@\"", Self.binary.path] + arguments, in: folder.url,
+            executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(run.status == 0 && run.stderr == "")
+        let names = ["cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-USD.html", "cryptoreport-latest-USD.csv", "index.html", ".cryptoreport.lock", "history.sqlite"]
+        for name in names {
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("shared/" + name).path)
+            #expect((attributes[.posixPermissions] as? Int) == mode, "\(name) with umask \(String(mask, radix: 8))")
+        }
+    }
+
+    /// A cron job's misspelt rule under `--quiet` was said nowhere, and never fired.
+    @Test("an alert rule that cannot be checked is among the reports' warnings, as on standard error, even with --quiet")
+    func alertNotesInReports() throws {
+        let folder = try TemporaryFolder()
+        let arguments = ["--sample", "--no-config", "--currency", "SEK", "--format", "json,markdown,html", "--output", "out", "--alert", "btc above 60000 EURO", "--alert", "dogz move 5 %"]
+        let note = "alert \"btc above 60000 EURO\": the ECB rates of 2022-11-21 have no EURO"
+        let quiet = try Self.run(arguments + ["--quiet"], in: folder.url)
+        #expect(quiet.status == 0 && quiet.stderr == "")
+        let said = try Self.run(arguments, in: folder.url)
+        #expect(said.stderr.contains("cryptoreport: warning: \(note)\n"))
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-SEK.json"))) as? [String: Any]
+        #expect(json?["warnings"] as? [String] == [note, "alert \"dogz move 5 %\": no market for dogz"])
+        let markdown = try String(contentsOf: folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-SEK.md"), encoding: .utf8)
+        #expect(markdown.contains("- \(note)\n"))
+        let page = try String(contentsOf: folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-SEK.html"), encoding: .utf8)
+        #expect(page.contains("<li>alert &quot;btc above 60000 EURO&quot;: the ECB rates of 2022-11-21 have no EURO</li>"))
+    }
+
     /// The README: "log each step to standard error"; it logged only the fetch.
     @Test("--verbose logs each step: the read, the trends, the alerts, the files and the history, with times")
     func verboseSteps() throws {

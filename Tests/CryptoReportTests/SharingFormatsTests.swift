@@ -110,6 +110,23 @@ struct SharingFormatsTests {
 
     // MARK: - The real tools
 
+    /// The README's book: its glob took the `latest` name too, listing the newest day twice.
+    @Test(
+        "the README's book: include prices/cryptoreport-2*.ledger over a folder of runs reads each day's prices once",
+        .enabled(if: ExternalTool.installed("hledger"), "hledger is not installed (apt-get install hledger): skipped"))
+    func hledgerBook() throws {
+        let hledger = try #require(ExternalTool("hledger"))
+        let folder = try TemporaryFolder()
+        let run = try ExecutableTests.run(
+            ["--sample", "--no-config", "--currency", "SEK", "--format", "ledger", "--output", "books/prices", "--quiet"], in: folder.url)
+        #expect(run.status == 0 && folder.allContents("books/prices").contains("cryptoreport-latest-SEK.ledger"))
+        try Data("include prices/cryptoreport-2*.ledger\n".utf8).write(to: folder.url.appendingPathComponent("books/main.journal"))
+        let prices = try hledger.run(["-f", folder.url.appendingPathComponent("books/main.journal").path, "prices"])
+        #expect(prices.status == 0, "hledger: \(prices.stderr)")
+        let lines = prices.stdout.split(separator: "\n")
+        #expect(lines.count == 267 && lines.filter { $0.hasPrefix("P 2022-11-22 BTC ") }.count == 1)
+    }
+
     @Test(
         "hledger reads every price of the ledger file, each equal to the CSV's figure",
         .enabled(if: ExternalTool.installed("hledger"), "hledger is not installed (apt-get install hledger): skipped"),

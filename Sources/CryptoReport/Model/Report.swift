@@ -39,6 +39,9 @@ public struct Report: Sendable, Equatable {
     public var alerts: [FiredAlert] = []
     /// The rules checked, fired or not: their price limits are drawn on the charts.
     public var alertRules: [AlertRule] = []
+    /// Rules that could not be checked, and why: in the reports' warnings as on standard error,
+    /// so that a cron job's misspelt rule (`--quiet`) is seen somewhere.
+    public var alertNotes: [AlertNote] = []
     /// Every converted market, shown or not, so that a market's detail can list the asset's
     /// other markets (btcinr beside btcusdt) whatever `--markets` and `--top` kept; empty when
     /// `rows` holds every converted market (`allMarkets` reads either).

@@ -67,7 +67,9 @@ package struct POSIXCommitFileSystem: CommitFileSystem {
     }
 
     package func createSynced(_ path: String, producing produce: (_ write: (UnsafeRawBufferPointer) -> Void) -> Void) -> Int32 {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        // 0666 less the umask, as any program's files: they were 0644 whatever the umask, and a
+        // second user of a group's folder (umask 002) could not replace them.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { return errno }
         // Past the page cache (why, in DirectFileOutput). After a failed write the rest is not
         // written: the file is removed below.
@@ -90,7 +92,7 @@ package struct POSIXCommitFileSystem: CommitFileSystem {
         let source = open(existing, O_RDONLY | O_CLOEXEC)
         guard source >= 0 else { return errno }
         defer { close(source) }
-        let descriptor = open(new, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        let descriptor = open(new, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { return errno }
         var failure: Int32 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)

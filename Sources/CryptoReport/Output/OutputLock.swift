@@ -79,12 +79,15 @@ package final class OutputLock: @unchecked Sendable {
     /// the run's rights, appear wherever it points.
     private static func openLockFile(in directory: URL) throws(OutputError) -> Int32 {
         let path = directory.appendingPathComponent(fileName).path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        // 0666 less the umask, as the reports: a group sharing the folder (umask 002) shares it.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o666)
         guard descriptor >= 0 else {
             if errno == ELOOP {
                 throw .notWritable(path: directory.path, reason: "\(fileName) is a symbolic link, which is never followed; remove it")
             }
-            throw .notWritable(path: directory.path, reason: String(cString: strerror(errno)))
+            // Named: the folder may be writable and the lock file, another user's, not.
+            let reason = String(cString: strerror(errno))
+            throw .notWritable(path: directory.path, reason: errno == EACCES ? "\(fileName): \(reason)" : reason)
         }
         return descriptor
     }

@@ -127,6 +127,7 @@ public struct ReportPipeline: Sendable {
                 rates: snapshot.rates)
             reports[index].alerts = alerts.fired
             reports[index].alertRules = spec.alerts
+            reports[index].alertNotes = alerts.notes
             // Said once: the other currency's report has the same data, diagnostics and notes.
             if index == 0 {
                 for note in alerts.notes {

@@ -34,6 +34,11 @@ package enum DiagnosticText {
         return text
     }
 
+    /// A report's warnings: its sources' diagnostics, then the alert rules it could not check.
+    package static func lines(_ report: Report) -> [String] {
+        report.diagnostics.map(line) + report.alertNotes.map(AlertText.note)
+    }
+
     /// With the source: `WazirX tickers: left out abcxyz: …`.
     package static func line(_ diagnostic: Diagnostic) -> String {
         "\(diagnostic.source.displayName): \(message(diagnostic))"

@@ -253,7 +253,7 @@ package struct JSONRenderer: Sendable {
             }
             summary = Summary(report.summary)
             markets = withMarkets ? report.rows.map(Market.init) : []
-            warnings = report.diagnostics.map(DiagnosticText.line)
+            warnings = DiagnosticText.lines(report)
             notices = report.notices.map { NoticeItem(kind: $0.kind.rawValue, text: NoticeText.text($0)) }
             alerts = zip(report.alerts, AlertText.messages(report)).map { alert, message in
                 AlertItem(

@@ -59,7 +59,7 @@ extension PageStrings {
         .convertInto: "Into",
         .via: "via",
         .ecbRatesOf: "ECB rates of",
-        .typeAmount: "Type an amount such as 0.5 or 1 000",
+        .typeAmount: "Type an amount such as 0.5 or 1,000",
         .convertSwap: "Swap: convert the other way",
         .allMarkets: "All markets",
         .skipToMarkets: "Skip to the markets",

@@ -295,7 +295,7 @@ struct ReportViewModel {
         }
         rows = madeRows
         hasRows = !rows.isEmpty
-        warnings = report.diagnostics.map { Text(text: DiagnosticText.line($0)) }
+        warnings = DiagnosticText.lines(report).map { Text(text: $0) }
         hasWarnings = !warnings.isEmpty
         warningCount = count(warnings.count)
         hasNotices = !report.notices.isEmpty
