@@ -415,7 +415,11 @@
     var body = earlier.querySelector("tbody");
     for (var i = points.length - 1; i >= 0; i--) {
       var row = body.insertRow(), change = points[i].change === "-" ? null : Number(points[i].change);
-      row.insertCell().textContent = points[i].day;
+      // The day heads its row (read out before each figure), on one line on a phone.
+      var day = document.createElement("th");
+      day.scope = "row";
+      day.textContent = points[i].day;
+      row.appendChild(day);
       row.insertCell().textContent = money(data, points[i].price);
       var cell = row.insertCell();
       cell.className = change === null ? "flat" : change > 0 ? "up" : change < 0 ? "down" : "flat";
@@ -428,11 +432,15 @@
     var id = location.hash.slice(1);
     if (id && id.indexOf("=") < 0) drawDetail(document.getElementById(id));
   }
-  // An opened detail takes keyboard focus (its close button), so that Tab and a screen reader
-  // are in the dialog, not on the page behind it.
+  // An opened detail takes keyboard focus, so that Tab and a screen reader are in the dialog,
+  // not on the page behind it: the dialog itself, whose box scrolls, so that the arrows, Page
+  // Down and Space scroll it (with its close button focused they scrolled the page behind on a
+  // desktop); Tab goes on to the close button.
   function focusTarget() {
-    var detail = document.querySelector(".detail:target"), close = detail && detail.querySelector(".close");
-    if (close && !detail.contains(document.activeElement)) close.focus({ preventScroll: true });
+    var detail = document.querySelector(".detail:target");
+    if (!detail || detail.contains(document.activeElement)) return;
+    detail.tabIndex = -1;
+    detail.focus({ preventScroll: true });
   }
   // A detail opens at its top, with its name, price and close button: its box keeps the scroll
   // of its last opening otherwise (found closed with Escape at its oldest points).
@@ -446,6 +454,8 @@
   window.addEventListener("hashchange", openAtTop);
   window.addEventListener("hashchange", drawTarget);
   window.addEventListener("hashchange", focusTarget);
+  // Opened from its address: the script may run before :target matches (a desktop Chromium).
+  window.addEventListener("load", focusTarget);
   focusTarget();
   document.addEventListener("cryptoreport:currency", drawTarget);
   drawTarget();

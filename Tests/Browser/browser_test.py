@@ -380,6 +380,19 @@ def main():
         history_drawn(page, "SEK", price)
         check(page.locator("#btcusdt .mini th:has-text('BTC/INR')").count() == 1, "the detail lists BTC/INR beside BTC/USDT")
         check(page.evaluate("document.activeElement.closest('#btcusdt') !== null"), "the opened detail has the keyboard focus")
+        # The keys scroll the dialog, not the page behind it (on a desktop they moved the page).
+        behind = page.evaluate("scrollY")
+        page.keyboard.press("PageDown")
+        page.wait_for_timeout(300)
+        check(page.evaluate("document.getElementById('btcusdt').scrollTop") > 0 and page.evaluate("scrollY") == behind,
+              "Page Down scrolls the open detail (%s), not the page behind (%s, was %s)"
+              % (page.evaluate("document.getElementById('btcusdt').scrollTop"), page.evaluate("scrollY"), behind))
+        page.mouse.wheel(0, 30000)
+        page.wait_for_timeout(300)
+        check(page.evaluate("scrollY") == behind, "a wheel past the detail's end leaves the page behind where it was")
+        page.evaluate("document.getElementById('btcusdt').scrollTop = 0")
+        days = page.eval_on_selector_all("#btcusdt .points tbody tr", "rs => rs.map(r => r.cells[0].tagName + ' ' + r.cells[0].scope)")
+        check(days and all(d == "TH row" for d in days), "each earlier day heads its row: %r" % days[:2])
         for _ in range(12):
             page.keyboard.press("Tab")
         page.keyboard.press("Shift+Tab")
@@ -708,6 +721,13 @@ def main():
                 page.goto("file://" + path)
                 wide = page.evaluate("document.documentElement.scrollWidth")
                 check(wide <= width, "at %d px the page does not scroll sideways (%d px): %s" % (width, wide, os.path.basename(path)))
+            # A detail's tables (the other markets, the earlier days) fit its card: at 320 px the
+            # last column was cut off.
+            page.goto("file://" + sek_html + "#btcusdt")
+            chart_drawn(page, "btcusdt")
+            spill = page.evaluate("""() => { const card = document.querySelector('#btcusdt .detail-card').getBoundingClientRect();
+              return Array.from(document.querySelectorAll('#btcusdt table')).map(t => Math.round(t.getBoundingClientRect().right - card.right)).filter(d => d > 0) }""")
+            check(page.locator("#btcusdt .points").count() == 1 and not spill, "at %d px the detail's tables fit its card: %s px over" % (width, spill))
             context.close()
 
         # On a phone the detail's chart is drawn at the phone's width: labels of 12 px, not 8; turned

@@ -40,12 +40,13 @@ extension HTMLWriter {
             for other in alt { out += " data-alt=\""; put(field(other)); out += "\"" }
         }
         out += "<section class=\"detail\" id=\""; put(detail.anchor); out += "\" role=\"dialog\" aria-label=\""; put(detail.pair)
-        out += "\"><div class=\"detail-card\">\n<header class=\"detail-head\"><div><h2>"; put(detail.pair); out += " <span class=\"sym\">"; put(detail.symbol)
+        out += "\"><div class=\"detail-card\">\n<header class=\"detail-head\"><div><h2>"; put(detail.pair); out += " <span class=\"sym\" aria-hidden=\"true\">"; put(detail.symbol)
         out += "</span></h2><div class=\"chart-head\"><span class=\"big\""; altAttribute { $0.price }; out += ">"; put(detail.price)
         out += "</span> <span class=\"pill "; put(detail.changeClass); out += "\""
         altAttribute { writer, other in writer.put(other.arrow); writer.out += " "; writer.put(other.change) }
         out += ">"; put(detail.arrow); out += " "; put(detail.change); out += "</span> <span class=\""; put(detail.changeClass); out += "\""
         altAttribute { $0.changeMoney }; out += ">"; put(detail.changeMoney)
+        out += "</span> <span class=\"small\">"; put(t[.change24h])
         out += "</span></div></div><a class=\"close\" href=\"#m-"; put(detail.anchor); out += "\" aria-label=\""; put(t[.close])
         out += "\">✕</a></header>\n<dl class=\"facts\">"
         func fact(_ label: PageStrings.Key, _ value: (inout HTMLWriter, ReportViewModel.Detail) -> Void) {

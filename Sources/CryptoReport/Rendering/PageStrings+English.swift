@@ -108,7 +108,7 @@ extension PageStrings {
         .versus: "vs",
         .earlierPoints: "Earlier days",
         .dayUTC: "Day (UTC)",
-        .change: "Change",
+        .change: "Vs day before",
         .warnings: "Warnings",
         .sources: "Sources",
         .fetched: "fetched",

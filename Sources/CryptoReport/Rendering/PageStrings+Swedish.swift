@@ -108,7 +108,7 @@ extension PageStrings {
         .versus: "mot",
         .earlierPoints: "Tidigare dagar",
         .dayUTC: "Dag (UTC)",
-        .change: "Förändring",
+        .change: "Mot dagen före",
         .warnings: "Varningar",
         .sources: "Källor",
         .fetched: "hämtad",
