@@ -550,6 +550,25 @@
   // The skip link lands in the search box, the table's first control, keeping the address's view.
   var skip = document.querySelector(".skip");
   if (skip) skip.addEventListener("click", function (event) { event.preventDefault(); search.focus(); });
+  // On a phone the table is screens below the summary, the charts and the converter: a button
+  // kept at hand while it is out of view takes the reader to the search box (shown by the
+  // stylesheet on narrow screens only).
+  var markets = document.getElementById("markets");
+  if (markets && "IntersectionObserver" in window) {
+    var jump = document.createElement("button");
+    jump.type = "button";
+    jump.className = "jump";
+    jump.textContent = say("scriptFindMarket");
+    jump.hidden = true;
+    jump.addEventListener("click", function () {
+      search.scrollIntoView({ block: "start" });
+      search.focus({ preventScroll: true });
+    });
+    document.body.appendChild(jump);
+    new IntersectionObserver(function (entries) {
+      jump.hidden = entries[entries.length - 1].isIntersecting;
+    }).observe(markets);
+  }
 
   // Columns to hide, by their header's text, remembered on this computer.
   var storageKey = "cryptoreport.hiddenColumns", hidden = [];

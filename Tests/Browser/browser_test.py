@@ -730,6 +730,30 @@ def main():
             check(page.locator("#btcusdt .points").count() == 1 and not spill, "at %d px the detail's tables fit its card: %s px over" % (width, spill))
             context.close()
 
+        # On a phone the table is screens down: a button at hand takes the reader to the search box,
+        # and goes while the table is in view, or a detail is open; a desktop has none.
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+        page = context.new_page()
+        page.goto("file://" + sek_html)
+        page.wait_for_timeout(200)
+        check(page.is_visible(".jump") and page.text_content(".jump") == "Sök marknad", "on a phone a 'Sök marknad' button is at hand")
+        page.tap(".jump")
+        page.wait_for_timeout(300)
+        top = page.evaluate("document.getElementById('search').getBoundingClientRect().top")
+        check(page.evaluate("document.activeElement.id") == "search" and 0 <= top <= 100 and not page.is_visible(".jump"),
+              "the button takes the reader to the search box (at %s px), and goes while the table is in view" % top)
+        page.goto("file://" + sek_html + "#btcusdt")
+        page.evaluate("scrollTo(0, 0)")
+        page.wait_for_timeout(200)
+        check(not page.is_visible(".jump"), "the button is not over an open detail")
+        context.close()
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        page.goto("file://" + sek_html)
+        page.wait_for_timeout(200)
+        check(page.locator(".jump").count() == 1 and not page.is_visible(".jump"), "a desktop shows no such button")
+        context.close()
+
         # On a phone the detail's chart is drawn at the phone's width: labels of 12 px, not 8; turned
         # sideways, it is drawn again at the new width.
         context = browser.new_context(viewport={"width": 390, "height": 844})

@@ -120,6 +120,7 @@ extension PageStrings {
         .scriptShownOf: "{0} of {1} markets",
         .scriptShown: "{0} markets",
         .scriptSortBy: "Sort by {0}",
+        .scriptFindMarket: "Find a market",
         .noticeTickers: "Tickers",
         .noticeRates: "ECB rates",
         .noticeCached: "{0} from cache, fetched {1}{2}",

@@ -120,6 +120,7 @@ extension PageStrings {
         case scriptShownOf
         case scriptShown
         case scriptSortBy
+        case scriptFindMarket
         case noticeTickers
         case noticeRates
         case noticeCached

@@ -120,6 +120,7 @@ extension PageStrings {
         .scriptShownOf: "{0} av {1} marknader",
         .scriptShown: "{0} marknader",
         .scriptSortBy: "Sortera efter {0}",
+        .scriptFindMarket: "Sök marknad",
         .noticeTickers: "Tickers",
         .noticeRates: "ECB-kurser",
         .noticeCached: "{0} från cache, hämtade {1}{2}",
