@@ -102,7 +102,7 @@ struct CommitRecoveryTests {
 
     @Test("stopped after any step without hard links (copies kept aside), the same")
     func everyStepWithoutHardLinks() throws {
-        try Self.stopAtEveryStep(real: NoHardLinks())
+        #expect(try Self.stopAtEveryStep(real: NoHardLinks()) >= 12)
     }
 
     @Test("a commit whose last rename fails, stopped at any step of its roll-back, leaves the previous set")

@@ -147,7 +147,7 @@ struct ChosenComparisonTests {
     func count() throws {
         let compare: @Sendable (String) throws -> [String] = SettingKey.flag("compare")
         #expect(try compare("btc,eth") == ["btc", "eth"])
-        #expect(throws: (any Error).self) { try compare("a,b,c,d,e,f") }
-        #expect(throws: (any Error).self) { try compare("") }
+        #expect { try compare("a,b,c,d,e,f") } throws: { "\($0)".contains("the comparison follows at most five markets") }
+        #expect { try compare("") } throws: { "\($0)".contains("one to five base assets or market symbols") }
     }
 }

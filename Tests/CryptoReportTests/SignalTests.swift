@@ -57,9 +57,11 @@ struct SignalTests {
         #expect(try OutputLock.acquireIfFree(in: run.out) != nil, "the lock is free")
     }
 
-    @Test("SIGTERM in the middle of the renames: the commit ends first, the whole set is in place, then 143")
+    @Test(
+        "SIGTERM in the middle of the renames: the commit ends first, the whole set is in place, then 143",
+        .enabled(if: KillAtRenameTests.strace != nil, "strace is not installed (apt-get install strace): skipped"))
     func duringCommit() throws {
-        guard let (folder, status, stderr) = try interruptMidCommit(history: nil) else { return }
+        let (folder, status, stderr) = try interruptMidCommit(history: nil)
         #expect(status == 143)
         #expect(stderr.hasPrefix("cryptoreport: stopped by SIGTERM;"), "\(stderr)")
         let out = folder.url.appendingPathComponent("out")
@@ -69,9 +71,11 @@ struct SignalTests {
         #expect(left == (Self.names + shared).sorted(), "the whole new set, and no journal or temporary file")
     }
 
-    @Test("SIGTERM in the middle of the renames of a run with history: its day is stored with its reports, no journal is left")
+    @Test(
+        "SIGTERM in the middle of the renames of a run with history: its day is stored with its reports, no journal is left",
+        .enabled(if: KillAtRenameTests.strace != nil, "strace is not installed (apt-get install strace): skipped"))
     func duringCommitWithHistory() throws {
-        guard let (folder, status, stderr) = try interruptMidCommit(history: "h.sqlite") else { return }
+        let (folder, status, stderr) = try interruptMidCommit(history: "h.sqlite")
         #expect(status == 143)
         #expect(stderr.hasPrefix("cryptoreport: stopped by SIGTERM;"), "\(stderr)")
         let database = folder.url.appendingPathComponent("h.sqlite").path
@@ -84,11 +88,8 @@ struct SignalTests {
 
     /// Runs the binary on the sample under strace, held for two seconds after its third rename,
     /// and sends SIGTERM then. `nil` (the test skipped) without strace.
-    func interruptMidCommit(history: String?) throws -> (folder: TemporaryFolder, status: Int32, stderr: String)? {
-        guard let strace = KillAtRenameTests.strace else {
-            print("SignalTests: SKIPPED, strace is not installed (apt-get install strace)")
-            return nil
-        }
+    func interruptMidCommit(history: String?) throws -> (folder: TemporaryFolder, status: Int32, stderr: String) {
+        let strace = try #require(KillAtRenameTests.strace)
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out")
         // strace holds the run for two seconds after its third rename (the journal, the CSV, the

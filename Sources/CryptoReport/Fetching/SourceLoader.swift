@@ -110,7 +110,8 @@ package struct SourceLoader: Sendable {
                     retryAfter = RetryPolicy.retryAfter(header, now: clock.now())
                     if let wait = retryAfter, wait > retry.retryAfterCap {
                         throw FetchError.retryAfterTooLong(
-                            source: source, location: location, seconds: Int(wait.rounded(.up)), cap: Int(retry.retryAfterCap))
+                            // A server's number past Int (2^63 s) trapped in Int(_:).
+                            source: source, location: location, seconds: Int(exactly: wait.rounded(.up)) ?? Int.max, cap: Int(retry.retryAfterCap))
                     }
                 }
                 lastError = error
