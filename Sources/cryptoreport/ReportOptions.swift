@@ -68,7 +68,7 @@ struct ReportOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Accept ECB rates older than --max-age.")
     var allowStale: Bool?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for another run writing into the same folder. (default: 60)", valueName: "seconds"), transform: SettingKey.flag("lock_timeout"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for another run writing into the same folder. (default: 180)", valueName: "seconds"), transform: SettingKey.flag("lock_timeout"))
     var lockTimeout: Duration?
     @Option(help: ArgumentHelp("History database (default: history.sqlite in the output folder).", valueName: "path"), completion: .file(extensions: ["sqlite"]), transform: SettingKey.flag("history"))
     var history: String?

@@ -67,7 +67,7 @@ struct SettingsTests {
         Case(key: "strict", file: "true", environment: "false", flag: "yes", read: { "\($0.fetch.strict)" }, expected: ("false", "true", "false", "true")),
         Case(key: "offline", file: "true", environment: "false", flag: "true", read: { "\($0.fetch.offline)" }, expected: ("false", "true", "false", "true")),
         Case(key: "allow_stale", file: "true", environment: "false", flag: "true", read: { "\($0.fetch.allowStale)" }, expected: ("false", "true", "false", "true")),
-        Case(key: "lock_timeout", file: "0", environment: "5", flag: "0.5", read: { "\($0.output.lockTimeout)" }, expected: ("60.0 seconds", "0.0 seconds", "5.0 seconds", "0.5 seconds")),
+        Case(key: "lock_timeout", file: "0", environment: "5", flag: "0.5", read: { "\($0.output.lockTimeout)" }, expected: ("180.0 seconds", "0.0 seconds", "5.0 seconds", "0.5 seconds")),
         Case(key: "templates", file: "\"/etc/cr\"", environment: "/home/t", flag: "t", read: { $0.output.templates ?? "-" }, expected: ("-", "/etc/cr", "/home/t", "t")),
         Case(key: "quiet", file: "true", environment: "false", flag: "true", read: { "\($0.command.quiet)" }, expected: ("false", "true", "false", "true")),
         Case(key: "verbose", file: "true", environment: "false", flag: "true", read: { "\($0.command.verbose)" }, expected: ("false", "true", "false", "true")),

@@ -20,7 +20,10 @@ public struct OutputSpec: Sendable, Equatable {
     /// sample. A layer naming a database undoes a `no_history` below it.
     @Setting("history", Rules.databaseFile) public var database: String? = nil
     @Setting("no_history", Rules.boolean, yieldsTo: "history") public var noHistory = false
-    @Setting("lock_timeout", Rules.seconds(allowingZero: true)) public var lockTimeout: Duration = .seconds(60)
+    /// Longer than the fetch's deadline (120 s): the lock is held from before the fetch, and a
+    /// second cron job into the folder (the USD one beside the SEK one) gave up at 60 s while
+    /// the first still waited on a slow feed within its rights.
+    @Setting("lock_timeout", Rules.seconds(allowingZero: true)) public var lockTimeout: Duration = .seconds(180)
 
     public init() {}
 
