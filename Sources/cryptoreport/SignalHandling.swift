@@ -23,13 +23,16 @@ enum SignalHandling {
     /// `install`, before any signal can be read.
     nonisolated(unsafe) private static var whole = ""
 
-    /// - Parameter subcommand: the first argument; `backfill` writes days to the history, not
-    ///   reports, and `history` writes nothing but its export.
-    static func install(subcommand: String? = nil) {
-        switch subcommand {
+    /// - Parameter arguments: the command line; `backfill` writes days to the history, not
+    ///   reports, `history` writes nothing but its export, and a report to standard output
+    ///   (`--output -`) has no folder to speak of.
+    static func install(arguments: [String] = []) {
+        let toStandardOutput = zip(arguments, arguments.dropFirst()).contains { $0 == "--output" && $1 == "-" }
+            || arguments.contains("--output=-")
+        switch arguments.first {
         case "backfill": whole = ", and the history holds whole days"
         case "history": whole = ""
-        default: whole = ", and the output folder holds whole reports"
+        default: whole = toStandardOutput ? "" : ", and the output folder holds whole reports"
         }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }

@@ -14,7 +14,7 @@ struct SignalTests {
 
     /// Starts the binary on a server that answers after 20 s, sends `signal` once the request is
     /// in, and returns the exit status, standard error and the output folder.
-    func interrupt(with signal: Int32) throws -> (reason: Process.TerminationReason, status: Int32, stderr: String, out: URL, folder: TemporaryFolder) {
+    func interrupt(with signal: Int32, output: String = "out") throws -> (reason: Process.TerminationReason, status: Int32, stderr: String, out: URL, folder: TemporaryFolder) {
         let slow = LoopbackServer.Response(status: 200, body: try Fixtures.tickers, delay: 20)
         let server = try LoopbackServer(routes: ["/t": slow, "/r": .init(status: 200, body: try Fixtures.rates, contentType: "text/xml")])
         defer { server.stop() }
@@ -22,8 +22,8 @@ struct SignalTests {
         let process = Process()
         process.executableURL = ExecutableTests.binary
         process.arguments = [
-            "--tickers-url", server.url("/t"), "--ecb-url", server.url("/r"), "--output", "out", "--currency", "SEK", "--timeout", "60",
-        ]
+            "--tickers-url", server.url("/t"), "--ecb-url", server.url("/r"), "--output", output, "--currency", "SEK", "--timeout", "60",
+        ] + (output == "-" ? ["--format", "csv"] : [])
         process.currentDirectoryURL = folder.url
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = folder.url.appendingPathComponent("cache").path
@@ -55,6 +55,14 @@ struct SignalTests {
         let cached = (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []
         #expect(!cached.contains { $0.contains("tmp") || $0.hasPrefix(".") }, "\(cached)")
         #expect(try OutputLock.acquireIfFree(in: run.out) != nil, "the lock is free")
+    }
+
+    /// A report to standard output has no folder: the line said it held whole reports.
+    @Test("SIGINT while fetching for standard output: 130, and the line speaks of no folder")
+    func whileFetchingToStandardOutput() throws {
+        let run = try interrupt(with: SIGINT, output: "-")
+        #expect(run.status == 130)
+        #expect(run.stderr == "cryptoreport: stopped by SIGINT; no temporary file is left.\n")
     }
 
     @Test(
