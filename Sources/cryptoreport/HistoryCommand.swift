@@ -69,8 +69,8 @@ struct HistoryCommand: ParsableCommand {
             let points: [HistoryExporter.Point]
             let emptyWindow: HistoryExporter.EmptyWindow?
             do throws(HistoryError) {
-                let exporter = HistoryExporter(store: try HistoryStore(path: path)) { damage in
-                    StandardStreams.writeError("cryptoreport: warning: \(damage.errorDescription ?? "") They are left out.\n")
+                let exporter = HistoryExporter(store: try HistoryStore(path: path)) { leftOut in
+                    StandardStreams.writeError("cryptoreport: warning: \(leftOut.errorDescription ?? "") They are left out.\n")
                 }
                 let now = Date()
                 points = try exporter.series(symbol: symbol, currency: currency, days: days, now: now)

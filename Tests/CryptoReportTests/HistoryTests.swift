@@ -549,6 +549,35 @@ struct HistoryTests {
         #expect(HistoryError.failed(path: "h", reason: "file is not a database").asInput.exitStatus == .noInput)
     }
 
+    /// A `--days 3` export of 2 rows said nothing of the day whose rates lack the currency.
+    @Test("history export: runs whose rates lack the currency are left out and said, once, with their count")
+    func exportUnpricedRuns() throws {
+        let store = try HistoryStore()
+        let said = Said()
+        let exporter = HistoryExporter(store: store) { said.append($0) }
+        try store.record(try Self.snapshot(daysAgo: 3, factor: 1))
+        var withoutSEK = try Self.snapshot(daysAgo: 2, factor: 1)
+        withoutSEK.rates.perEuro["SEK"] = nil
+        try store.record(withoutSEK)
+        try store.record(try Self.snapshot(daysAgo: 1, factor: 1))
+        let points = try exporter.series(symbol: "btc", currency: "SEK", days: 10, now: Self.captured)
+        #expect(points.count == 2)
+        let warning = HistoryError.unpricedRuns(path: store.path, symbol: "btc", currency: "SEK", runs: 1)
+        #expect(said.all == [warning])
+        #expect(warning.errorDescription == "History: \(store.path): 1 recorded run of \"btc\" has no SEK among its ECB rates.")
+        // Every run priced: nothing said.
+        let quiet = Said()
+        _ = try HistoryExporter(store: store) { quiet.append($0) }.series(symbol: "btc", currency: "USD", days: 10, now: Self.captured)
+        #expect(quiet.all.isEmpty)
+    }
+
+    final class Said: @unchecked Sendable {
+        private let lock = NSLock()
+        private var errors: [HistoryError] = []
+        func append(_ error: HistoryError) { lock.withLock { errors.append(error) } }
+        var all: [HistoryError] { lock.withLock { errors } }
+    }
+
     @Test("history and backfill find the database where the configuration file puts the reports")
     func configFileOutput() throws {
         let folder = try TemporaryFolder()

@@ -18,6 +18,10 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
     /// nothing else is left. `symbol` `nil`: rows of the month a report's trends read, said as a
     /// warning, the trends made without them.
     case unreadableRows(path: String, symbol: String?, rows: Int)
+    /// Runs of the asset whose stored ECB rates lack the currency (an ECB file of fewer
+    /// currencies, a currency the ECB stopped or began to list): left out of an export, said as
+    /// a warning (a `--days 30` export of 28 days said nothing of the other two).
+    case unpricedRuns(path: String, symbol: String, currency: String, runs: Int)
     /// `history` or `backfill` was pointed at no database; `named`: a setting gave the path,
     /// else it is where the reports keep theirs.
     case noDatabase(path: String, named: Bool)
@@ -38,6 +42,8 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
         case let .unreadableRows(path, symbol, rows):
             "History: \(path): \(rows) stored row\(rows == 1 ? "" : "s") \(symbol.map { "for \"\($0)\"" } ?? "of the month the trends read") cannot be read "
                 + "(not figures this tool writes); the database may be damaged."
+        case let .unpricedRuns(path, symbol, currency, runs):
+            "History: \(path): \(runs) recorded run\(runs == 1 ? "" : "s") of \"\(symbol)\" \(runs == 1 ? "has" : "have") no \(currency) among \(runs == 1 ? "its" : "their") ECB rates."
         case let .noDatabase(path, true): "History: no database at \(path); run a report first, or backfill."
         case let .noDatabase(path, false):
             "History: no database at \(path), where the reports keep it; run a report first (a --sample run records one only when given --history), backfill, or name one with --history."
@@ -68,7 +74,7 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
         case .unreadable: .noInput
         case .notRecorded: .ioError
         case .currencyNotRecorded, .noSeries, .noDatabase, .noRuns: .usage
-        case .unreadableRows: .dataError
+        case .unreadableRows, .unpricedRuns: .dataError
         }
     }
 }

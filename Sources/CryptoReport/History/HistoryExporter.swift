@@ -8,14 +8,15 @@ package struct HistoryExporter: Sendable {
     /// own connection and core (a file's store only): ten years were some 40 ms on one.
     package var halvedFrom: Int
 
-    /// Told when stored rows the series needed could not be read and were left out
-    /// (`HistoryError.unreadableRows`); with nothing left, that is the error instead.
-    package var onUnreadableRows: @Sendable (HistoryError) -> Void
+    /// Told when what the series needed was left out: stored rows that could not be read
+    /// (`HistoryError.unreadableRows`; with nothing left, that is the error instead), or runs
+    /// whose rates lack the currency (`unpricedRuns`).
+    package var onLeftOut: @Sendable (HistoryError) -> Void
 
-    package init(store: HistoryStore, halvedFrom: Int = 1_000, onUnreadableRows: @escaping @Sendable (HistoryError) -> Void = { _ in }) {
+    package init(store: HistoryStore, halvedFrom: Int = 1_000, onLeftOut: @escaping @Sendable (HistoryError) -> Void = { _ in }) {
         self.store = store
         self.halvedFrom = halvedFrom
-        self.onUnreadableRows = onUnreadableRows
+        self.onLeftOut = onLeftOut
     }
 
     package struct Point: Sendable, Equatable {
@@ -75,7 +76,10 @@ package struct HistoryExporter: Sendable {
             // damaged read as "no market matches", and a base asset fell to another market.
             let damage = HistoryError.unreadableRows(path: store.path, symbol: wanted, rows: outcome.unreadable)
             if points.isEmpty { throw damage }
-            onUnreadableRows(damage)
+            onLeftOut(damage)
+        }
+        if outcome.unpriced > 0 && !points.isEmpty {
+            onLeftOut(.unpricedRuns(path: store.path, symbol: wanted, currency: currency.uppercased(), runs: outcome.unpriced))
         }
         // The currencies on record only for the error, read for it: gathered per run, they were a
         // tenth of a ten-year `history`.
@@ -134,6 +138,7 @@ package struct HistoryExporter: Sendable {
             let half = try outcome.get()
             total.convertible = total.convertible || half.convertible
             total.unreadable += half.unreadable
+            total.unpriced += half.unpriced
         }
         return (points, total)
     }
@@ -143,6 +148,8 @@ package struct HistoryExporter: Sendable {
     private struct Outcome {
         var convertible = false
         var unreadable = 0
+        /// Runs of the asset whose rates cannot convert into the currency.
+        var unpriced = 0
     }
 
     /// The points of `runs`, in time order, each handed to `emit` (at most one a run).
@@ -150,6 +157,7 @@ package struct HistoryExporter: Sendable {
         _ wanted: String, currency: String, runs: [RunSummary], store: HistoryStore, _ emit: (Point) -> Void
     ) throws(HistoryError) -> Outcome {
         var convertible = false
+        var unpriced = 0
         let selector = MarketSelector(Selection(markets: .primary, symbols: [wanted]))
         let analyser = MarketAnalyser()
         // The run before's choice, and this run's markets, in buffers used again run after run.
@@ -162,7 +170,10 @@ package struct HistoryExporter: Sendable {
         let unreadable = try store.forEachRun(of: wanted, in: runs, currencies: [currency.uppercased(), "USD", "INR"]) { run, stored, rates in
             guard let rates, let converter = try? CurrencyConverter(rates: rates, target: currency),
                 let quoteRates = try? converter.quoteRates(for: stored.lazy.map(\.ticker))
-            else { return }
+            else {
+                unpriced += 1
+                return
+            }
             convertible = true
             // Only the asset's own markets analysed: a row is made from its ticker alone, and the
             // pricing markets' rows were never chosen.
@@ -212,7 +223,7 @@ package struct HistoryExporter: Sendable {
             guard let row else { return }
             emit(Point(time: run.sourceTime, kind: run.kind, row: row, ratesDate: rates.date))
         }
-        return Outcome(convertible: convertible, unreadable: unreadable)
+        return Outcome(convertible: convertible, unreadable: unreadable, unpriced: unpriced)
     }
 
     /// Which of a run's own markets was chosen: their names in stored order, which of them had a
