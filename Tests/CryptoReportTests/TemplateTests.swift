@@ -44,6 +44,14 @@ struct TemplateTests {
     @Test("a broken template is a usage error naming the file")
     func brokenTemplate() throws {
         let folder = try TemporaryFolder()
+        // A tag cut off by the end of the file: swift-mustache's "overflow", said in words.
+        try Data("{{#rows}}{{symbol}}\n{{/rows".utf8).write(to: folder.url.appendingPathComponent("report.md.mustache"))
+        #expect {
+            try TemplateRenderer(directory: folder.url, formats: [.markdown])
+        } throws: { error in
+            (error as? UsageError)?.errorDescription
+                == "Templates: report.md.mustache is not a valid Mustache template: line 2: the template ends inside a tag: a {{ is never closed with }}."
+        }
         try Data("{{#rows}} never closed".utf8).write(to: folder.url.appendingPathComponent("report.html.mustache"))
         #expect {
             try TemplateRenderer(directory: folder.url)

@@ -162,6 +162,9 @@ package struct TemplateRenderer: Sendable {
 
     /// swift-mustache's parser errors are bare enum cases; a person reads these.
     private static func words(_ error: any Error) -> String {
+        // The reader's own error, `Parser.Error.overflow`, is internal to swift-mustache: known by
+        // its name only. It is the end of the template met inside a tag.
+        if "\(error)" == "overflow" { return "the template ends inside a tag: a {{ is never closed with }}" }
         guard let error = error as? MustacheTemplate.Error else { return "\(error)" }
         return switch error {
         case .sectionCloseNameIncorrect: "a section is closed with another name than it was opened with"
