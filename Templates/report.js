@@ -283,9 +283,11 @@
       style: "percent", signDisplay: "exceptZero", minimumFractionDigits: 2, maximumFractionDigits: 2
     }).format(hundredths / 10000);
   }
-  function shortDay(day, months) {
-    var parts = day.split("-");
-    return parts.length === 3 && months[Number(parts[1]) - 1] ? Number(parts[2]) + " " + months[Number(parts[1]) - 1] : day;
+  // "22 nov", or "Nov 22" where the locale writes the month first (data.monthFirst: en_US).
+  function shortDay(day, months, monthFirst) {
+    var parts = day.split("-"), month = months[Number(parts[1]) - 1];
+    if (parts.length !== 3 || !month) return day;
+    return monthFirst ? month + " " + Number(parts[2]) : Number(parts[2]) + " " + month;
   }
   function svgNode(parent, name, attributes, text) {
     var node = document.createElementNS("http://www.w3.org/2000/svg", name);
@@ -382,8 +384,8 @@
     });
     // The first, middle and last days under the plot, as many as fit: the middle goes first.
     var months = data.months || [], middle = points.length >> 1, end = points.length - 1;
-    var firstDay = shortDay(points[0].day, months), lastDay = shortDay(points[end].day, months);
-    var middleDay = points.length > 4 ? shortDay(points[middle].day, months) : null;
+    var firstDay = shortDay(points[0].day, months, data.monthFirst), lastDay = shortDay(points[end].day, months, data.monthFirst);
+    var middleDay = points.length > 4 ? shortDay(points[middle].day, months, data.monthFirst) : null;
     function dayWidth(text) { return textWidth(text, em); }
     var gap = em * 0.5, showFirst = left + dayWidth(firstDay) + gap <= right - dayWidth(lastDay);
     var showMiddle = showFirst && middleDay !== null && x(middle) - dayWidth(middleDay) / 2 >= left + dayWidth(firstDay) + gap

@@ -67,6 +67,11 @@ def make_reports(binary, folder):
         recorded[currency] = [(row["time"][:10], row["price"]) for row in csv.DictReader(export.splitlines())]
     usd = os.path.join(folder, "usd")
     run(binary, "--sample", "--currency", "USD", "--format", "html,csv", "--output", usd, "--no-history")
+    # An American page with the month of history (a copy: this run records its day too).
+    usd_history = os.path.join(folder, "usd-history.sqlite")
+    shutil.copyfile(history, usd_history)
+    usd_dated = os.path.join(folder, "usd-dated")
+    run(binary, "--sample", "--currency", "USD", "--format", "html", "--output", usd_dated, "--history", usd_history)
     # The yen has no decimals of its own: prices from a thousand up are whole yen.
     jpy = os.path.join(folder, "jpy")
     run(binary, "--sample", "--currency", "JPY", "--format", "html,csv", "--output", jpy, "--no-history")
@@ -96,7 +101,8 @@ def make_reports(binary, folder):
     with open(os.path.join(sek, "cryptoreport-2022-11-22-USD.csv")) as f:
         sek_page_usd = {row["symbol"]: row for row in csv.DictReader(f)}
     return {"sek": report(sek, "SEK"), "sek_page_usd": sek_page_usd, "recorded": recorded, "usd": report(usd, "USD"), "jpy": report(jpy, "JPY"), "hostile": report(hostile, "USD"), "hostile_symbol": hostile_symbol,
-            "alerts": os.path.join(alerts, "cryptoreport-2022-11-22-SEK.html")}
+            "alerts": os.path.join(alerts, "cryptoreport-2022-11-22-SEK.html"),
+            "usd_dated": os.path.join(usd_dated, "cryptoreport-2022-11-22-USD.html")}
 
 
 def people_number(text, swedish=None):
@@ -793,6 +799,18 @@ def main():
         size = chart_label_px(page, "btcusdt")
         drawn = page.eval_on_selector("#btcusdt .history svg.chart-svg", "s => s.viewBox.baseVal.width")
         check(11.5 <= size <= 12.5 and drawn > 500, "turned sideways, the chart is drawn again %d wide with 12 px labels: %.1f" % (drawn, size))
+        context.close()
+
+        # An American page dates its axes month first (Nov 22), the cards' and the detail's alike.
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        page.goto("file://" + reports["usd_dated"] + "#btcusdt")
+        chart_drawn(page, "btcusdt")
+        american = re.compile(r"^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}$")
+        detail_axis = page.eval_on_selector_all("#btcusdt .history svg text.day", "t => t.map(e => e.textContent)")
+        card_axis = page.eval_on_selector_all(".charts svg text.day, .compare-card svg text.day", "t => t.map(e => e.textContent)")
+        check(detail_axis and card_axis and all(american.match(text) for text in detail_axis + card_axis) and detail_axis[-1] == "Nov 22",
+              "an en_US page's axes read month first: %r, %r" % (detail_axis, card_axis[:3]))
         context.close()
 
         # One Tab shows the skip link; Enter lands in the search box, past alerts and cards.

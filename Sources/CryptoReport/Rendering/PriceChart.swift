@@ -27,9 +27,10 @@ enum PriceChart {
     ///     unlabelled.
     ///   - format: the figure as people read it, for the low and high labels.
     ///   - months: the months' short names on the axis, in the page's language.
+    ///   - monthFirst: `Nov 22` rather than `22 Nov` (`writesMonthFirst`).
     static func svg(
         _ points: [Point], limits: [Limit] = [], width: Int = 320, height: Int = 130, fontSize: Int = 11, label: String,
-        months: [String] = englishMonths, format: (Decimal) -> String
+        months: [String] = englishMonths, monthFirst: Bool = false, format: (Decimal) -> String
     ) -> String {
         guard points.count > 1, let first = points.first, let last = points.last,
             let dataLow = points.map(\.value).min(), let dataHigh = points.map(\.value).max()
@@ -90,7 +91,8 @@ enum PriceChart {
         svg += "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.6\" stroke-linejoin=\"round\" points=\"\(line)\"/>"
         // The first, middle and last days under the plot, as many as fit.
         let middle = points.count / 2
-        let days = (first: shortDay(first.day, months: months), middle: points.count > 4 ? shortDay(points[middle].day, months: months) : nil, last: shortDay(last.day, months: months))
+        func day(_ text: String) -> String { shortDay(text, months: months, monthFirst: monthFirst) }
+        let days = (first: day(first.day), middle: points.count > 4 ? day(points[middle].day) : nil, last: day(last.day))
         let fits = ChartLabels.ticks(days, at: x(middle), left: plot.left, right: plot.right, em: em)
         var ticks: [(Int, String, String)] = []
         if fits.first { ticks.append((0, "start", days.first)) }
@@ -129,11 +131,22 @@ enum PriceChart {
 
     static let englishMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// `2022-11-22` as `22 Nov` (`22 nov` in Swedish): the axis needs no year for a month.
-    static func shortDay(_ day: String, months: [String] = englishMonths) -> String {
+    /// `2022-11-22` as `22 Nov` (`22 nov` in Swedish, `Nov 22` in American English): the axis
+    /// needs no year for a month.
+    static func shortDay(_ day: String, months: [String] = englishMonths, monthFirst: Bool = false) -> String {
         let parts = day.split(separator: "-")
         guard parts.count == 3, let month = Int(parts[1]), months.indices.contains(month - 1), let date = Int(parts[2]) else { return day }
-        return "\(date) \(months[month - 1])"
+        return monthFirst ? "\(months[month - 1]) \(date)" : "\(date) \(months[month - 1])"
+    }
+
+    /// Whether the locale writes a short date month first, as CLDR's `MMMd` has it for the
+    /// United States, Canada and the Philippines (`Nov 22`); the rest of English, and Swedish,
+    /// write the day first. Read from the identifier, not ICU: a date pattern per report for
+    /// one word's order.
+    static func writesMonthFirst(_ localeIdentifier: String) -> Bool {
+        let parts = localeIdentifier.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == "." || $0 == "@" }).map(String.init)
+        guard parts.first?.lowercased() == "en" else { return false }
+        return parts.dropFirst().contains { ["US", "CA", "PH"].contains($0.uppercased()) }
     }
 
     private static func escape(_ text: String) -> String {

@@ -36,6 +36,7 @@ extension ReportViewModel {
         var json = "{\"locale\":" + jsonString(report.localeIdentifier.replacingOccurrences(of: "_", with: "-"))
         json += ",\"currency\":" + jsonString(report.currency)
         json += ",\"months\":[" + strings.months.map(jsonString).joined(separator: ",") + "]"
+        if PriceChart.writesMonthFirst(report.localeIdentifier) { json += ",\"monthFirst\":true" }
         json += ",\"days\":[" + days.map(jsonString).joined(separator: ",") + "]"
         // Each market's two strings written as bytes: a `String` per point, and their joins, were
         // most of the data's time. Prices and changes are digits, `.`, `-` and spaces: nothing

@@ -223,6 +223,7 @@ struct ReportViewModel {
         let time = PeopleTime(zone: report.timeZone, locale: locale)
         let summary = report.summary
         let t = strings ?? PageStrings(localeIdentifier: report.localeIdentifier)
+        let monthFirst = PriceChart.writesMonthFirst(report.localeIdentifier)
         func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
         // A sparkline's label, made once per number of days, not once per market. Made here,
         // before the rows: they are made on every core (ParallelChunks), and only read it.
@@ -318,7 +319,7 @@ struct ReportViewModel {
                             glyphLabel: ($0.direction == "up" ? "▲ " : "▼ ") + numbers.money($0.value), value: $0.value, direction: $0.direction)
                     },
                     width: 250, height: 130, fontSize: 12,
-                    label: t.format(.priceByDayOf, pair), months: t.months, format: { numbers.money($0) })
+                    label: t.format(.priceByDayOf, pair), months: t.months, monthFirst: monthFirst, format: { numbers.money($0) })
                 : Sparkline.svg(
                     trend.series, width: 320, height: 110, labels: (numbers.money(low), numbers.money(high)),
                     label: t.format(.trendDays, String(trend.series.count)))
@@ -335,7 +336,7 @@ struct ReportViewModel {
         let comparedMarkets = Self.comparedMarkets(report)
         comparison = ComparisonChart.svg(
             comparedMarkets.map { ComparisonChart.Series(name: "\($0.0.baseAsset.uppercased())/\($0.0.quoteAsset.uppercased())", points: $0.1) },
-            label: t[summary.comparedByChoice ? .comparisonChosenLabel : .comparisonLabel], months: t.months)
+            label: t[summary.comparedByChoice ? .comparisonChosenLabel : .comparisonLabel], months: t.months, monthFirst: monthFirst)
         hasComparison = !comparison.isEmpty
         comparisonGap = Self.comparisonGap(report)
         compared = hasComparison
