@@ -743,6 +743,11 @@ def main():
         page.goto("file://" + sek_html)
         page.wait_for_timeout(200)
         check(page.is_visible(".jump") and page.text_content(".jump") == "Sök marknad", "on a phone a 'Sök marknad' button is at hand")
+        # Fields a phone does not zoom into (16 px), and targets a finger can hit.
+        sizes = page.evaluate("Array.from(document.querySelectorAll('#search, #conv-amount, #conv-from, #conv-to')).map(e => parseFloat(getComputedStyle(e).fontSize))")
+        check(len(sizes) == 4 and min(sizes) >= 16, "on a phone the fields' text is 16 px or more: %s" % sizes)
+        heights = page.evaluate("Array.from(document.querySelectorAll('#currency-switch button, .columns summary')).map(e => Math.round(e.getBoundingClientRect().height))")
+        check(heights and min(heights) >= 40, "on a phone the currency switch and the column chooser are 40 px tall or more: %s" % heights)
         page.tap(".jump")
         page.wait_for_timeout(300)
         top = page.evaluate("document.getElementById('search').getBoundingClientRect().top")
