@@ -1,0 +1,83 @@
+import Foundation
+import Logging
+
+/// The history a run reads its trends from and records its day into.
+extension ReportPipeline {
+    /// The history as the run opened it, with the runs its trends will read priced ahead.
+    struct OpenedHistory: Sendable {
+        var store: HistoryStore?
+        /// Why the store could not be opened: the run goes on without trends, and ends saying
+        /// that it could not be recorded.
+        var failure: HistoryError?
+        var ahead: [StoredPrices] = []
+    }
+
+    /// The history being opened: on a thread of its own (`isAhead`), or when the report first
+    /// asks for it (`made.value`).
+    struct HistoryOpening {
+        var made: MadeOnce<OpenedHistory>
+        var isAhead: Bool
+
+        /// Waits for the thread, if there is one, without making a store that is not there.
+        func settle() {
+            if isAhead { _ = made.value }
+        }
+    }
+
+    /// Opens an existing history and prices the month a report's trends read
+    /// (`TrendCalculator.readAhead`) on another core while the sources are fetched and parsed:
+    /// that was a fifth of a daily run with 30 days of history, on one core while the other
+    /// idled. A history not there yet is made when the report is (`made.value`), after a fetch
+    /// that may fail, so that a failed first run leaves no empty database behind (`settle`).
+    func openHistoryAhead(_ path: String?, currencies: [String]) -> HistoryOpening {
+        let opening = MadeOnce { () -> OpenedHistory in
+            guard let path else { return OpenedHistory() }
+            let store: HistoryStore
+            do throws(HistoryError) {
+                store = try HistoryStore(path: path)
+            } catch {
+                return OpenedHistory(failure: error.asNotRecorded)
+            }
+            // Unreadable now, it is said once, by the trends that read it again.
+            let ahead = (try? TrendCalculator.readAhead(store, currencies: currencies)) ?? []
+            return OpenedHistory(store: store, ahead: ahead)
+        }
+        // A thread of its own: Dispatch's pool, on which the sources are parsed, is as wide as
+        // the cores, and the number styles already hold one of its threads.
+        guard let path, FileManager.default.fileExists(atPath: path) else { return HistoryOpening(made: opening, isAhead: false) }
+        Thread { _ = opening.value }.start()
+        return HistoryOpening(made: opening, isAhead: true)
+    }
+
+    /// `saysDamage`: whether stored rows left out for damage are said (once a run, by the first
+    /// currency's report).
+    func withTrends(_ report: Report, from calculator: TrendCalculator, saysDamage: Bool = true) -> Report {
+        var report = report
+        do {
+            // By position: each row's trend is the one its symbol's key gave it.
+            let (trends, unreadable) = try calculator.rowTrendsAndDamage(
+                for: report.rows, currency: report.currency, at: report.summary.newestTickerAt ?? report.generatedAt)
+            for index in report.rows.indices {
+                report.rows[index].trend = trends[index]
+            }
+            report.hasHistory = true
+            if saysDamage && unreadable > 0 {
+                let damage = HistoryError.unreadableRows(path: calculator.store.path, symbol: nil, rows: unreadable)
+                logger.warning("\(damage.errorDescription ?? "") The trends leave them out.")
+            }
+        } catch {
+            logger.warning("\(error.errorDescription ?? "history unreadable") The report has no trends.")
+        }
+        return report
+    }
+
+    func record(_ snapshot: Snapshot, in history: HistoryStore?, failure: inout HistoryError?) {
+        guard let history else { return }
+        do {
+            // One transaction, committed or not begun when a signal ends the run.
+            try RunInterruption.shared.uninterrupted { () throws(HistoryError) in _ = try history.record(snapshot) }
+        } catch {
+            failure = failure ?? error.asNotRecorded
+        }
+    }
+}
