@@ -87,7 +87,8 @@ package struct SourceLoader: Sendable {
         var made = 0
         for attempt in 1...attempts {
             // Another run may have asked this source a moment ago (the wait between our own
-            // attempts below already covers this run's).
+            // attempts below already covers this run's). The wall clock, not `clock`: the log is
+            // shared with other processes, which write theirs.
             if let requestLog {
                 let interval = RetryPolicy.minimumInterval(for: source)
                 let wait = requestLog.wait(before: source, interval: interval, now: Date())
