@@ -49,7 +49,7 @@ package struct ReportWriter: Sendable {
         try RunInterruption.shared.uninterrupted { () throws(OutputError) in try recoverNow() }
     }
 
-    private func recoverNow() throws(OutputError) {
+    func recoverNow() throws(OutputError) {
         if let found = try CommitJournal.read(in: directory) {
             guard let journal = found.journal else {
                 throw .writeFailed(
@@ -168,7 +168,7 @@ package struct ReportWriter: Sendable {
         }
     }
 
-    private func commit(_ files: [File], removing obsolete: [String], decided: () -> Void) throws(OutputError) -> [URL] {
+    func commit(_ files: [File], removing obsolete: [String], decided: () -> Void) throws(OutputError) -> [URL] {
         try prepare()
         var journal = CommitJournal(replacements: [], removals: [])
         // What to delete if the commit fails before its first rename: nothing else has changed.
@@ -226,194 +226,33 @@ package struct ReportWriter: Sendable {
         return journal.replacements.map { directory.appendingPathComponent($0.name) }
     }
 
-    /// Writes and syncs `file`'s contents as `staged`; a `latest` copy links the staged file of
-    /// its original (in `stagedNames`).
-    private func stage(_ file: File, as staged: String, stagedNames: [String: String]) throws(OutputError) {
-        switch file.contents {
-        case let .text(text):
-            try check(create(staged, text), file.name)
-        case let .rendered(make):
-            let text: String
-            do {
-                text = try make()
-            } catch {
-                throw .writeFailed(path: path(file.name), reason: "the report could not be made: \(error.localizedDescription)")
-            }
-            try check(create(staged, text), file.name)
-        case let .streamed(produce):
-            try check(fileSystem.createSynced(path(staged)) { write in
-                withoutActuallyEscaping(write) { write in
-                    produce { piece in
-                        var piece = piece
-                        piece.withUTF8 { write(UnsafeRawBufferPointer($0)) }
-                    }
-                }
-            }, file.name)
-        case let .bytes(produce):
-            var failure: (any Error)?
-            let error = fileSystem.createSynced(path(staged)) { write in
-                do { try produce(write) } catch { failure = error }
-            }
-            if let failure {
-                if error == 0 { _ = fileSystem.unlink(path(staged)) }
-                throw .writeFailed(path: path(file.name), reason: "the report could not be made: \(failure.localizedDescription)")
-            }
-            try check(error, file.name)
-        case let .copy(of: original):
-            guard let source = stagedNames[original] else {
-                throw .writeFailed(path: path(file.name), reason: "\(original) is not written by this run")
-            }
-            // A second name for the synced staged file: no bytes written or synced twice
-            // (a copy, and its fsync, was a tenth of a 450-market run's wall time).
-            // A file system without hard links gets a copy.
-            var error = fileSystem.hardLink(path(source), path(staged))
-            if error != 0 { error = fileSystem.copySynced(path(source), path(staged)) }
-            try check(error, file.name)
-        }
-    }
-
-    /// Stages every weighted file but the copies on two lanes at once, the heaviest first, and returns
-    /// each one's outcome by its position in `files`. The reports are made from the same
-    /// values independently of one another (the page on one core while CSV, JSON and Markdown
-    /// are made on the other), and each file's bytes are what they are made alone: only the
-    /// order in which they reach the disk changes, and nothing is renamed before all are
-    /// synced. A file system that counts its steps (a test's) is given them one at a time.
-    private func stageAhead(_ files: [File], as staged: [String]) -> [Int: Result<Void, OutputError>] {
-        let order = files.indices
-            .compactMap { index in files[index].weight.map { (index: index, weight: $0) } }
-            .filter { if case .copy = files[$0.index].contents { false } else { true } }
-            .sorted { ($0.weight, $1.index) > ($1.weight, $0.index) }
-            .map(\.index)
-        guard order.count > 1 else { return [:] }
-        let queue = StagingQueue(order)
-        ParallelChunks.twoLanes { _ in
-            while let index = queue.next() {
-                do throws(OutputError) {
-                    try stage(files[index], as: staged[index], stagedNames: [:])
-                    queue.finish(index, .success(()))
-                } catch {
-                    queue.finish(index, .failure(error))
-                }
-            }
-        }
-        return queue.outcomes
-    }
-
-    /// The files two lanes take in turn, and what became of each.
-    private final class StagingQueue: @unchecked Sendable {
-        private let lock = NSLock()
-        private var waiting: ArraySlice<Int>
-        private var finished: [Int: Result<Void, OutputError>] = [:]
-
-        init(_ order: [Int]) {
-            waiting = order[...]
-        }
-
-        func next() -> Int? {
-            lock.withLock { waiting.popFirst() }
-        }
-
-        func finish(_ index: Int, _ outcome: Result<Void, OutputError>) {
-            lock.withLock { finished[index] = outcome }
-        }
-
-        var outcomes: [Int: Result<Void, OutputError>] {
-            lock.withLock { finished }
-        }
-    }
-
-    /// Makes the renames a synced journal records, skipping those already made, then deletes the
-    /// journal and what was kept aside. A rename that fails rolls the whole commit back.
-    private func apply(_ journal: CommitJournal) throws(OutputError) {
-        for item in journal.replacements where exists(item.staged) {
-            let error = fileSystem.rename(path(item.staged), path(item.name))
-            if error != 0 { throw rollBack(journal, failed: item.name, reason: String(cString: strerror(error))) }
-        }
-        // Last, once every report is in place.
-        for removal in journal.removals where isRegularFile(removal.name) && !exists(removal.aside) {
-            let error = fileSystem.rename(path(removal.name), path(removal.aside))
-            if error != 0 {
-                throw rollBack(journal, failed: removal.name, reason: "cannot remove the outdated file: \(String(cString: strerror(error)))")
-            }
-        }
-        _ = fileSystem.syncDirectory(directory.path)
-        _ = fileSystem.unlink(path(CommitJournal.fileName))
-        _ = fileSystem.syncDirectory(directory.path)
-        discardKeptAside(journal)
-    }
-
-    /// Marks the journal as rolling back (a rename: it needs no free space), puts back every report
-    /// replaced or removed, and returns the error to throw.
-    private func rollBack(_ journal: CommitJournal, failed name: String, reason: String) -> OutputError {
-        _ = fileSystem.rename(path(CommitJournal.fileName), path(CommitJournal.undoFileName))
-        _ = fileSystem.syncDirectory(directory.path)
-        finishRollBack(journal)
-        return .writeFailed(path: path(name), reason: reason)
-    }
-
-    /// Undoes a recorded commit, whatever part of it was made; safe to repeat after a kill.
-    private func finishRollBack(_ journal: CommitJournal) {
-        for removal in journal.removals where exists(removal.aside) {
-            _ = fileSystem.rename(path(removal.aside), path(removal.name))
-        }
-        for item in journal.replacements.reversed() {
-            if let backup = item.backup {
-                // Still the same file as the report when its rename was never made: rename(2)
-                // then leaves both names, and the backup goes.
-                if exists(backup) { _ = fileSystem.rename(path(backup), path(item.name)) }
-                if exists(backup) && isRegularFile(item.name) { _ = fileSystem.unlink(path(backup)) }
-            } else if !exists(item.staged) {
-                // The name was free before the commit, and the new report took it.
-                _ = fileSystem.unlink(path(item.name))
-            }
-            if exists(item.staged) { _ = fileSystem.unlink(path(item.staged)) }
-        }
-        _ = fileSystem.syncDirectory(directory.path)
-        _ = fileSystem.unlink(path(CommitJournal.undoFileName))
-        _ = fileSystem.syncDirectory(directory.path)
-    }
-
-    /// After a commit: the previous reports and the outdated ones go, each only if a report of its
-    /// name is in place (a backup whose name is free is the only copy left: it goes back).
-    private func discardKeptAside(_ journal: CommitJournal) {
-        for item in journal.replacements {
-            guard let backup = item.backup, exists(backup) else { continue }
-            if isRegularFile(item.name) {
-                _ = fileSystem.unlink(path(backup))
-            } else {
-                _ = fileSystem.rename(path(backup), path(item.name))
-            }
-        }
-        for removal in journal.removals where exists(removal.aside) { _ = fileSystem.unlink(path(removal.aside)) }
-    }
-
     /// `.a.csv.1A2B3C4D.tmp`, `.a.csv.1A2B3C4D.old.tmp` (a previous report), `.a.csv.1A2B3C4D.gone.tmp`
     /// (an outdated one on its way out), always in the folder itself.
-    private static func hiddenName(for name: String, suffix: String) -> String {
+    static func hiddenName(for name: String, suffix: String) -> String {
         ".\((name as NSString).lastPathComponent).\(UUID().uuidString.prefix(8)).\(suffix)"
     }
 
     /// The text's own UTF-8 bytes written: a `Data` copy of it doubled the memory a large
     /// report takes while it is staged.
-    private func create(_ name: String, _ text: String) -> Int32 {
+    func create(_ name: String, _ text: String) -> Int32 {
         var text = text
         return text.withUTF8 { fileSystem.createSynced(path(name), bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    private func path(_ name: String) -> String {
+    func path(_ name: String) -> String {
         directory.appendingPathComponent(name).path
     }
 
-    private func check(_ error: Int32, _ name: String) throws(OutputError) {
+    func check(_ error: Int32, _ name: String) throws(OutputError) {
         if error != 0 { throw .writeFailed(path: path(name), reason: String(cString: strerror(error))) }
     }
 
-    private func exists(_ name: String) -> Bool {
+    func exists(_ name: String) -> Bool {
         var info = stat()
         return lstat(path(name), &info) == 0
     }
 
-    private func isRegularFile(_ name: String) -> Bool {
+    func isRegularFile(_ name: String) -> Bool {
         var info = stat()
         return lstat(path(name), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
@@ -440,7 +279,7 @@ package struct ReportWriter: Sendable {
         return nil
     }
 
-    private static func reason(for error: any Error) -> String {
+    static func reason(for error: any Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))

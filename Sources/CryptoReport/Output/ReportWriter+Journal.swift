@@ -1,0 +1,69 @@
+import Foundation
+
+/// A commit carried out from its synced journal, or rolled back.
+extension ReportWriter {
+    /// Makes the renames a synced journal records, skipping those already made, then deletes the
+    /// journal and what was kept aside. A rename that fails rolls the whole commit back.
+    func apply(_ journal: CommitJournal) throws(OutputError) {
+        for item in journal.replacements where exists(item.staged) {
+            let error = fileSystem.rename(path(item.staged), path(item.name))
+            if error != 0 { throw rollBack(journal, failed: item.name, reason: String(cString: strerror(error))) }
+        }
+        // Last, once every report is in place.
+        for removal in journal.removals where isRegularFile(removal.name) && !exists(removal.aside) {
+            let error = fileSystem.rename(path(removal.name), path(removal.aside))
+            if error != 0 {
+                throw rollBack(journal, failed: removal.name, reason: "cannot remove the outdated file: \(String(cString: strerror(error)))")
+            }
+        }
+        _ = fileSystem.syncDirectory(directory.path)
+        _ = fileSystem.unlink(path(CommitJournal.fileName))
+        _ = fileSystem.syncDirectory(directory.path)
+        discardKeptAside(journal)
+    }
+
+    /// Marks the journal as rolling back (a rename: it needs no free space), puts back every report
+    /// replaced or removed, and returns the error to throw.
+    func rollBack(_ journal: CommitJournal, failed name: String, reason: String) -> OutputError {
+        _ = fileSystem.rename(path(CommitJournal.fileName), path(CommitJournal.undoFileName))
+        _ = fileSystem.syncDirectory(directory.path)
+        finishRollBack(journal)
+        return .writeFailed(path: path(name), reason: reason)
+    }
+
+    /// Undoes a recorded commit, whatever part of it was made; safe to repeat after a kill.
+    func finishRollBack(_ journal: CommitJournal) {
+        for removal in journal.removals where exists(removal.aside) {
+            _ = fileSystem.rename(path(removal.aside), path(removal.name))
+        }
+        for item in journal.replacements.reversed() {
+            if let backup = item.backup {
+                // Still the same file as the report when its rename was never made: rename(2)
+                // then leaves both names, and the backup goes.
+                if exists(backup) { _ = fileSystem.rename(path(backup), path(item.name)) }
+                if exists(backup) && isRegularFile(item.name) { _ = fileSystem.unlink(path(backup)) }
+            } else if !exists(item.staged) {
+                // The name was free before the commit, and the new report took it.
+                _ = fileSystem.unlink(path(item.name))
+            }
+            if exists(item.staged) { _ = fileSystem.unlink(path(item.staged)) }
+        }
+        _ = fileSystem.syncDirectory(directory.path)
+        _ = fileSystem.unlink(path(CommitJournal.undoFileName))
+        _ = fileSystem.syncDirectory(directory.path)
+    }
+
+    /// After a commit: the previous reports and the outdated ones go, each only if a report of its
+    /// name is in place (a backup whose name is free is the only copy left: it goes back).
+    func discardKeptAside(_ journal: CommitJournal) {
+        for item in journal.replacements {
+            guard let backup = item.backup, exists(backup) else { continue }
+            if isRegularFile(item.name) {
+                _ = fileSystem.unlink(path(backup))
+            } else {
+                _ = fileSystem.rename(path(backup), path(item.name))
+            }
+        }
+        for removal in journal.removals where exists(removal.aside) { _ = fileSystem.unlink(path(removal.aside)) }
+    }
+}
