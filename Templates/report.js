@@ -168,10 +168,34 @@
       for (var k = 0; k < data.currencies.length; k++) if (data.currencies[k].code === unit.name) return k;
       return -1;
     }
+    // The currencies first, then the most traded assets (BTC among 271 names took a long scroll
+    // on a phone), then every asset by name; each in both lists.
+    function group(list, label) {
+      var element = document.createElement("optgroup");
+      element.label = label;
+      list.appendChild(element);
+      return element;
+    }
     data.currencies.forEach(function (currency, k) { option(into, "c" + k, currency.code); });
     data.units.forEach(function (unit, i) {
+      if (unit.market) return;
       option(from, String(i), unit.name);
       if (currencyOf(unit) < 0) option(into, "u" + i, unit.name);
+    });
+    var popular = (data.popular || []).map(function (name) {
+      return data.units.findIndex(function (unit) { return unit.market && unit.name === name; });
+    }).filter(function (i) { return i >= 0; });
+    var fromAll = from, intoAll = into;
+    if (popular.length) {
+      var fromTop = group(from, say("scriptMostTraded")), intoTop = group(into, say("scriptMostTraded"));
+      popular.forEach(function (i) { option(fromTop, String(i), data.units[i].name); option(intoTop, "u" + i, data.units[i].name); });
+      fromAll = group(from, say("scriptAllUnits"));
+      intoAll = group(into, say("scriptAllUnits"));
+    }
+    data.units.forEach(function (unit, i) {
+      if (!unit.market) return;
+      option(fromAll, String(i), unit.name);
+      option(intoAll, "u" + i, unit.name);
     });
     from.value = String(Math.max(0, data.units.findIndex(function (unit) { return unit.name === "BTC"; })));
     function quotient(top, bottom) {

@@ -577,6 +577,12 @@ def main():
         # The converter: 0,5 BTC is half the CSV's BTC/USDT price, in either currency; 100 USD is
         # 100 times the CSV's rate for USDT (at par with USD).
         check(page.is_visible("#converter"), "the converter is shown with the script")
+        # The currencies first, then the most traded assets (the top volume list's), then all.
+        lists = page.evaluate("""['#conv-from', '#conv-to'].map(s => Array.from(document.querySelector(s).children).map(e =>
+            e.tagName === 'OPTGROUP' ? e.label + ':' + Array.from(e.children).map(o => o.textContent).slice(0, 3).join(',') : e.textContent))""")
+        check(lists[0][:4] == ["SEK", "USD", "EUR", "INR"] and lists[0][4].startswith("Mest handlade:") and lists[0][5].startswith("Alla, A–Ö:1INCH,AAVE")
+              and lists[1][:4] == ["SEK", "USD", "EUR", "INR"] and lists[1][4] == lists[0][4],
+              "the converter lists the currencies, then the most traded, then all A–Ö: %r" % [l[:6] for l in lists])
         page.select_option("#conv-from", label="BTC")
         page.fill("#conv-amount", "0,5")
         shown = page.text_content("#conv-result")

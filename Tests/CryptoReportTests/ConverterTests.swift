@@ -12,6 +12,7 @@ struct ConverterTests {
         var ecbDate: String
         var currencies: [Currency]
         var units: [Unit]
+        var popular: [String]
     }
 
     static func decode(_ json: String) throws -> Data {
@@ -29,7 +30,7 @@ struct ConverterTests {
                     .init(name: "USD", market: "", values: ["10.7235", "1"]),
                     .init(name: "A\"B\\C/D\n\u{1}é✓", market: "x</script>", values: ["", "0.000008600"]),
                     .init(name: "BTC", market: "btcusdt", values: []),
-                ]),
+                ], popular: ["BTC", "A\"B"]),
         ]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -38,6 +39,8 @@ struct ConverterTests {
         }
         let sek = try HTMLReportAppTests.sample("SEK")
         #expect(try Self.decode(ReportViewModel.converterData([sek])).units.count > 100)
+        // The most traded first: the top volume list's assets, each once.
+        #expect(try Self.decode(ReportViewModel.converterData([sek])).popular == sek.summary.topVolume.map { $0.baseAsset.uppercased() })
         // Units enough to be written in several chunks at once.
         let many = Converter(
             ecbDate: "2022-11-21", currencies: [.init(code: "SEK", digits: 2, locale: "sv-SE")],

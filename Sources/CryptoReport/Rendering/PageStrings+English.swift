@@ -121,6 +121,8 @@ extension PageStrings {
         .scriptShown: "{0} markets",
         .scriptSortBy: "Sort by {0}",
         .scriptFindMarket: "Find a market",
+        .scriptMostTraded: "Most traded",
+        .scriptAllUnits: "All, A–Z",
         .noticeTickers: "Tickers",
         .noticeRates: "ECB rates",
         .noticeCached: "{0} from cache, fetched {1}{2}",

@@ -121,6 +121,8 @@ extension PageStrings {
         case scriptShown
         case scriptSortBy
         case scriptFindMarket
+        case scriptMostTraded
+        case scriptAllUnits
         case noticeTickers
         case noticeRates
         case noticeCached

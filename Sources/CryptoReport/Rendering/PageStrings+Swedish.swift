@@ -121,6 +121,8 @@ extension PageStrings {
         .scriptShown: "{0} marknader",
         .scriptSortBy: "Sortera efter {0}",
         .scriptFindMarket: "Sök marknad",
+        .scriptMostTraded: "Mest handlade",
+        .scriptAllUnits: "Alla, A–Ö",
         .noticeTickers: "Tickers",
         .noticeRates: "ECB-kurser",
         .noticeCached: "{0} från cache, hämtade {1}{2}",

@@ -27,6 +27,9 @@ extension ReportViewModel {
         var ecbDate: String
         var currencies: [Currency]
         var units: [Unit]
+        /// The assets of the markets with the most volume value, first in the lists: BTC among
+        /// 271 names took a long scroll on a phone.
+        var popular: [String] = []
     }
 
     /// The fiat currencies a reader may convert from besides the report's: the quote currencies
@@ -95,7 +98,10 @@ extension ReportViewModel {
                 ConverterData.Currency(
                     code: $0.currency, digits: PeopleNumberFormatter.minorUnits(of: $0.currency), locale: $0.localeIdentifier.replacingOccurrences(of: "_", with: "-"))
             },
-            units: units)
+            units: units,
+            popular: first.summary.topVolume.map { $0.baseAsset.uppercased() }.reduce(into: [String]()) { names, name in
+                if !names.contains(name) { names.append(name) }
+            })
         return data.json
     }
 }
@@ -121,7 +127,12 @@ extension ReportViewModel.ConverterData {
         }
         bytes += #"],"ecbDate":"#.utf8
         string(ecbDate)
-        bytes += #","units":["#.utf8
+        bytes += #","popular":["#.utf8
+        for (index, name) in popular.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(name)
+        }
+        bytes += #"],"units":["#.utf8
         // The units' text in chunks on every core, joined in order.
         for chunk in ParallelChunks.map(units.count, chunk: 2_048, { range in unitsJSON(range) }) { bytes += chunk }
         bytes += "]}".utf8
