@@ -254,8 +254,9 @@
       via.textContent = new Intl.NumberFormat(locale, { maximumFractionDigits: 20 }).format(plain(typed)) + " " +
         unit.name + marketOf(unit) + (other && other.market ? ", " + other.name + marketOf(other) : "") + ", " + via.getAttribute("data-ecb") + " " + data.ecbDate;
     }
-    // The other way round: what was asked for becomes what is given.
-    swap.addEventListener("click", function () {
+    // The other way round: what was asked for becomes what is given. A template of the reader's
+    // made before the button may lack it: everything else works on.
+    if (swap) swap.addEventListener("click", function () {
       var unit = data.units[Number(from.value)], choice = into.value, back;
       if (choice.charAt(0) === "u") back = choice.slice(1);
       else {
@@ -591,8 +592,10 @@
       search.focus({ preventScroll: true });
     });
     document.body.appendChild(jump);
+    // Shown only while the table is still below: past it, the button would cover the footer.
     new IntersectionObserver(function (entries) {
-      jump.hidden = entries[entries.length - 1].isIntersecting;
+      var entry = entries[entries.length - 1];
+      jump.hidden = entry.isIntersecting || entry.boundingClientRect.top < 0;
     }).observe(markets);
   }
 
@@ -678,7 +681,9 @@
     // Tab stays in an open detail: the page behind is dimmed, not there to be reached.
     if (event.key === "Tab" && open) {
       var stops = Array.prototype.filter.call(open.querySelectorAll("a[href], button, input, select, [tabindex]"), function (e) { return e.tabIndex >= 0; });
-      var at = stops.indexOf(document.activeElement), next = at < 0 ? 0 : (at + (event.shiftKey ? -1 : 1) + stops.length) % stops.length;
+      // From the dialog itself (as it opens), Tab goes to its first stop and Shift+Tab to its last.
+      var at = stops.indexOf(document.activeElement);
+      var next = at < 0 ? (event.shiftKey ? stops.length - 1 : 0) : (at + (event.shiftKey ? -1 : 1) + stops.length) % stops.length;
       if (stops.length && (at < 0 || (event.shiftKey ? at === 0 : at === stops.length - 1))) { event.preventDefault(); stops[next].focus(); }
     }
   });

@@ -88,6 +88,19 @@ def make_reports(binary, folder):
     run(binary, "--tickers-url", tickers, "--ecb-url", os.path.join(ROOT, "Samples", "eurofxref-daily-2022-11-21.xml"),
         "--currency", "USD", "--format", "html,csv", "--output", hostile, "--no-history", "--allow-stale")
 
+    # A reader's template made before the converter's swap button: the script must work on
+    # without it (its absence ended the whole script: no search, sort or converter).
+    older = os.path.join(folder, "older-templates")
+    os.makedirs(older)
+    with open(os.path.join(ROOT, "Templates", "report.html.mustache")) as f:
+        template = f.read()
+    stripped = re.sub(r'<button type="button" id="conv-swap"[^>]*>⇄</button>', "", template)
+    assert stripped != template, "the built-in template has its swap button"
+    with open(os.path.join(older, "report.html.mustache"), "w") as f:
+        f.write(stripped)
+    older_out = os.path.join(folder, "older")
+    run(binary, "--sample", "--currency", "SEK", "--format", "html", "--output", older_out, "--no-history", "--templates", older)
+
     # Many alerts (31 markets moved 10 % or more): five shown, the rest folded.
     alerts = os.path.join(folder, "alerts")
     run(binary, "--sample", "--currency", "SEK", "--format", "html", "--output", alerts, "--no-history", "--alert", "any move 10 %")
@@ -102,7 +115,8 @@ def make_reports(binary, folder):
         sek_page_usd = {row["symbol"]: row for row in csv.DictReader(f)}
     return {"sek": report(sek, "SEK"), "sek_page_usd": sek_page_usd, "recorded": recorded, "usd": report(usd, "USD"), "jpy": report(jpy, "JPY"), "hostile": report(hostile, "USD"), "hostile_symbol": hostile_symbol,
             "alerts": os.path.join(alerts, "cryptoreport-2022-11-22-SEK.html"),
-            "usd_dated": os.path.join(usd_dated, "cryptoreport-2022-11-22-USD.html")}
+            "usd_dated": os.path.join(usd_dated, "cryptoreport-2022-11-22-USD.html"),
+            "older": os.path.join(older_out, "cryptoreport-2022-11-22-SEK.html")}
 
 
 def people_number(text, swedish=None):
@@ -399,6 +413,10 @@ def main():
         page.evaluate("document.getElementById('btcusdt').scrollTop = 0")
         days = page.eval_on_selector_all("#btcusdt .points tbody tr", "rs => rs.map(r => r.cells[0].tagName + ' ' + r.cells[0].scope)")
         check(days and all(d == "TH row" for d in days), "each earlier day heads its row: %r" % days[:2])
+        page.keyboard.press("Shift+Tab")
+        last = page.evaluate("(() => { const s = Array.from(document.querySelectorAll('#btcusdt a[href], #btcusdt button')); return document.activeElement === s[s.length - 1] })()")
+        check(last, "Shift+Tab from the opened detail goes to its last stop")
+        page.evaluate("document.getElementById('btcusdt').focus()")
         for _ in range(12):
             page.keyboard.press("Tab")
         page.keyboard.press("Shift+Tab")
@@ -810,6 +828,18 @@ def main():
         size = chart_label_px(page, "btcusdt")
         drawn = page.eval_on_selector("#btcusdt .history svg.chart-svg", "s => s.viewBox.baseVal.width")
         check(11.5 <= size <= 12.5 and drawn > 500, "turned sideways, the chart is drawn again %d wide with 12 px labels: %.1f" % (drawn, size))
+        context.close()
+
+        # A template without the swap button: search, sort and the converter work all the same.
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        problems = watch(page)
+        page.goto("file://" + reports["older"])
+        page.fill("#search", "btc")
+        page.wait_for_timeout(100)
+        shown = page.eval_on_selector_all("table.markets tbody tr", "rs => rs.filter(r => !r.hidden).length")
+        check(page.is_visible("#tools") and 0 < shown < 20 and page.is_visible("#converter") and page.text_content("#conv-result").endswith("kr")
+              and not problems["errors"], "a template without the swap button keeps the script working (%d rows, %s)" % (shown, problems["errors"][:1]))
         context.close()
 
         # An American page dates its axes month first (Nov 22), the cards' and the detail's alike.

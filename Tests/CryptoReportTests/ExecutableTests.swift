@@ -109,6 +109,14 @@ struct ExecutableTests {
         }
     }
 
+    @Test("--history :memory: is SQLite's memory, no file of that name")
+    func memoryHistory() throws {
+        let folder = try TemporaryFolder()
+        let run = try Self.run(["--sample", "--no-config", "--format", "csv", "--output", "out", "--history", ":memory:", "--quiet"], in: folder.url)
+        #expect(run.status == 0 && run.stderr == "")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent(":memory:").path))
+    }
+
     /// A cron job's misspelt rule under `--quiet` was said nowhere, and never fired.
     @Test("an alert rule that cannot be checked is among the reports' warnings, as on standard error, even with --quiet")
     func alertNotesInReports() throws {

@@ -143,6 +143,40 @@ struct FreshnessTests {
         #expect(report.freshness.halt == nil && report.notices.isEmpty)
     }
 
+    /// A hardware clock in local time in the Americas, before NTP: every row "ahead" of it.
+    @Test("a machine whose clock runs hours behind keeps every ticker's time: only a time ahead of the feed's own is judged")
+    func clockBehind() throws {
+        let report = try Self.build(
+            tickers: [
+                Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", at: Self.at),
+                Fixtures.ticker("ethusdt", base: "eth", quote: "usdt", last: "1100", at: Self.at),
+            ],
+            rates: try Fixtures.rates, origin: .network, fetchedAt: Self.utc("2022-11-21T18:51:00Z"))
+        #expect(report.rows.allSatisfy { $0.updatedAt != nil } && report.diagnostics.isEmpty)
+        #expect(report.summary.newestTickerAt == Self.utc("2022-11-22T00:51:32Z"))
+    }
+
+    @Test("the history records the time left empty too, not the year ahead")
+    func futureTimeNotRecorded() async throws {
+        let folder = try TemporaryFolder()
+        let tickers = folder.url.appendingPathComponent("t.json")
+        let json = try #require(try JSONSerialization.jsonObject(with: try Fixtures.tickers) as? [[String: Any]])
+        // One row a year ahead of the capture (and of the fixed clock's 07:00).
+        let moved = json.map { row -> [String: Any] in
+            var row = row
+            if row["symbol"] as? String == "btcusdt" { row["at"] = 1_700_614_292_000 }
+            return row
+        }
+        try JSONSerialization.data(withJSONObject: moved).write(to: tickers)
+        var request = Settings()
+        request.fetch.tickers = .at(tickers.path)
+        request.fetch.rates = .at(Fixtures.ratesURL.path, .rates)
+        let prepared = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).prepare(request.report, fetch: request.fetch)
+        #expect(prepared.report.rows.first { $0.symbol == "btcusdt" }?.updatedAt == nil)
+        #expect(prepared.snapshot.tickers.first { $0.symbol == "btcusdt" }.map { $0.updatedAt == nil } == true)
+        #expect(prepared.report.dataDate == "2022-11-22")
+    }
+
     @Test("every market stale: the exchange appears halted")
     func allStale() throws {
         let report = try Self.build(

@@ -559,6 +559,11 @@ struct HistoryTests {
         var withoutSEK = try Self.snapshot(daysAgo: 2, factor: 1)
         withoutSEK.rates.perEuro["SEK"] = nil
         try store.record(withoutSEK)
+        // Neither the asset nor SEK: not counted, the run holding nothing to leave out.
+        var neither = try Self.snapshot(daysAgo: 4, factor: 1)
+        neither.rates.perEuro["SEK"] = nil
+        neither.tickers.removeAll { $0.baseAsset.lowercased() == "btc" }
+        try store.record(neither)
         try store.record(try Self.snapshot(daysAgo: 1, factor: 1))
         let points = try exporter.series(symbol: "btc", currency: "SEK", days: 10, now: Self.captured)
         #expect(points.count == 2)

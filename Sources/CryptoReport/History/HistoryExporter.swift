@@ -171,7 +171,10 @@ package struct HistoryExporter: Sendable {
             guard let rates, let converter = try? CurrencyConverter(rates: rates, target: currency),
                 let quoteRates = try? converter.quoteRates(for: stored.lazy.map(\.ticker))
             else {
-                unpriced += 1
+                // Counted only where the run holds the asset: a run without it adds nothing either way.
+                if stored.contains(where: { CurrencyConverter.lowercased($0.ticker.symbol) == wanted || CurrencyConverter.lowercased($0.ticker.baseAsset) == wanted }) {
+                    unpriced += 1
+                }
                 return
             }
             convertible = true

@@ -33,8 +33,11 @@ package struct HistoryStore: Sendable {
             // Made here, empty (a valid database), so that it is 0666 less the umask like the
             // reports: SQLite makes it 0644 whatever the umask, and a group sharing the history
             // (umask 002) could not record into it. Its journals take its mode.
-            let made = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
-            if made >= 0 { close(made) }
+            // Not SQLite's own names (`:memory:`, a `file:` URI), which are no file here.
+            if path != ":memory:" && !path.hasPrefix("file:") {
+                let made = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+                if made >= 0 { close(made) }
+            }
             database = try DatabaseQueue(path: path, configuration: Self.configuration())
             let migrator = Self.migrator
             let all = Set(migrator.migrations)

@@ -13,10 +13,10 @@ package struct ReportBuilder: Sendable {
         self.generatedAt = generatedAt
     }
 
-    /// Parses both payloads, then builds.
+    /// Parses both payloads, judges the tickers' times (`FutureTickerTimes`), then builds.
     package func build(tickers: FetchedPayload, rates: FetchedPayload) throws -> Report {
         try build(
-            tickers: tickers, decoded: try TickerDecoder().decode(tickers.data),
+            tickers: tickers, decoded: FutureTickerTimes.judged(try TickerDecoder().decode(tickers.data), readAt: tickers.fetchedAt),
             rates: rates, exchangeDays: try ECBRatesParser().parseAvailable(rates.data))
     }
 
@@ -32,8 +32,6 @@ package struct ReportBuilder: Sendable {
     package func build(
         tickers: FetchedPayload, decoded: TickerDecoder.Result, rates: FetchedPayload, exchangeDays: [ExchangeRates]
     ) throws -> Report {
-        var decoded = decoded
-        decoded.diagnostics += FutureTickerTimes.leaveEmpty(&decoded.tickers, readAt: tickers.fetchedAt)
         var newestTicker: Date?
         for ticker in decoded.tickers {
             if let at = ticker.updatedAt, newestTicker.map({ at > $0 }) ?? true { newestTicker = at }

@@ -35,17 +35,20 @@ extension ReportPipeline {
             { try await acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseAvailable($0) } },
             // Both sources down: the tickers' error, every time (BothOrFirstFailure).
             secondWaitsForFirst: { ($0 as? FetchError)?.isNetworkFailure ?? false })
+        // Judged once, for the reports and the history alike: a time a year ahead was left out of
+        // the reports and stored all the same.
+        let decoded = FutureTickerTimes.judged(tickerResult.value, readAt: tickerResult.payload.fetchedAt)
         func build(_ currency: CurrencyCode) throws -> Report {
             var one = spec
             one.currency = currency
             return try ReportBuilder(spec: one, ratesAgeLimit: fetch.ratesAgeLimit, generatedAt: generatedAt).build(
-                tickers: tickerResult.payload, decoded: tickerResult.value, rates: ratesResult.payload,
+                tickers: tickerResult.payload, decoded: decoded, rates: ratesResult.payload,
                 exchangeDays: ratesResult.value)
         }
         let report = try build(spec.currency)
         let others = try spec.currencies.dropFirst().map(build)
         let snapshot = Snapshot(
-            report: report, fetchedAt: tickerResult.payload.fetchedAt, tickers: tickerResult.value.tickers)
+            report: report, fetchedAt: tickerResult.payload.fetchedAt, tickers: decoded.tickers)
         return (report, others, snapshot)
     }
 }
