@@ -97,7 +97,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
         // the README's table has it, not a silent death by SIGPIPE (141) in the middle of a run.
         signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
-        SignalHandling.install(arguments: arguments)
+        SignalHandling.install(subcommand: arguments.first)
         // While the arguments are parsed, which takes a few milliseconds on this core.
         WorkerPool.startEarly()
         // The report takes no positional argument, so a first word that names no subcommand is a

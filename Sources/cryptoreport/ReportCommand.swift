@@ -24,6 +24,7 @@ struct ReportCommand: AsyncParsableCommand {
                 Self.warnOfUnknownVariables(CryptoReportCommand.logger(verbose: false, quiet: false))
                 throw error
             }
+            if settings.output.destination == .standardOutput { SignalHandling.reportsToStandardOutput() }
             let command = settings.command
             let logger = CryptoReportCommand.logger(verbose: command.verbose, quiet: command.quiet)
             Self.warnOfUnknownVariables(logger)

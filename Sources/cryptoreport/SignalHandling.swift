@@ -1,5 +1,6 @@
 import CryptoReport
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -19,20 +20,27 @@ enum SignalHandling {
     /// Written by the handler (one byte, the signal number), read by the watcher thread.
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
 
+    /// A report's settings name standard output (`--output -`, `output = "-"` in the file or
+    /// `CRYPTOREPORT_OUTPUT=-`): the stop line then speaks of no folder. Atomic: the watcher
+    /// thread may read it at any moment.
+    private static let toStandardOutput = Atomic<Bool>(false)
+
+    static func reportsToStandardOutput() {
+        toStandardOutput.store(true, ordering: .relaxed)
+    }
+
     /// What the stop line says is whole after `no temporary file is left`: set once, by
     /// `install`, before any signal can be read.
     nonisolated(unsafe) private static var whole = ""
 
-    /// - Parameter arguments: the command line; `backfill` writes days to the history, not
-    ///   reports, `history` writes nothing but its export, and a report to standard output
-    ///   (`--output -`) has no folder to speak of.
-    static func install(arguments: [String] = []) {
-        let toStandardOutput = zip(arguments, arguments.dropFirst()).contains { $0 == "--output" && $1 == "-" }
-            || arguments.contains("--output=-")
-        switch arguments.first {
+    /// - Parameter subcommand: the first argument; `backfill` writes days to the history, not
+    ///   reports, and `history` writes nothing but its export (a report to standard output says
+    ///   so once its settings are known: `reportsToStandardOutput`).
+    static func install(subcommand: String? = nil) {
+        switch subcommand {
         case "backfill": whole = ", and the history holds whole days"
         case "history": whole = ""
-        default: whole = toStandardOutput ? "" : ", and the output folder holds whole reports"
+        default: whole = ", and the output folder holds whole reports"
         }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
@@ -78,7 +86,8 @@ enum SignalHandling {
         }
         RunInterruption.shared.interrupt()
         let name = number == SIGINT ? "SIGINT" : number == SIGHUP ? "SIGHUP" : "SIGTERM"
-        let line = "cryptoreport: stopped by \(name); no temporary file is left\(whole).\n"
+        let said = toStandardOutput.load(ordering: .relaxed) ? "" : whole
+        let line = "cryptoreport: stopped by \(name); no temporary file is left\(said).\n"
         _ = line.withCString { write(2, $0, strlen($0)) }
         // No atexit handlers: another thread may be anywhere; everything durable is done.
         _exit(128 + number)

@@ -14,7 +14,7 @@ struct SignalTests {
 
     /// Starts the binary on a server that answers after 20 s, sends `signal` once the request is
     /// in, and returns the exit status, standard error and the output folder.
-    func interrupt(with signal: Int32, output: String = "out") throws -> (reason: Process.TerminationReason, status: Int32, stderr: String, out: URL, folder: TemporaryFolder) {
+    func interrupt(with signal: Int32, output: String? = "out", environment extra: [String: String] = [:]) throws -> (reason: Process.TerminationReason, status: Int32, stderr: String, out: URL, folder: TemporaryFolder) {
         let slow = LoopbackServer.Response(status: 200, body: try Fixtures.tickers, delay: 20)
         let server = try LoopbackServer(routes: ["/t": slow, "/r": .init(status: 200, body: try Fixtures.rates, contentType: "text/xml")])
         defer { server.stop() }
@@ -22,12 +22,13 @@ struct SignalTests {
         let process = Process()
         process.executableURL = ExecutableTests.binary
         process.arguments = [
-            "--tickers-url", server.url("/t"), "--ecb-url", server.url("/r"), "--output", output, "--currency", "SEK", "--timeout", "60",
-        ] + (output == "-" ? ["--format", "csv"] : [])
+            "--tickers-url", server.url("/t"), "--ecb-url", server.url("/r"), "--currency", "SEK", "--timeout", "60",
+        ] + (output.map { ["--output", $0] } ?? []) + (output == "out" ? [] : ["--format", "csv"])
         process.currentDirectoryURL = folder.url
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = folder.url.appendingPathComponent("cache").path
         environment["XDG_CONFIG_HOME"] = folder.url.appendingPathComponent("config").path
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let err = Pipe()
         process.standardError = err
@@ -58,11 +59,13 @@ struct SignalTests {
     }
 
     /// A report to standard output has no folder: the line said it held whole reports.
-    @Test("SIGINT while fetching for standard output: 130, and the line speaks of no folder")
+    @Test("SIGINT while fetching for standard output, by flag or by the environment: 130, and the line speaks of no folder")
     func whileFetchingToStandardOutput() throws {
-        let run = try interrupt(with: SIGINT, output: "-")
-        #expect(run.status == 130)
-        #expect(run.stderr == "cryptoreport: stopped by SIGINT; no temporary file is left.\n")
+        for (output, environment) in [("-", [:]), (nil, ["CRYPTOREPORT_OUTPUT": "-"])] as [(String?, [String: String])] {
+            let run = try interrupt(with: SIGINT, output: output, environment: environment)
+            #expect(run.status == 130)
+            #expect(run.stderr == "cryptoreport: stopped by SIGINT; no temporary file is left.\n", "\(environment)")
+        }
     }
 
     @Test(
