@@ -236,12 +236,14 @@
       } else {
         var share = quotient(product, per);
         if (!share) { result.textContent = "–"; via.textContent = ""; return; }
-        var exact = plain(share);
-        if (other.market) {
+        var exact = plain(share), money = null;
+        // A currency in ISO 4217 in the currency's own style; USDT (at par with USD, no market of
+        // its own) is no such currency, and is written as an asset is.
+        if (!other.market) try { money = new Intl.NumberFormat(locale, { style: "currency", currency: other.name }); } catch (e) { money = null; }
+        if (!money) {
           var places = amountDigits(exact);
           result.textContent = new Intl.NumberFormat(locale, { minimumFractionDigits: places, maximumFractionDigits: places }).format(exact) + " " + other.name;
         } else {
-          var money = new Intl.NumberFormat(locale, { style: "currency", currency: other.name });
           var own = fractionDigits(exact, money.resolvedOptions().maximumFractionDigits);
           result.textContent = new Intl.NumberFormat(locale, {
             style: "currency", currency: other.name, minimumFractionDigits: own, maximumFractionDigits: own
@@ -463,8 +465,10 @@
   // not on the page behind it: the dialog itself, whose box scrolls, so that the arrows, Page
   // Down and Space scroll it (with its close button focused they scrolled the page behind on a
   // desktop); Tab goes on to the close button.
+  var lastShown = null;
   function focusTarget() {
     var detail = document.querySelector(".detail:target");
+    if (detail) lastShown = detail.id;
     if (!detail || detail.contains(document.activeElement)) return;
     detail.tabIndex = -1;
     detail.focus({ preventScroll: true });
@@ -592,11 +596,18 @@
       search.focus({ preventScroll: true });
     });
     document.body.appendChild(jump);
-    // Shown only while the table is still below: past it, the button would cover the footer.
-    new IntersectionObserver(function (entries) {
-      var entry = entries[entries.length - 1];
-      jump.hidden = entry.isIntersecting || entry.boundingClientRect.top < 0;
-    }).observe(markets);
+    // Shown only while the table is still below (past it, the button would cover the footer),
+    // and not over the converter, whose fields sit where it would.
+    var near = { markets: false, converter: false }, past = false;
+    var watcher = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        near[entry.target.id] = entry.isIntersecting;
+        if (entry.target === markets) past = !entry.isIntersecting && entry.boundingClientRect.top < 0;
+      });
+      jump.hidden = near.markets || near.converter || past;
+    });
+    watcher.observe(markets);
+    if (converter) watcher.observe(converter);
   }
 
   // Columns to hide, by their header's text, remembered on this computer.
@@ -659,6 +670,7 @@
     var link = back && back.opener.isConnected ? back.opener : row && row.querySelector(".pair a");
     var wrap = table.closest(".table-wrap");
     opened = null;
+    lastShown = null;
     // Its next opening starts at its top (`openAtTop` comes only after the browser drew it).
     detail.scrollTop = 0;
     location.replace("#" + fragment());
@@ -670,6 +682,16 @@
     if (row && !row.hidden && (!back || row.contains(link))) rowInView(row);
     if (link) link.focus({ preventScroll: true });
   }
+  // Closed by the browser's Back (the address's change, not closeDetail): the focus goes back
+  // to the link that opened it too, not to the top of the page.
+  window.addEventListener("hashchange", function () {
+    if (!lastShown || document.querySelector(".detail:target")) return;
+    var row = document.getElementById("m-" + lastShown);
+    var link = opened && opened.opener.isConnected ? opened.opener : row && row.querySelector(".pair a");
+    lastShown = null;
+    opened = null;
+    if (link) link.focus({ preventScroll: true });
+  });
   Array.prototype.forEach.call(document.querySelectorAll(".detail"), function (detail) {
     detail.addEventListener("click", function (event) {
       if (event.target === detail || event.target.closest(".close")) { event.preventDefault(); closeDetail(detail); }

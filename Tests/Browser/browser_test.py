@@ -598,9 +598,20 @@ def main():
         # The currencies first, then the most traded assets (the top volume list's), then all.
         lists = page.evaluate("""['#conv-from', '#conv-to'].map(s => Array.from(document.querySelector(s).children).map(e =>
             e.tagName === 'OPTGROUP' ? e.label + ':' + Array.from(e.children).map(o => o.textContent).slice(0, 3).join(',') : e.textContent))""")
-        check(lists[0][:4] == ["SEK", "USD", "EUR", "INR"] and lists[0][4].startswith("Mest handlade:") and lists[0][5].startswith("Alla, A–Ö:1INCH,AAVE")
-              and lists[1][:4] == ["SEK", "USD", "EUR", "INR"] and lists[1][4] == lists[0][4],
-              "the converter lists the currencies, then the most traded, then all A–Ö: %r" % [l[:6] for l in lists])
+        check(lists[0][:5] == ["SEK", "USD", "EUR", "INR", "USDT"] and lists[0][5].startswith("Mest handlade:") and lists[0][6].startswith("Alla, A–Ö:1INCH,AAVE")
+              and lists[1][:5] == ["SEK", "USD", "EUR", "INR", "USDT"] and lists[1][5] == lists[0][5],
+              "the converter lists the currencies (USDT at par with USD among them), then the most traded, then all A–Ö: %r" % [l[:7] for l in lists])
+        # USDT at par with USD, as the page's rates and every USDT market have it (priced at
+        # USDT/INR it was 7 % more): 1 USDT is the CSV's USD rate, and 1 BTC its BTC/USDT price.
+        page.select_option("#conv-from", label="USDT")
+        page.select_option("#conv-to", label="SEK")
+        shown = page.text_content("#conv-result")
+        check(equal_to_csv(shown, sek_csv["btcusdt"]["fx_rate"]), "1 USDT = %r, the CSV's rate for USDT %s" % (shown, sek_csv["btcusdt"]["fx_rate"]))
+        page.select_option("#conv-from", label="BTC")
+        page.select_option("#conv-to", label="USDT")
+        shown = page.text_content("#conv-result")
+        check(shown.endswith(" USDT") and equal_to_csv(shown[:-5], "15988", swedish=True), "1 BTC = %r, BTC/USDT's 15 988" % shown)
+        page.select_option("#conv-to", label="SEK")
         page.select_option("#conv-from", label="BTC")
         page.fill("#conv-amount", "0,5")
         shown = page.text_content("#conv-result")
@@ -777,6 +788,10 @@ def main():
         top = page.evaluate("document.getElementById('search').getBoundingClientRect().top")
         check(page.evaluate("document.activeElement.id") == "search" and 0 <= top <= 100 and not page.is_visible(".jump"),
               "the button takes the reader to the search box (at %s px), and goes while the table is in view" % top)
+        page.goto("file://" + sek_html)
+        page.evaluate("document.getElementById('converter').scrollIntoView({ block: 'end' })")
+        page.wait_for_timeout(300)
+        check(not page.is_visible(".jump"), "the button is not over the converter's fields")
         page.goto("file://" + sek_html + "#btcusdt")
         page.evaluate("scrollTo(0, 0)")
         page.wait_for_timeout(200)
@@ -840,6 +855,19 @@ def main():
         shown = page.eval_on_selector_all("table.markets tbody tr", "rs => rs.filter(r => !r.hidden).length")
         check(page.is_visible("#tools") and 0 < shown < 20 and page.is_visible("#converter") and page.text_content("#conv-result").endswith("kr")
               and not problems["errors"], "a template without the swap button keeps the script working (%d rows, %s)" % (shown, problems["errors"][:1]))
+        context.close()
+
+        # Closed by the browser's Back, a detail gives the focus back to the row's link, as Escape does.
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        page.goto("file://" + sek_html)
+        page.evaluate("document.getElementById('m-ethusdt').scrollIntoView({ block: 'center' })")
+        page.click("#m-ethusdt .pair a")
+        page.wait_for_timeout(200)
+        page.go_back()
+        page.wait_for_timeout(300)
+        check(not page.is_visible("#ethusdt") and page.evaluate("document.activeElement === document.querySelector('#m-ethusdt .pair a')"),
+              "closed by Back, the detail gives the focus back to the row's link (%s)" % page.evaluate("document.activeElement.tagName"))
         context.close()
 
         # An American page dates its axes month first (Nov 22), the cards' and the detail's alike.

@@ -39,6 +39,10 @@ struct ConverterTests {
         }
         let sek = try HTMLReportAppTests.sample("SEK")
         #expect(try Self.decode(ReportViewModel.converterData([sek])).units.count > 100)
+        // USDT at par with USD, as the page's rates have it, not at its USDT/INR market (7 % more).
+        let units = try Self.decode(ReportViewModel.converterData([sek])).units
+        let usdt = try #require(units.first { $0.name == "USDT" })
+        #expect(usdt.market.isEmpty && usdt.values == units.first { $0.name == "USD" }?.values)
         // The most traded first: the top volume list's assets, each once.
         #expect(try Self.decode(ReportViewModel.converterData([sek])).popular == sek.summary.topVolume.map { $0.baseAsset.uppercased() })
         // Units enough to be written in several chunks at once.

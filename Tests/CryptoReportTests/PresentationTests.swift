@@ -173,10 +173,14 @@ struct PresentationTests {
         #expect(csv == "rule,symbol,value,unit,message\r\n"
             + "btc above 170000 SEK,btcusdt,171447.347647863,SEK,\"\(messages[0])\"\r\n"
             + "srm move 25 %,srmusdt,28.6086409772748,%,\"\(messages[1])\"\r\n")
+        // The page and the Markdown write a limit's figure in the report's number style, as
+        // every other figure of theirs; JSON, the alerts file and the log in its currency's own.
+        let inReportStyle = ["btc above 170000 SEK: BTC/USDT is at SEK\u{00A0}171,447.35", messages[1]]
+        #expect(AlertText.messages(report, inReportLocale: true) == inReportStyle)
         let templates = try TemplateRenderer()
         for format in [ReportFormat.markdown, .html, .json] {
             let text = try ReportPipeline().render(report, as: format, templates: templates)
-            for message in messages {
+            for message in format == .json ? messages : inReportStyle {
                 #expect(text.contains(message), "\(format) lacks \(message)")
             }
         }

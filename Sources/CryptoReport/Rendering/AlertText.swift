@@ -16,18 +16,22 @@ package enum AlertText {
 
     /// Every alert of the report, in order; one formatter per currency, not per alert, since
     /// thousands of rules may fire.
-    /// - Parameter strings: the HTML page's language; English for the other reports, the alerts
-    ///   file and the log. The rule is quoted as the user wrote it.
-    package static func messages(_ report: Report, strings: PageStrings = .english) -> [String] {
+    /// - Parameters:
+    ///   - strings: the HTML page's language; English for the other reports, the alerts file
+    ///     and the log. The rule is quoted as the user wrote it.
+    ///   - inReportLocale: a price limit's figure in the report's number style, as the page and
+    ///     the Markdown write every other figure ("ligger på 15 988,00 US$" on a Swedish page,
+    ///     which read "$15,988.00", fifteen dollars to a Swede); else in its currency's own.
+    package static func messages(_ report: Report, strings: PageStrings = .english, inReportLocale: Bool = false) -> [String] {
         var formatters = Formatters(localeIdentifier: report.localeIdentifier)
-        return report.alerts.map { message($0, formatters: &formatters, strings: strings) }
+        return report.alerts.map { message($0, formatters: &formatters, strings: strings, inReportLocale: inReportLocale) }
     }
 
-    static func message(_ alert: FiredAlert, formatters: inout Formatters, strings: PageStrings = .english) -> String {
+    static func message(_ alert: FiredAlert, formatters: inout Formatters, strings: PageStrings = .english, inReportLocale: Bool = false) -> String {
         let pair = "\(alert.baseAsset.uppercased())/\(alert.quoteAsset.uppercased())"
         switch alert.figure {
         case let .price(price, currency):
-            let numbers = formatters.own(currency)
+            let numbers = inReportLocale ? formatters.report(currency) : formatters.own(currency)
             return strings.format(.alertAt, alert.rule.description, pair, numbers.money(price))
         case let .change(change, period, price, currency):
             let numbers = formatters.report(currency)

@@ -85,8 +85,13 @@ extension ReportViewModel {
         let byReport = reports.dropFirst().map { report in
             Dictionary(report.rows.map { ($0.symbol, $0.price) }, uniquingKeysWith: { first, _ in first })
         }
+        // USDT at par with USD, as every USDT market is converted (the page's rates say
+        // "1 USDT = 10,7235 SEK"): priced at its own USDT/INR market it was 7 % more, and BTC
+        // came to 14,916 USDT where BTC/USDT says 15,988.
+        let usd = units.first { $0.name == "USD" }?.values
         let assets = ParallelChunks.elements(firsts.count, chunk: 4_096) { position -> ConverterData.Unit in
             let row = rows[firsts[position]]
+            if let usd, row.baseAsset.lowercased() == "usdt" { return ConverterData.Unit(name: "USDT", market: "", values: usd) }
             let values = [PlainNumber.format(row.price)] + byReport.map { prices in prices[row.symbol].map { PlainNumber.format($0) } ?? "" }
             return ConverterData.Unit(name: row.baseAsset.uppercased(), market: row.symbol, values: values)
         }

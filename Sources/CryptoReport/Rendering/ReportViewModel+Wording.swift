@@ -109,7 +109,7 @@ extension ReportViewModel {
     static func alertLines(_ report: Report, strings: PageStrings, linked pageHasDetails: Bool = true) -> [AlertLine] {
         guard !report.alerts.isEmpty else { return [] }
         let onPage = pageHasDetails ? Set(report.rows.lazy.map(\.symbol)) : []
-        return zip(report.alerts, AlertText.messages(report, strings: strings)).map { alert, text in
+        return zip(report.alerts, AlertText.messages(report, strings: strings, inReportLocale: true)).map { alert, text in
             let linked = onPage.contains(alert.symbol)
             return AlertLine(text: text, anchor: linked ? anchor(alert.symbol) : "", hasAnchor: linked)
         }
