@@ -41,9 +41,9 @@ LIB=Sources/CryptoReport
 # The library files each harness needs: its parser and what the parser refers to. Both parsers
 # share DataError, DecimalText and TickerDecoder's message helpers; keep these lists in step with
 # the parsers' dependencies (the compiler names any file missing here).
-COMMON=(Fuzz/FuzzSupport.swift "$LIB/Parsing/DataError.swift" "$LIB/Parsing/DecimalText.swift" "$LIB/Parsing/TickerDecoder.swift"
-    "$LIB/Parsing/JSONScalar.swift" "$LIB/Parsing/SourceText.swift" "$LIB/Parsing/TickerScanner.swift" "$LIB/Parsing/TickerScanner+Parts.swift" "$LIB/Parsing/FirstSymbols.swift" "$LIB/Model/DecimalParts.swift" "$LIB/Model/ByteSink.swift" "$LIB/Model/FastDecimal.swift" "$LIB/Model/ParallelChunks.swift" "$LIB/Model/HugePages.swift" "$LIB/Model/WorkerPool.swift" "$LIB/Model/DataSource.swift" "$LIB/Model/Ticker.swift"
-    "$LIB/Model/Diagnostic.swift" "$LIB/Pipeline/ExitStatus.swift")
+COMMON=(Fuzz/FuzzSupport.swift "$LIB/Parsing/DataError.swift" "$LIB/Parsing/DecimalText.swift" "$LIB/Parsing/TickerDecoder.swift" "$LIB/Parsing/RawTickerRow.swift"
+    "$LIB/Parsing/JSONScalar.swift" "$LIB/Parsing/SourceText.swift" "$LIB/Parsing/TickerScanner.swift" "$LIB/Parsing/TickerScanner+Parts.swift" "$LIB/Parsing/FirstSymbols.swift" "$LIB/Model/DecimalParts.swift" "$LIB/Model/DecimalOrder.swift" "$LIB/Model/ByteSink.swift" "$LIB/Model/FastDecimal.swift" "$LIB/Model/ParallelChunks.swift" "$LIB/Model/HugePages.swift" "$LIB/Model/WorkerPool.swift" "$LIB/Model/DataSource.swift" "$LIB/Model/Ticker.swift"
+    "$LIB/Model/Diagnostic.swift" "$LIB/Model/ExitStatus.swift")
 
 # libxml2's flags, from pkg-config when it is there.
 if XML_CFLAGS=$(pkg-config --cflags libxml-2.0 2>/dev/null) && XML_LIBS=$(pkg-config --libs libxml-2.0 2>/dev/null); then
