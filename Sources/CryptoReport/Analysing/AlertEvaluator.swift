@@ -24,7 +24,9 @@ package struct AlertEvaluator: Sendable {
             switch rule.condition {
             case let .above(limit, named), let .below(limit, named):
                 guard let asset = rule.asset else { continue }
-                let currency = AlertRule.ratesCurrency(named)
+                // A limit in USDT, as the markets are quoted, is one in USD: the ECB has no USDT,
+                // and such a rule never fired while its chart drew it.
+                let currency = CurrencyCode.atPar(named)
                 if priced[currency] == nil {
                     priced[currency] = Self.index(tickers, rates: rates, currency: currency)
                 }

@@ -17,13 +17,6 @@ public struct AlertRule: Sendable, Equatable, CustomStringConvertible {
     public var condition: Condition
     public var description: String
 
-    /// The ECB currency a price limit is priced in: a limit in USDT, as the markets are quoted
-    /// (`btc above 20000 USDT`), is one in USD, at the par every USDT market is converted at.
-    /// Without it the chart drew such a limit and the rule never fired, the ECB having no USDT.
-    package static func ratesCurrency(_ currency: String) -> String {
-        currency == "USDT" ? "USD" : currency
-    }
-
     public struct ParseError: Error, CustomStringConvertible {
         public var message: String
         public var description: String { message }

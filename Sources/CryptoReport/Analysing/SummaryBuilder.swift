@@ -156,8 +156,7 @@ package struct SummaryBuilder: Sendable {
     /// A quote asset that is the report currency itself (USDT, at par, in a USD report; INR in
     /// an INR report): "1 USD = 1.00000 USD" tells a reader nothing.
     static func isIdentity(_ rate: QuoteRate, currency: String) -> Bool {
-        let fiat = rate.quoteAsset.lowercased() == "usdt" ? "USD" : rate.quoteAsset.uppercased()
-        return fiat == currency.uppercased() && rate.rate == 1
+        CurrencyCode.atPar(rate.quoteAsset) == currency.uppercased() && rate.rate == 1
     }
 
     /// USDT first, then INR, then the crypto quotes by name: the order people read them in.

@@ -158,6 +158,10 @@ package struct HistoryExporter: Sendable {
     ) throws(HistoryError) -> Outcome {
         var convertible = false
         var unpriced = 0
+        /// One of the asset's own markets (not one that prices it).
+        func isOwn(_ ticker: Ticker) -> Bool {
+            CurrencyConverter.lowercased(ticker.symbol) == wanted || CurrencyConverter.lowercased(ticker.baseAsset) == wanted
+        }
         let selector = MarketSelector(Selection(markets: .primary, symbols: [wanted]))
         let analyser = MarketAnalyser()
         // The run before's choice, and this run's markets, in buffers used again run after run.
@@ -172,9 +176,7 @@ package struct HistoryExporter: Sendable {
                 let quoteRates = try? converter.quoteRates(for: stored.lazy.map(\.ticker))
             else {
                 // Counted only where the run holds the asset: a run without it adds nothing either way.
-                if stored.contains(where: { CurrencyConverter.lowercased($0.ticker.symbol) == wanted || CurrencyConverter.lowercased($0.ticker.baseAsset) == wanted }) {
-                    unpriced += 1
-                }
+                if stored.contains(where: { isOwn($0.ticker) }) { unpriced += 1 }
                 return
             }
             convertible = true
@@ -184,8 +186,7 @@ package struct HistoryExporter: Sendable {
             choice.rated.removeAll(keepingCapacity: true)
             choice.pick = nil
             own.removeAll(keepingCapacity: true)
-            for (nameID, ticker) in stored
-            where CurrencyConverter.lowercased(ticker.symbol) == wanted || CurrencyConverter.lowercased(ticker.baseAsset) == wanted {
+            for (nameID, ticker) in stored where isOwn(ticker) {
                 let rate = quoteRates.rates[CurrencyConverter.lowercased(ticker.quoteAsset)]?.rate
                 choice.markets.append(nameID)
                 choice.rated.append(rate != nil)

@@ -15,5 +15,13 @@ public struct CurrencyCode: Sendable, Hashable, Comparable, Codable, CustomStrin
 
     public var description: String { code }
 
+    /// The ECB currency an asset or a limit's currency stands for, upper case: USDT is USD at
+    /// par, as every USDT market is converted (`CurrencyConverter`); any other is itself. One
+    /// rule for the rates card, the alerts and the converter, which each wrote it.
+    package static func atPar(_ asset: String) -> String {
+        let code = asset.uppercased()
+        return code == "USDT" ? "USD" : code
+    }
+
     public static func < (left: CurrencyCode, right: CurrencyCode) -> Bool { left.code < right.code }
 }

@@ -91,7 +91,7 @@ extension ReportViewModel {
         let usd = units.first { $0.name == "USD" }?.values
         let assets = ParallelChunks.elements(firsts.count, chunk: 4_096) { position -> ConverterData.Unit in
             let row = rows[firsts[position]]
-            if let usd, row.baseAsset.lowercased() == "usdt" { return ConverterData.Unit(name: "USDT", market: "", values: usd) }
+            if let usd, CurrencyCode.atPar(row.baseAsset) == "USD" { return ConverterData.Unit(name: "USDT", market: "", values: usd) }
             let values = [PlainNumber.format(row.price)] + byReport.map { prices in prices[row.symbol].map { PlainNumber.format($0) } ?? "" }
             return ConverterData.Unit(name: row.baseAsset.uppercased(), market: row.symbol, values: values)
         }

@@ -63,7 +63,7 @@ extension ReportViewModel {
             guard let asset = rule.asset, asset == base || asset == symbol else { return nil }
             switch rule.condition {
             case let .above(limit, currency), let .below(limit, currency):
-                guard let rate = try? report.rates.rate(from: AlertRule.ratesCurrency(currency), to: report.currency) else { return nil }
+                guard let rate = try? report.rates.rate(from: CurrencyCode.atPar(currency), to: report.currency) else { return nil }
                 let isAbove: Bool
                 if case .above = rule.condition { isAbove = true } else { isAbove = false }
                 return PriceChart.Limit(label: "", value: limit * rate, direction: isAbove ? "up" : "down")

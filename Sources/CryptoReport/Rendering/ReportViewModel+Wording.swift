@@ -34,7 +34,7 @@ extension ReportViewModel {
             let market = $0.via.hasPrefix($0.quoteAsset) && $0.via.count > $0.quoteAsset.count
                 ? "\($0.quoteAsset.uppercased())/\($0.via.dropFirst($0.quoteAsset.count).uppercased())" : $0.via
             let via = $0.via.hasPrefix("ECB") ? "" : t.format(.rateVia, market)
-            let unit = $0.quoteAsset == "usdt" ? "USD" : $0.quoteAsset.uppercased()
+            let unit = CurrencyCode.atPar($0.quoteAsset)
             return Text(text: "1 \(unit) = \(numbers.rate($0.rate)) \(report.currency)\(via)")
         }
         counts.assetsPhrase = t.format(summary.counts.assets == 1 ? .assetOne : .assetOther, counts.assets)
