@@ -65,7 +65,8 @@ struct HistoryCommand: ParsableCommand {
                 // is read (shared once learnt: `markdown` finds them, or waits for them).
                 DispatchQueue.global().async { _ = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: locale)) }
             }
-            try ReportWriter.finishInterruptedCommit(inFolderOf: path)
+            // Read-only: a commit a killed run left in the folder is finished by the next report
+            // or backfill, never here (recovery writes, and a journal may be another user's).
             let points: [HistoryExporter.Point]
             let emptyWindow: HistoryExporter.EmptyWindow?
             do throws(HistoryError) {

@@ -74,7 +74,7 @@ struct CommitRecoveryTests {
             if let extra { files.append(extra) }
             _ = try? writer.write(files, removing: ["a-alerts.csv"])
             let finished = !stopping.died
-            writer.fileSystem = POSIXCommitFileSystem()
+            writer.fileSystem = real
             try writer.recover()
             let after = contents(of: folder)
             if expectNew && finished {
@@ -107,8 +107,8 @@ struct CommitRecoveryTests {
 
     @Test("a commit whose last rename fails, stopped at any step of its roll-back, leaves the previous set")
     func everyStepOfARollBack() throws {
-        // A name in a folder that does not exist is staged like any other and fails at its rename.
-        try Self.stopAtEveryStep(failing: ("missing/d.json", "new d"), expectNew: false)
+        // d.json is staged like any other and fails at its rename, in the run and in recovery.
+        try Self.stopAtEveryStep(real: FailingRename(failing: "d.json"), failing: ("d.json", "new d"), expectNew: false)
     }
 
     @Test("the issue's case: killed at the second rename, then a failing run; the new set is whole and the old CSV not lost")
@@ -147,5 +147,84 @@ struct CommitRecoveryTests {
             #expect(error.errorDescription?.contains("the journal of an interrupted commit is damaged") == true)
             #expect(error.exitStatus == .cannotCreateOutput)
         }
+    }
+
+    /// The planted journal of issue 32: names through a sub-folder that links out of the shared folder.
+    static func plant(_ journal: String, in folder: TemporaryFolder) throws {
+        try Data(journal.utf8).write(to: folder.url.appendingPathComponent(CommitJournal.fileName))
+    }
+
+    @Test("a journal planted by another user of a shared folder cannot make recovery touch files outside it")
+    func plantedJournalThroughALink() throws {
+        let folder = try TemporaryFolder()
+        let home = try TemporaryFolder()
+        try Data("the owner's".utf8).write(to: home.url.appendingPathComponent("victim"))
+        try Data("the member's".utf8).write(to: folder.url.appendingPathComponent("evil.txt"))
+        #expect(symlink(home.url.path, folder.url.appendingPathComponent("d").path) == 0)
+        try Self.plant(
+            #"{"version":1,"replacements":[{"name":"d/planted","staged":"evil.txt"}],"removals":[{"name":"d/victim","aside":"x.gone"}]}"#,
+            in: folder)
+        do {
+            try ReportWriter(directory: folder.url).recover()
+            Issue.record("a planted journal was carried out")
+        } catch {
+            #expect(error.errorDescription?.contains("not one this tool wrote") == true)
+        }
+        #expect(try String(contentsOf: home.url.appendingPathComponent("victim"), encoding: .utf8) == "the owner's")
+        #expect(!FileManager.default.fileExists(atPath: home.url.appendingPathComponent("planted").path))
+        #expect(Self.contents(of: home).keys.sorted() == ["victim"])
+        // Left for a person, as it was.
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent(CommitJournal.fileName).path))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("evil.txt").path))
+    }
+
+    @Test("a journal whose staged, kept-aside or outgoing names are not the ones the tool makes is refused")
+    func journalOfForeignNames() throws {
+        let foreign = [
+            #"{"version":1,"replacements":[{"name":"a.csv","staged":"evil.txt"}],"removals":[]}"#,
+            #"{"version":1,"replacements":[{"name":"a.csv","staged":".a.csv.1A2B3C4D.tmp","backup":".bashrc"}],"removals":[]}"#,
+            #"{"version":1,"replacements":[{"name":".bashrc","staged":"..bashrc.1A2B3C4D.tmp"}],"removals":[]}"#,
+            #"{"version":1,"replacements":[],"removals":[{"name":"a.csv","aside":".b.csv.1A2B3C4D.gone.tmp"}]}"#,
+            #"{"version":1,"replacements":[{"name":"..","staged":"...1A2B3C4D.tmp"}],"removals":[]}"#,
+            #"{"version":1,"replacements":[{"name":"d/a.csv","staged":".d/a.csv.1A2B3C4D.tmp"}],"removals":[]}"#,
+            #"{"version":2,"replacements":[],"removals":[]}"#,
+        ]
+        for text in foreign {
+            let folder = try TemporaryFolder()
+            try Data("the owner's a".utf8).write(to: folder.url.appendingPathComponent("a.csv"))
+            try Data("planted".utf8).write(to: folder.url.appendingPathComponent("evil.txt"))
+            try Self.plant(text, in: folder)
+            #expect(throws: OutputError.self, "\(text)") { try ReportWriter(directory: folder.url).recover() }
+            #expect(Self.contents(of: folder)["a.csv"] == "the owner's a", "\(text)")
+        }
+        // The tool's own journal of the same shape is carried out.
+        let folder = try TemporaryFolder()
+        try Data("new a".utf8).write(to: folder.url.appendingPathComponent(".a.csv.1A2B3C4D.tmp"))
+        try Self.plant(#"{"version":1,"replacements":[{"name":"a.csv","staged":".a.csv.1A2B3C4D.tmp"}],"removals":[]}"#, in: folder)
+        try ReportWriter(directory: folder.url).recover()
+        #expect(Self.contents(of: folder) == ["a.csv": "new a"])
+    }
+
+    @Test("a link planted under a staged name is never published under a report's name")
+    func stagedLinkNotPublished() throws {
+        let folder = try TemporaryFolder()
+        let home = try TemporaryFolder()
+        try Data("secret".utf8).write(to: home.url.appendingPathComponent("id"))
+        #expect(symlink(home.url.appendingPathComponent("id").path, folder.url.appendingPathComponent(".index.html.1A2B3C4D.tmp").path) == 0)
+        try Self.plant(#"{"version":1,"replacements":[{"name":"index.html","staged":".index.html.1A2B3C4D.tmp"}],"removals":[]}"#, in: folder)
+        try ReportWriter(directory: folder.url).recover()
+        var info = stat()
+        #expect(lstat(folder.url.appendingPathComponent("index.html").path, &info) != 0, "no index.html, and surely no link")
+        #expect(Self.contents(of: folder).isEmpty)
+        #expect(try String(contentsOf: home.url.appendingPathComponent("id"), encoding: .utf8) == "secret")
+    }
+
+    @Test("the writer refuses a report name that is not one plain file name")
+    func plainNamesOnly() throws {
+        let folder = try TemporaryFolder()
+        for name in ["d/a.csv", "../a.csv", ".hidden", ""] {
+            #expect(throws: OutputError.self, "\(name)") { try ReportWriter(directory: folder.url).write([(name, "x")]) }
+        }
+        #expect(Self.contents(of: folder).isEmpty)
     }
 }

@@ -109,6 +109,35 @@ struct ExecutableTests {
         }
     }
 
+    /// Issue 32's first row: a group member plants a journal whose names go through a link to the
+    /// owner's home. Neither `history` nor the next report follows it; the report stops (73) and
+    /// leaves the journal for a person.
+    @Test("a journal planted in a shared folder is never carried out by history or by a report")
+    func plantedJournal() throws {
+        let folder = try TemporaryFolder()
+        let home = folder.url.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try Data("private".utf8).write(to: home.appendingPathComponent("victim"))
+        let recorded = try Self.run(
+            ["--sample", "--no-config", "--format", "csv", "--output", "shared", "--history", "shared/history.sqlite", "--quiet"], in: folder.url)
+        #expect(recorded.status == 0)
+        let shared = folder.url.appendingPathComponent("shared")
+        #expect(symlink(home.path, shared.appendingPathComponent("d").path) == 0)
+        try Data("member's".utf8).write(to: shared.appendingPathComponent("evil.txt"))
+        let journal = #"{"replacements":[{"name":"d/planted","staged":"evil.txt"}],"removals":[{"name":"d/victim","aside":"x.gone"}]}"#
+        try Data(journal.utf8).write(to: shared.appendingPathComponent(".cryptoreport-journal"))
+
+        let history = try Self.run(["history", "--symbol", "btc", "--days", "3650", "--history", "shared/history.sqlite", "--no-config"], in: folder.url)
+        #expect(history.status == 0, "\(history.stderr)")
+        let report = try Self.run(
+            ["--sample", "--no-config", "--format", "csv", "--output", "shared", "--history", "shared/history.sqlite", "--quiet"], in: folder.url)
+        #expect(report.status == 73)
+        #expect(report.stderr.contains("not one this tool wrote"), "\(report.stderr)")
+        #expect(try String(contentsOf: home.appendingPathComponent("victim"), encoding: .utf8) == "private")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == ["victim"])
+        #expect(FileManager.default.fileExists(atPath: shared.appendingPathComponent(".cryptoreport-journal").path))
+    }
+
     @Test("--history :memory: is SQLite's memory, no file of that name")
     func memoryHistory() throws {
         let folder = try TemporaryFolder()

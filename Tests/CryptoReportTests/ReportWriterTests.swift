@@ -123,10 +123,12 @@ struct ReportWriterTests {
         let folder = try TemporaryFolder()
         let writer = ReportWriter(directory: folder.url)
         try writer.write([("a.csv", "old a"), ("a-alerts.csv", "old alerts")])
-        // A name in a folder that does not exist is staged and checked like any other and fails
-        // only at its rename, after a.csv was replaced and the alerts file moved aside.
-        #expect(throws: OutputError.writeFailed(path: folder.url.appendingPathComponent("missing/b.json").path, reason: "No such file or directory")) {
-            try writer.write([("a.csv", "new a"), ("missing/b.json", "new")], removing: ["a-alerts.csv"])
+        // b.json is staged and checked like any other and fails only at its rename, after a.csv
+        // was replaced and the alerts file moved aside.
+        var failing = writer
+        failing.fileSystem = FailingRename(failing: "b.json")
+        #expect(throws: OutputError.writeFailed(path: folder.url.appendingPathComponent("b.json").path, reason: "No such file or directory")) {
+            try failing.write([("a.csv", "new a"), ("b.json", "new")], removing: ["a-alerts.csv"])
         }
         #expect(Self.text(folder, "a.csv") == "old a")
         #expect(Self.text(folder, "a-alerts.csv") == "old alerts")
@@ -150,8 +152,10 @@ struct ReportWriterTests {
 
         // A rename that fails after the decision: the error is thrown, the report put back.
         seen = []
+        var failing = writer
+        failing.fileSystem = FailingRename(failing: "b.json")
         #expect(throws: OutputError.self) {
-            try writer.write(files: [file("a.csv", "newer a"), file("missing/b.json", "b")], decided: { seen.append("decided") }) { seen.append("committed") }
+            try failing.write(files: [file("a.csv", "newer a"), file("b.json", "b")], decided: { seen.append("decided") }) { seen.append("committed") }
         }
         #expect(seen == ["decided"])
         #expect(Self.text(folder, "a.csv") == "new a")
@@ -172,9 +176,11 @@ struct ReportWriterTests {
         var writer = ReportWriter(directory: folder.url)
         writer.fileSystem = NoHardLinks()
         try writer.write([("a.csv", "old a"), ("b.md", "old b")])
+        writer.fileSystem = FailingRename(real: NoHardLinks(), failing: "c.json")
         #expect(throws: OutputError.self) {
-            try writer.write([("a.csv", "new a"), ("b.md", "new b"), ("missing/c.json", "new")])
+            try writer.write([("a.csv", "new a"), ("b.md", "new b"), ("c.json", "new")])
         }
+        writer.fileSystem = NoHardLinks()
         #expect(Self.text(folder, "a.csv") == "old a" && Self.text(folder, "b.md") == "old b")
         try writer.write([("a.csv", "new a"), ("b.md", "new b")])
         #expect(Self.everything(in: folder) == ["a.csv", "b.md"])
@@ -203,6 +209,22 @@ struct ReportWriterTests {
         #expect(!ReportWriter.isTemporaryName(".notes.tmp") && !ReportWriter.isTemporaryName(".a.csv.1A2B3C4G.tmp"))
         #expect(!ReportWriter.isTemporaryName("a.csv.1A2B3C4D.tmp") && !ReportWriter.isTemporaryName(".1A2B3C4D.tmp"))
     }
+}
+
+/// A file system on which a rename onto the file name `failing` fails (ENOENT), as one into a
+/// folder removed under the run would: the commit fails at that rename, after those before it.
+struct FailingRename: CommitFileSystem {
+    var real: any CommitFileSystem = POSIXCommitFileSystem()
+    let failing: String
+
+    func createSynced(_ path: String, _ data: Data) -> Int32 { real.createSynced(path, data) }
+    func hardLink(_ existing: String, _ new: String) -> Int32 { real.hardLink(existing, new) }
+    func copySynced(_ existing: String, _ new: String) -> Int32 { real.copySynced(existing, new) }
+    func rename(_ from: String, _ to: String) -> Int32 {
+        (to as NSString).lastPathComponent == failing ? ENOENT : real.rename(from, to)
+    }
+    func unlink(_ path: String) -> Int32 { real.unlink(path) }
+    func syncDirectory(_ path: String) -> Int32 { real.syncDirectory(path) }
 }
 
 /// A file system without hard links (FAT, some network file systems).

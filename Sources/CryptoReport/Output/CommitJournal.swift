@@ -43,7 +43,8 @@ struct CommitJournal: Codable, Equatable {
     }
 
     /// The journal left in `directory`, if any. A journal that is a symbolic link is refused; one
-    /// that cannot be read as a journal is `nil` with its name, for the caller to report.
+    /// that cannot be read as a journal, or is not one this tool wrote (`isOwn`), is `nil` with its
+    /// name, for the caller to report and leave for a person.
     static func read(in directory: URL) throws(OutputError) -> (journal: CommitJournal?, direction: Direction, file: String)? {
         for (name, direction) in [(fileName, Direction.forward), (undoFileName, Direction.back)] {
             let path = directory.appendingPathComponent(name).path
@@ -55,18 +56,31 @@ struct CommitJournal: Codable, Equatable {
             }
             let data = FileManager.default.contents(atPath: path) ?? Data()
             let journal = try? JSONDecoder().decode(CommitJournal.self, from: data)
-            return (journal.flatMap { $0.isSound ? $0 : nil }, direction, name)
+            return (journal.flatMap { $0.isOwn ? $0 : nil }, direction, name)
         }
         return nil
     }
 
-    /// Every name is a plain relative path inside the folder, so that a damaged or planted journal
-    /// cannot make recovery rename files elsewhere.
-    var isSound: Bool {
-        let names = replacements.flatMap { [$0.name, $0.staged] + ($0.backup.map { [$0] } ?? []) } + removals.flatMap { [$0.name, $0.aside] }
-        return version == 1 && names.allSatisfy { name in
-            !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/", omittingEmptySubsequences: false).contains("..")
+    /// Whether every name is of the tool's own pattern, so that a damaged or planted journal
+    /// cannot make recovery touch anything outside the folder: each report `name` is one plain
+    /// file name (`ReportWriter.isPlainFileName`: no `/`, so no link in a path is ever followed),
+    /// and each staged, kept-aside or outgoing name is the hidden name `ReportWriter.hiddenName`
+    /// makes from it in the same folder.
+    var isOwn: Bool {
+        guard version == 1 else { return false }
+        let replaced = replacements.allSatisfy { item in
+            ReportWriter.isPlainFileName(item.name) && Self.isHidden(item.staged, of: item.name, suffix: "tmp")
+                && (item.backup.map { Self.isHidden($0, of: item.name, suffix: "old.tmp") } ?? true)
         }
+        return replaced
+            && removals.allSatisfy { ReportWriter.isPlainFileName($0.name) && Self.isHidden($0.aside, of: $0.name, suffix: "gone.tmp") }
+    }
+
+    /// `.NAME.1A2B3C4D.SUFFIX`: `hidden` is what `ReportWriter.hiddenName(for: name, suffix:)` makes.
+    static func isHidden(_ hidden: String, of name: String, suffix: String) -> Bool {
+        let prefix = ".\(name).", ending = ".\(suffix)"
+        guard hidden.hasPrefix(prefix), hidden.hasSuffix(ending), hidden.count == prefix.count + 8 + ending.count else { return false }
+        return hidden.dropFirst(prefix.count).prefix(8).allSatisfy { $0.isASCII && $0.isHexDigit }
     }
 
     func encoded() -> Data {

@@ -4,8 +4,11 @@ import Foundation
 extension ReportWriter {
     /// Makes the renames a synced journal records, skipping those already made, then deletes the
     /// journal and what was kept aside. A rename that fails rolls the whole commit back.
+    ///
+    /// Only regular files are renamed into a report's name: a link planted under a staged or
+    /// kept-aside name is never published (the names themselves are checked by `CommitJournal.isOwn`).
     func apply(_ journal: CommitJournal) throws(OutputError) {
-        for item in journal.replacements where exists(item.staged) {
+        for item in journal.replacements where isRegularFile(item.staged) {
             let error = fileSystem.rename(path(item.staged), path(item.name))
             if error != 0 { throw rollBack(journal, failed: item.name, reason: String(cString: strerror(error))) }
         }
@@ -33,14 +36,14 @@ extension ReportWriter {
 
     /// Undoes a recorded commit, whatever part of it was made; safe to repeat after a kill.
     func finishRollBack(_ journal: CommitJournal) {
-        for removal in journal.removals where exists(removal.aside) {
+        for removal in journal.removals where isRegularFile(removal.aside) {
             _ = fileSystem.rename(path(removal.aside), path(removal.name))
         }
         for item in journal.replacements.reversed() {
             if let backup = item.backup {
                 // Still the same file as the report when its rename was never made: rename(2)
                 // then leaves both names, and the backup goes.
-                if exists(backup) { _ = fileSystem.rename(path(backup), path(item.name)) }
+                if isRegularFile(backup) { _ = fileSystem.rename(path(backup), path(item.name)) }
                 if exists(backup) && isRegularFile(item.name) { _ = fileSystem.unlink(path(backup)) }
             } else if !exists(item.staged) {
                 // The name was free before the commit, and the new report took it.
@@ -57,7 +60,7 @@ extension ReportWriter {
     /// name is in place (a backup whose name is free is the only copy left: it goes back).
     func discardKeptAside(_ journal: CommitJournal) {
         for item in journal.replacements {
-            guard let backup = item.backup, exists(backup) else { continue }
+            guard let backup = item.backup, isRegularFile(backup) else { continue }
             if isRegularFile(item.name) {
                 _ = fileSystem.unlink(path(backup))
             } else {

@@ -54,7 +54,7 @@ package struct ReportWriter: Sendable {
             guard let journal = found.journal else {
                 throw .writeFailed(
                     path: path(found.file),
-                    reason: "the journal of an interrupted commit is damaged, so the reports in the folder may be a mix of two runs; check them, then remove the journal")
+                    reason: "the journal of an interrupted commit is damaged or not one this tool wrote (it names files outside the folder's own), so it was left as it is and the reports in the folder may be a mix of two runs; check them, then remove the journal")
             }
             switch found.direction {
             case .forward:
@@ -80,13 +80,21 @@ package struct ReportWriter: Sendable {
         }
     }
 
+    /// One file name in the folder itself: not empty, no `/` (a name through a sub-folder could
+    /// follow a link out of the folder), not `.` or `..`, not hidden (hidden names are the
+    /// commit's own temporary files), no control character.
+    package static func isPlainFileName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/")
+            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
     /// `.cryptoreport-2022-11-22-SEK.csv.1A2B3C4D.old.tmp` → `cryptoreport-2022-11-22-SEK.csv`.
     static func originalName(ofBackup name: String) -> String? {
         guard name.hasPrefix("."), name.hasSuffix(".old.tmp") else { return nil }
         let middle = name.dropFirst().dropLast(".old.tmp".count)
         guard let dot = middle.lastIndex(of: "."), middle.distance(from: dot, to: middle.endIndex) == 9 else { return nil }
         let original = String(middle[..<dot])
-        return original.isEmpty || original.contains("/") ? nil : original
+        return isPlainFileName(original) ? original : nil
     }
 
     /// `.cryptoreport-2022-11-22-SEK.csv.1A2B3C4D.tmp` (or `.old.tmp`, `.gone.tmp`): a dot, a name,
@@ -177,6 +185,9 @@ package struct ReportWriter: Sendable {
         // keeps the files' order): removed too if the commit fails.
         var stagedAhead: Set<String> = []
         do throws(OutputError) {
+            for name in files.map(\.name) + obsolete where !Self.isPlainFileName(name) {
+                throw .writeFailed(path: path(name), reason: "a report's name must be one plain file name in the folder")
+            }
             let stagedAs = files.map { Self.hiddenName(for: $0.name, suffix: "tmp") }
             let ahead = fileSystem.stagesConcurrently ? stageAhead(files, as: stagedAs) : [:]
             for case let (index, .success) in ahead { stagedAhead.insert(stagedAs[index]) }
