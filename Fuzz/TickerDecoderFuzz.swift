@@ -12,15 +12,10 @@ import Foundation
 ///   `last` is positive;
 /// - identifiers are non-empty, at most 40 characters, without control characters; no symbol
 ///   is kept twice;
-/// - every warning and every error message is one line;
-/// - the body read in parts of a few bytes on every core (`TickerScanner.withRowParts`) decodes to
-///   exactly what it decodes to read in one part: tickers, counts, notes in order, or the error.
+/// - every warning and every error message is one line.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let data = start.map { Data(bytes: $0, count: count) } ?? Data()
-    // Parts of 1 to 64 bytes, from the input itself, so that a crash replays the same cut.
-    let partBytes = 1 + (data.last.map(Int.init) ?? 0) % 64
-    check(outcome(data, partBytes: partBytes) == outcome(data, partBytes: .max), "read in parts of \(partBytes) bytes, decoded otherwise")
     let result: TickerDecoder.Result
     do {
         result = try TickerDecoder().decode(data)
@@ -60,12 +55,3 @@ public func fuzz(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     return 0
 }
 
-/// A decoding's whole outcome, to compare two readings.
-func outcome(_ data: Data, partBytes: Int) -> String {
-    do {
-        let result = try TickerDecoder().decode(data, partBytes: partBytes)
-        return "\(result.tickers)|\(result.received)|\(result.diagnostics)"
-    } catch {
-        return "\(error)"
-    }
-}

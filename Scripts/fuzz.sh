@@ -42,7 +42,7 @@ LIB=Sources/CryptoReport
 # share DataError, DecimalText and TickerDecoder's message helpers; keep these lists in step with
 # the parsers' dependencies (the compiler names any file missing here).
 COMMON=(Fuzz/FuzzSupport.swift "$LIB/Parsing/DataError.swift" "$LIB/Parsing/DecimalText.swift" "$LIB/Parsing/TickerDecoder.swift" "$LIB/Parsing/RawTickerRow.swift"
-    "$LIB/Parsing/JSONScalar.swift" "$LIB/Parsing/SourceText.swift" "$LIB/Parsing/TickerScanner.swift" "$LIB/Parsing/TickerScanner+Parts.swift" "$LIB/Parsing/FirstSymbols.swift" "$LIB/Model/DecimalParts.swift" "$LIB/Model/DecimalOrder.swift" "$LIB/Model/ByteSink.swift" "$LIB/Model/FastDecimal.swift" "$LIB/Model/ParallelChunks.swift" "$LIB/Model/HugePages.swift" "$LIB/Model/WorkerPool.swift" "$LIB/Model/DataSource.swift" "$LIB/Model/Ticker.swift"
+    "$LIB/Parsing/JSONScalar.swift" "$LIB/Parsing/SourceText.swift" "$LIB/Model/DecimalParts.swift" "$LIB/Model/DecimalOrder.swift" "$LIB/Model/ByteSink.swift" "$LIB/Model/FastDecimal.swift" "$LIB/Model/DataSource.swift" "$LIB/Model/Ticker.swift"
     "$LIB/Model/Diagnostic.swift" "$LIB/Model/ExitStatus.swift")
 
 # libxml2's flags, from pkg-config when it is there.

@@ -98,8 +98,6 @@ struct CryptoReportCommand: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         SignalHandling.install(subcommand: arguments.first)
-        // While the arguments are parsed, which takes a few milliseconds on this core.
-        WorkerPool.startEarly()
         // The report takes no positional argument, so a first word that names no subcommand is a
         // mistyped one: said as such, not as the report's objection to the subcommand's options
         // that follow (`hisory --symbol btc` was "Unknown option '--symbol'").

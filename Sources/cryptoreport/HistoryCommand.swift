@@ -60,11 +60,6 @@ struct HistoryCommand: ParsableCommand {
             }
             let currency = settings.report.currency.code
             let locale = settings.report.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: currency)
-            if format == .markdown || format == .md {
-                // The locale's number styles learnt from ICU on the other core while the series
-                // is read (shared once learnt: `markdown` finds them, or waits for them).
-                DispatchQueue.global().async { _ = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: locale)) }
-            }
             // Read-only: a commit a killed run left in the folder is finished by the next report
             // or backfill, never here (recovery writes, and a journal may be another user's).
             let points: [HistoryExporter.Point]

@@ -28,9 +28,7 @@ struct ReportCommand: AsyncParsableCommand {
             let command = settings.command
             let logger = CryptoReportCommand.logger(verbose: command.verbose, quiet: command.quiet)
             Self.warnOfUnknownVariables(logger)
-            var pipeline = ReportPipeline(logger: logger)
-            // The process ends with the run (`CryptoReportCommand.runToExit`).
-            pipeline.leavesValuesToExit = true
+            let pipeline = ReportPipeline(logger: logger)
             // The reader's zone, unless a setting names one: the machine's (its TZ, else /etc/localtime).
             var report = settings.report
             report.timeZone = report.timeZone ?? Self.machineTimeZone(logger)

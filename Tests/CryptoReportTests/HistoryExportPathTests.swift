@@ -66,9 +66,9 @@ struct HistoryExportPathTests {
     func sameAsBefore() throws {
         let store = try Self.store()
         let exporter = HistoryExporter(store: store)
-        // The same from a file, read in two halves at once from two runs on.
+        // The same from a file.
         let folder = try TemporaryFolder()
-        let halved = HistoryExporter(store: try Self.store(at: folder.url.appendingPathComponent("history.sqlite").path), halvedFrom: 2)
+        let halved = HistoryExporter(store: try Self.store(at: folder.url.appendingPathComponent("history.sqlite").path))
         let names = [
             "btc", "BTCUSDT", "btcinr", "btcwrx", "eth", "ethfoo", "äbc", "ÄBCWRX", "qrs", "qrsfoo", "foo", "foousdt", "wrx", "wrxinr",
             "usdt", "usdtinr", "shib", "xrpinr", "nosuch",
@@ -127,11 +127,10 @@ struct HistoryExportPathTests {
         }
     }
 
-    @Test("a long series is written in two halves at once, the same bytes as line by line")
+    @Test("a long series is written as the same bytes as line by line")
     func halvedRendering() throws {
         let points = try HistoryExporter(store: try Self.store()).series(symbol: "btc", currency: "SEK", days: 90, now: Self.captured)
         let long = Array(repeating: points, count: 300).flatMap { $0 }
-        #expect(long.count >= HistoryRenderer.halvedFrom)
         let renderer = HistoryRenderer(symbol: "btc", currency: "SEK")
         #expect(try renderer.json(long) == renderer.encoded(long))
         let header = HistoryRenderer.csvColumns.joined(separator: ",") + "\r\n"

@@ -211,6 +211,20 @@ struct ReportWriterTests {
     }
 }
 
+extension ReportWriterTests {
+    @Test("a report staged by the real file system holds its pieces' bytes, and never replaces a file")
+    func staged() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("staged").path
+        let pieces = (0..<16).map { piece in (0..<((piece * 197_003) % 600_000)).map { UInt8(truncatingIfNeeded: ($0 &* 31) ^ ($0 >> 9) ^ piece) } }
+        #expect(POSIXCommitFileSystem().createSynced(path) { write in
+            for piece in pieces { piece.withUnsafeBytes(write) }
+        } == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(pieces.joined()))
+        #expect(POSIXCommitFileSystem().createSynced(path) { _ in } == EEXIST)
+    }
+}
+
 /// A file system on which a rename onto the file name `failing` fails (ENOENT), as one into a
 /// folder removed under the run would: the commit fails at that rename, after those before it.
 struct FailingRename: CommitFileSystem {

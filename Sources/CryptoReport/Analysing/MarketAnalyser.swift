@@ -10,29 +10,19 @@ package struct MarketAnalyser: Sendable {
     }
 
     package func analyse(_ tickers: [Ticker], rates: CurrencyConverter.Result, currency: String) -> Result {
-        // Which tickers have a rate, in chunks, then each kept market converted from its own
-        // ticker alone, on every core, straight into the rows' array (ParallelChunks): rows
-        // made per chunk and joined were each copied once more (480 bytes a market).
-        let parts = ParallelChunks.map(tickers.count, chunk: 4_096) { range in
-            var kept: [(index: Int, rate: Decimal)] = []
-            kept.reserveCapacity(range.count)
-            var leftOut: [(quote: String, symbol: String)] = []
-            for index in range {
-                let quote = tickers[index].quoteAsset.lowercased()
-                if let quoteRate = rates.rates[quote] {
-                    kept.append((index, quoteRate.rate))
-                } else {
-                    leftOut.append((quote, tickers[index].symbol))
-                }
-            }
-            return (kept: kept, leftOut: leftOut)
-        }
-        let kept = parts.flatMap(\.kept)
-        let rows = ParallelChunks.elements(kept.count) { row(tickers[kept[$0].index], rate: kept[$0].rate, currency: currency) }
+        // Which tickers have a rate; then each kept market converted from its own ticker alone.
+        var kept: [(index: Int, rate: Decimal)] = []
+        kept.reserveCapacity(tickers.count)
         var leftOut: [String: [String]] = [:]
-        for part in parts {
-            for (quote, symbol) in part.leftOut { leftOut[quote, default: []].append(symbol) }
+        for index in tickers.indices {
+            let quote = tickers[index].quoteAsset.lowercased()
+            if let quoteRate = rates.rates[quote] {
+                kept.append((index, quoteRate.rate))
+            } else {
+                leftOut[quote, default: []].append(tickers[index].symbol)
+            }
         }
+        let rows = kept.map { row(tickers[$0.index], rate: $0.rate, currency: currency) }
         // One warning per quote asset: a missing INR rate must not print two hundred lines.
         var diagnostics = leftOut.keys.sorted().map { quote in
             Diagnostic(

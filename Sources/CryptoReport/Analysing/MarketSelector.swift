@@ -24,9 +24,7 @@ package struct MarketSelector: Sendable {
             if !wanted.isEmpty && !wanted.contains(row.baseAsset.lowercased()) { return false }
             return selection.markets == .all || primary.contains(symbol)
         }
-        // Copied on every core: 48 MB of rows at 100,000 markets, and the pages they fill.
-        let order = sortedPositions(kept, of: rows)
-        return ParallelChunks.elements(order.count, chunk: 4_096) { rows[order[$0]] }
+        return sortedPositions(kept, of: rows).map { rows[$0] }
     }
 
     /// The `--symbols` entries that name none of the tickers received (neither a symbol nor a
@@ -107,16 +105,15 @@ package struct MarketSelector: Sendable {
 
     /// `positions` in report order.
     func sortedPositions(_ positions: [Int], of rows: [MarketRow]) -> [Int] {
-        // Keys made once per row, on every core: comparing Decimals, and lower-casing symbols,
-        // inside the comparator did it n log n times.
-        let names = ParallelChunks.elements(positions.count, chunk: 4_096) { rows[positions[$0]].symbol.lowercased() }
+        // Keys made once per row: comparing Decimals, and lower-casing symbols, inside the
+        // comparator did it n log n times.
+        let names = positions.map { rows[$0].symbol.lowercased() }
         if selection.sort == .name {
             return Self.stableSorted(positions) { names[$0] < names[$1] }
         }
         // The one figure read in place: a copy of each whole row was a retain of its four strings.
         let sort = selection.sort
-        let keys: [DecimalOrder?] = ParallelChunks.elements(positions.count, chunk: 4_096) { index in
-            let position = positions[index]
+        let keys: [DecimalOrder?] = positions.map { position in
             switch sort {
             case .name: return nil
             case .price: return DecimalOrder(rows[position].price)
@@ -139,67 +136,8 @@ package struct MarketSelector: Sendable {
         }
     }
 
-    /// `values` in the order a stable sort of their indices by `precedes` gives, each half
-    /// sorted on its own core and the halves merged, the first half's first on a tie: the same
-    /// order as one stable sort of the whole (`SelectionTests` compares them). Sorting 100,000
-    /// markets was a tenth of the part of a run that is on one core. The merge is made in two
-    /// parts at once too: the output's first half from the halves' heads, found by a binary
-    /// search (`split`), its second from the rest; on one core it was a serial tail of the sort.
+    /// `values` in the order of a stable sort of their indices by `precedes`.
     static func stableSorted(_ values: [Int], by precedes: (Int, Int) -> Bool) -> [Int] {
-        let count = values.count
-        guard count >= 8_192 else { return values.indices.sorted(by: precedes).map { values[$0] } }
-        let middle = count / 2
-        let halves = ParallelChunks.map(2, chunk: 1) { half in
-            Array(half.lowerBound == 0 ? 0..<middle : middle..<count).sorted(by: precedes)
-        }
-        let (left, right) = (halves[0], halves[1])
-        let (i, j) = split(left, right, first: count / 2, by: precedes)
-        return [Int](unsafeUninitializedCapacity: count) { buffer, initialized in
-            guard let base = buffer.baseAddress else { return }
-            // Each part initializes only its own places: [0, i + j) and [i + j, count).
-            ParallelChunks.concurrently(2) { part in
-                let (l, r, at) = part == 0 ? (left[..<i], right[..<j], 0) : (left[i...], right[j...], i + j)
-                merge(l, r, into: base + at, values: values, by: precedes)
-            }
-            initialized = count
-        }
-    }
-
-    /// How many of the merge's first `first` come from `left` and from `right`: the split where
-    /// every element before it on either side goes before every element after it on the other.
-    static func split(_ left: [Int], _ right: [Int], first: Int, by precedes: (Int, Int) -> Bool) -> (Int, Int) {
-        var low = max(0, first - right.count), high = min(first, left.count)
-        while true {
-            let i = (low + high) / 2, j = first - i
-            if i < left.count, j > 0, !precedes(right[j - 1], left[i]) {
-                // left[i] goes before right[j - 1] (ties keep the left's first): more from the left.
-                low = i + 1
-            } else if i > 0, j < right.count, precedes(right[j], left[i - 1]) {
-                // right[j] goes before left[i - 1]: fewer from the left.
-                high = i - 1
-            } else {
-                return (i, j)
-            }
-        }
-    }
-
-    /// The stable merge of `left` and `right` (indices into `values`), their values written from `out`.
-    private static func merge(
-        _ left: ArraySlice<Int>, _ right: ArraySlice<Int>, into out: UnsafeMutablePointer<Int>, values: [Int], by precedes: (Int, Int) -> Bool
-    ) {
-        var (i, j, at) = (left.startIndex, right.startIndex, 0)
-        while i < left.endIndex && j < right.endIndex {
-            // The right one first only when it strictly precedes: ties keep the first half's.
-            if precedes(right[j], left[i]) {
-                (out + at).initialize(to: values[right[j]])
-                j += 1
-            } else {
-                (out + at).initialize(to: values[left[i]])
-                i += 1
-            }
-            at += 1
-        }
-        for index in left[i...] { (out + at).initialize(to: values[index]); at += 1 }
-        for index in right[j...] { (out + at).initialize(to: values[index]); at += 1 }
+        values.indices.sorted(by: precedes).map { values[$0] }
     }
 }

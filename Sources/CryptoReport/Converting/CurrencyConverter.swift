@@ -35,7 +35,7 @@ package struct CurrencyConverter: Sendable {
     package func quoteRates(for tickers: some Collection<Ticker>) throws(ConversionError) -> Result {
         // Only the markets a crypto quote is priced through (`xusdt`, `xinr`) are looked up:
         // keying every market by its lower-cased symbol was most of a history day's conversion.
-        let (quotes, lastBySymbol) = tickers.count >= 2 * Self.chunk ? Self.pricingInChunks(Array(tickers)) : Self.pricing(tickers)
+        let (quotes, lastBySymbol) = Self.pricing(tickers)
         var result = Result(rates: Dictionary(minimumCapacity: quotes.count))
         for quote in quotes {
             switch try rate(for: quote, lastBySymbol: lastBySymbol) {
@@ -46,34 +46,12 @@ package struct CurrencyConverter: Sendable {
         return result
     }
 
-    /// Markets per chunk of `quoteRates`' passes: a hash each, so a chunk must be long to be
-    /// worth handing to a thread.
-    static let chunk = 8_192
-
     /// The quote assets (lower-cased, each once, sorted), and the first last price of each market
     /// a crypto quote is priced through.
     static func pricing(_ tickers: some Collection<Ticker>) -> (quotes: [String], lastBySymbol: [String: Decimal]) {
         let quotes = quoteAssets(tickers)
         let wanted = pricingMarkets(quotes)
         return (quotes, wanted.isEmpty ? [:] : firstLasts(tickers, of: wanted))
-    }
-
-    /// `pricing` in chunks on every core (ParallelChunks): both passes hash a string per market,
-    /// and on one core they were the part of building a 100,000-market report the other core
-    /// idled in.
-    static func pricingInChunks(_ tickers: [Ticker]) -> (quotes: [String], lastBySymbol: [String: Decimal]) {
-        var found = Set<String>()
-        for each in ParallelChunks.map(tickers.count, chunk: chunk, { quoteAssets(tickers[$0]) }) { found.formUnion(each) }
-        let quotes = found.sorted()
-        let wanted = pricingMarkets(quotes)
-        var lastBySymbol: [String: Decimal] = [:]
-        if !wanted.isEmpty {
-            // The earlier chunk's price kept on joining, so each is the feed's first, as in one pass.
-            for each in ParallelChunks.map(tickers.count, chunk: chunk, { firstLasts(tickers[$0], of: wanted) }) {
-                lastBySymbol.merge(each) { first, _ in first }
-            }
-        }
-        return (quotes, lastBySymbol)
     }
 
     /// The tickers' quote assets, lower-cased, each once, sorted.

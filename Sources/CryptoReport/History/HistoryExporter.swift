@@ -4,18 +4,14 @@ package import Foundation
 /// Values only; `HistoryRenderer` writes them as CSV, Markdown or JSON.
 package struct HistoryExporter: Sendable {
     package var store: HistoryStore
-    /// From how many runs the series is read and converted in two halves at once, each on its
-    /// own connection and core (a file's store only): ten years were some 40 ms on one.
-    package var halvedFrom: Int
 
     /// Told when what the series needed was left out: stored rows that could not be read
     /// (`HistoryError.unreadableRows`; with nothing left, that is the error instead), or runs
     /// whose rates lack the currency (`unpricedRuns`).
     package var onLeftOut: @Sendable (HistoryError) -> Void
 
-    package init(store: HistoryStore, halvedFrom: Int = 1_000, onLeftOut: @escaping @Sendable (HistoryError) -> Void = { _ in }) {
+    package init(store: HistoryStore, onLeftOut: @escaping @Sendable (HistoryError) -> Void = { _ in }) {
         self.store = store
-        self.halvedFrom = halvedFrom
         self.onLeftOut = onLeftOut
     }
 
@@ -63,12 +59,7 @@ package struct HistoryExporter: Sendable {
     private func series(symbol: String, currency: String, days: Int, runs: [RunSummary], quietly: Bool = false) throws(HistoryError) -> [Point] {
         let wanted = symbol.lowercased()
         var points: [Point] = []
-        var outcome = Outcome()
-        if runs.count >= halvedFrom, store.hasOtherReaders {
-            (points, outcome) = try Self.convertInHalves(wanted, currency: currency, runs: runs, store: store)
-        } else {
-            outcome = try Self.convert(wanted, currency: currency, runs: runs, store: store) { points.append($0) }
-        }
+        let outcome = try Self.convert(wanted, currency: currency, runs: runs, store: store) { points.append($0) }
         if quietly { return points }
         let convertible = outcome.convertible
         if outcome.unreadable > 0 {
@@ -91,56 +82,6 @@ package struct HistoryExporter: Sendable {
             throw .noSeries(symbol: wanted, days: days, runs: runs.count)
         }
         return points
-    }
-
-    /// The older half of the runs on this thread, the newer beside it: each half is what one
-    /// pass over it makes, and their points join in time order. The other thread reads through
-    /// a connection of its own, which it opens (half a millisecond of this one's, before).
-    /// Cut finer, taken by whichever thread was free, the runs took longer: each part reads the
-    /// names and rates again (medians of 40: 14.3 ms in halves, 14.5 in four, 15.3 in eight).
-    private static func convertInHalves(
-        _ wanted: String, currency: String, runs: [RunSummary], store: HistoryStore
-    ) throws(HistoryError) -> (points: [Point], outcome: Outcome) {
-        let order = runs.enumerated().sorted { ($0.element.sourceTime, $0.offset) < ($1.element.sourceTime, $1.offset) }.map(\.element)
-        let middle = order.count / 2
-        let halves = [Array(order[..<middle]), Array(order[middle...])]
-        var outcomes = [Result<Outcome, HistoryError>](repeating: .success(Outcome()), count: 2)
-        var counts = [0, 0]
-        let lock = NSLock()
-        // Each half's points made straight into its own stretch of the one array (a run gives at
-        // most one point, so a half's stretch is as long as its runs), then the newer half's
-        // moved down behind the older's: made apart and joined, ten years' points were copied
-        // again, a millisecond and a half on one core with the other idle.
-        let points = [Point](unsafeUninitializedCapacity: order.count) { buffer, initialized in
-            guard let base = buffer.baseAddress else { return }
-            ParallelChunks.concurrently(2) { half in
-                let start = base + (half == 0 ? 0 : middle)
-                var count = 0
-                let outcome = Result { () throws(HistoryError) in
-                    // Never `nil`: halved only when the store `hasOtherReaders`.
-                    guard let reader = half == 0 ? store : try store.anotherReader() else { return Outcome() }
-                    return try convert(wanted, currency: currency, runs: halves[half], store: reader) { point in
-                        guard count < halves[half].count else { return }
-                        (start + count).initialize(to: point)
-                        count += 1
-                    }
-                }
-                lock.withLock {
-                    outcomes[half] = outcome
-                    counts[half] = count
-                }
-            }
-            (base + counts[0]).moveInitialize(from: base + middle, count: counts[1])
-            initialized = counts[0] + counts[1]
-        }
-        var total = Outcome()
-        for outcome in outcomes {
-            let half = try outcome.get()
-            total.convertible = total.convertible || half.convertible
-            total.unreadable += half.unreadable
-            total.unpriced += half.unpriced
-        }
-        return (points, total)
     }
 
     /// What a pass over runs found besides its points: whether any run could be converted into

@@ -123,20 +123,6 @@ package struct HistoryStore: Sendable {
         self.packsLasts = packsLasts
     }
 
-    /// Whether `anotherReader` gives one: a file's store, not one in memory.
-    package var hasOtherReaders: Bool { path != ":memory:" }
-
-    /// Another connection to the same file, for reading beside this one on another thread (its
-    /// schema is this one's, migrated already); `nil` for a store in memory, which has no other.
-    package func anotherReader() throws(HistoryError) -> HistoryStore? {
-        guard hasOtherReaders else { return nil }
-        do {
-            return HistoryStore(path: path, database: try DatabaseQueue(path: path, configuration: Self.configuration()), packsLasts: packsLasts)
-        } catch {
-            throw .cannotOpen(path: path, reason: Self.describe(error))
-        }
-    }
-
     /// An in-memory store, for tests.
     package init() throws(HistoryError) {
         path = ":memory:"

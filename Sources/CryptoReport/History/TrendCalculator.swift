@@ -107,7 +107,7 @@ package struct TrendCalculator: Sendable {
             trend.days = seriesDays.map { $0 + [today] } ?? everyDay
             return trend
         }
-        let made = ParallelChunks.elements(rows.count) { index in trend(rows[index], Self.lowercased(rows[index].symbol)) }
+        let made = rows.map { row in trend(row, Self.lowercased(row.symbol)) }
         // A symbol listed twice: every listing has the last one's trend, as its key had.
         var lastListing: [String: Int] = [:]
         lastListing.reserveCapacity(rows.count)

@@ -30,14 +30,9 @@ package protocol CommitFileSystem: Sendable {
     func unlink(_ path: String) -> Int32
     /// `fsync` on the folder, so that the renames and links made in it are on disk.
     func syncDirectory(_ path: String) -> Int32
-    /// Whether `ReportWriter` may stage several files at once, from several threads: a file
-    /// system whose steps are counted in order (a test's) says no.
-    var stagesConcurrently: Bool { get }
 }
 
 extension CommitFileSystem {
-    package var stagesConcurrently: Bool { false }
-
     /// A test's file system sees the bytes as the `Data` it already handles.
     package func createSynced(_ path: String, bytes: UnsafeRawBufferPointer) -> Int32 {
         createSynced(path, Data(bytes))
@@ -55,9 +50,6 @@ extension CommitFileSystem {
 package struct POSIXCommitFileSystem: CommitFileSystem {
     package init() {}
 
-    /// Each call works on its own path and descriptor.
-    package var stagesConcurrently: Bool { true }
-
     package func createSynced(_ path: String, _ data: Data) -> Int32 {
         data.withUnsafeBytes { createSynced(path, bytes: $0) }
     }
@@ -71,11 +63,22 @@ package struct POSIXCommitFileSystem: CommitFileSystem {
         // second user of a group's folder (umask 002) could not replace them.
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { return errno }
-        // Past the page cache (why, in DirectFileOutput). After a failed write the rest is not
-        // written: the file is removed below.
-        let output = DirectFileOutput(descriptor: descriptor)
-        produce { output.write($0) }
-        var failure = output.finish()
+        // After a failed write the rest is not written: the file is removed below.
+        var failure: Int32 = 0
+        produce { piece in
+            guard failure == 0, var start = piece.baseAddress else { return }
+            var left = piece.count
+            while left > 0 {
+                let written = posixWrite(descriptor, start, left)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                start += written
+                left -= written
+            }
+        }
         if failure == 0 && fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure != 0 { _ = posixUnlink(path) }

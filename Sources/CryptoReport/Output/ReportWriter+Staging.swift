@@ -1,6 +1,6 @@
 import Foundation
 
-/// A commit's files written and synced under hidden names, two at a time, before any is renamed.
+/// A commit's files written and synced under hidden names, one after another, before any is renamed.
 extension ReportWriter {
     /// Writes and syncs `file`'s contents as `staged`; a `latest` copy links the staged file of
     /// its original (in `stagedNames`).
@@ -45,56 +45,6 @@ extension ReportWriter {
             var error = fileSystem.hardLink(path(source), path(staged))
             if error != 0 { error = fileSystem.copySynced(path(source), path(staged)) }
             try check(error, file.name)
-        }
-    }
-
-    /// Stages every weighted file but the copies on two lanes at once, the heaviest first, and returns
-    /// each one's outcome by its position in `files`. The reports are made from the same
-    /// values independently of one another (the page on one core while CSV, JSON and Markdown
-    /// are made on the other), and each file's bytes are what they are made alone: only the
-    /// order in which they reach the disk changes, and nothing is renamed before all are
-    /// synced. A file system that counts its steps (a test's) is given them one at a time.
-    func stageAhead(_ files: [File], as staged: [String]) -> [Int: Result<Void, OutputError>] {
-        let order = files.indices
-            .compactMap { index in files[index].weight.map { (index: index, weight: $0) } }
-            .filter { if case .copy = files[$0.index].contents { false } else { true } }
-            .sorted { ($0.weight, $1.index) > ($1.weight, $0.index) }
-            .map(\.index)
-        guard order.count > 1 else { return [:] }
-        let queue = StagingQueue(order)
-        ParallelChunks.twoLanes { _ in
-            while let index = queue.next() {
-                do throws(OutputError) {
-                    try stage(files[index], as: staged[index], stagedNames: [:])
-                    queue.finish(index, .success(()))
-                } catch {
-                    queue.finish(index, .failure(error))
-                }
-            }
-        }
-        return queue.outcomes
-    }
-
-    /// The files two lanes take in turn, and what became of each.
-    final class StagingQueue: @unchecked Sendable {
-        private let lock = NSLock()
-        private var waiting: ArraySlice<Int>
-        private var finished: [Int: Result<Void, OutputError>] = [:]
-
-        init(_ order: [Int]) {
-            waiting = order[...]
-        }
-
-        func next() -> Int? {
-            lock.withLock { waiting.popFirst() }
-        }
-
-        func finish(_ index: Int, _ outcome: Result<Void, OutputError>) {
-            lock.withLock { finished[index] = outcome }
-        }
-
-        var outcomes: [Int: Result<Void, OutputError>] {
-            lock.withLock { finished }
         }
     }
 }

@@ -144,17 +144,10 @@ package struct ReportWriter: Sendable {
 
         package var name: String
         package var contents: Contents
-        /// A file with a weight is made from values nothing else changes, and may be staged on
-        /// another thread at the same time as the commit's other weighted files
-        /// (`stagesConcurrently`): the weight says roughly how long it takes against them, and
-        /// the heaviest start first so that the lanes end together. Without one (a caller's
-        /// closures that share state), a file is staged on the commit's thread, in order.
-        package var weight: Int?
 
-        package init(name: String, contents: Contents, weight: Int? = nil) {
+        package init(name: String, contents: Contents) {
             self.name = name
             self.contents = contents
-            self.weight = weight
         }
     }
 
@@ -181,25 +174,14 @@ package struct ReportWriter: Sendable {
         var journal = CommitJournal(replacements: [], removals: [])
         // What to delete if the commit fails before its first rename: nothing else has changed.
         var created: [String] = []
-        // Files staged ahead on two lanes, written and synced but not yet in `created` (which
-        // keeps the files' order): removed too if the commit fails.
-        var stagedAhead: Set<String> = []
         do throws(OutputError) {
             for name in files.map(\.name) + obsolete where !Self.isPlainFileName(name) {
                 throw .writeFailed(path: path(name), reason: "a report's name must be one plain file name in the folder")
             }
-            let stagedAs = files.map { Self.hiddenName(for: $0.name, suffix: "tmp") }
-            let ahead = fileSystem.stagesConcurrently ? stageAhead(files, as: stagedAs) : [:]
-            for case let (index, .success) in ahead { stagedAhead.insert(stagedAs[index]) }
             var stagedNames: [String: String] = [:]
-            for (index, file) in files.enumerated() {
-                let staged = stagedAs[index]
-                switch ahead[index] {
-                case .success: break
-                case let .failure(error): throw error
-                case nil: try stage(file, as: staged, stagedNames: stagedNames)
-                }
-                stagedAhead.remove(staged)
+            for file in files {
+                let staged = Self.hiddenName(for: file.name, suffix: "tmp")
+                try stage(file, as: staged, stagedNames: stagedNames)
                 created.append(staged)
                 stagedNames[file.name] = staged
                 journal.replacements.append(.init(name: file.name, staged: staged, backup: nil))
@@ -229,7 +211,6 @@ package struct ReportWriter: Sendable {
             try check(fileSystem.syncDirectory(directory.path), CommitJournal.fileName)
         } catch {
             for name in created.reversed() { _ = fileSystem.unlink(path(name)) }
-            for name in stagedAhead { _ = fileSystem.unlink(path(name)) }
             throw error
         }
         decided()

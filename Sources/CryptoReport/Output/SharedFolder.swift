@@ -66,8 +66,7 @@ package struct SharedFolder: Sendable {
         for name in latestNames where name.hasSuffix(".html") && !fresh.contains(name) {
             if let held = Self.pageCurrencies(of: directory.appendingPathComponent(name)) { pages[name] = held }
         }
-        // Made when staged, beside the reports (its model was a millisecond on one core before
-        // they began).
+        // Made when staged.
         let listed = Array(reports)
         let latestListed = Array(latestNames)
         // The alerts open their markets on this run's page, not on an earlier run's of the day.
@@ -77,7 +76,7 @@ package struct SharedFolder: Sendable {
                 name: Self.indexName,
                 contents: .rendered {
                     IndexRenderer().render(reports: listed, latest: latestListed, report: report, pages: pages, alertsPage: alertsPage)
-                }, weight: 1))
+                }))
         return (extra, gone)
     }
 

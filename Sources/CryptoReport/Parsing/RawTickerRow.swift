@@ -1,7 +1,6 @@
 import Foundation
 
-/// A ticker's fields as `TickerDecoder` judges them, whichever reader found them: JSONDecoder's
-/// values (`RawTickerRow.Fields`) or the scanner's byte ranges (`TickerScanner.Row`).
+/// A ticker's fields as `TickerDecoder` judges them (`RawTickerRow.Fields`, JSONDecoder's values).
 protocol TickerFields {
     func has(_ key: RawTickerRow.Key) -> Bool
     func isNull(_ key: RawTickerRow.Key) -> Bool

@@ -14,21 +14,8 @@ package struct TickerDecoder: Sendable {
         package var diagnostics: [Diagnostic]
     }
 
+    /// The body read by JSONDecoder, each row judged in the body's order.
     package func decode(_ data: Data) throws(DataError) -> Result {
-        try decode(data, partBytes: TickerScanner.defaultPartBytes)
-    }
-
-    /// `partBytes`: the size of the parts the scanner reads at once (`TickerScanner.withRowParts`);
-    /// tests make it small to split bodies anywhere, and compare with one part, and with 0, the
-    /// plain path: every body read by JSONDecoder and judged a row at a time.
-    func decode(_ data: Data, partBytes: Int) throws(DataError) -> Result {
-        // A body the scanner leaves to JSONDecoder is read by it.
-        if partBytes > 0, let scanned = TickerScanner.withRowParts(data, partBytes: partBytes, Self.judge) {
-            guard !scanned.tickers.isEmpty else {
-                throw .noValidTickers(received: scanned.received, firstProblem: scanned.diagnostics.first.flatMap(\.decoderNote))
-            }
-            return scanned
-        }
         var tickers: [Ticker] = []
         var diagnostics: [Diagnostic] = []
         var seen = Set<String>()
@@ -63,83 +50,6 @@ package struct TickerDecoder: Sendable {
         Diagnostic(
             .tickers, "skipped ticker #\(index + 1) (\(symbol)): the symbol appeared before; the first one is kept",
             group: "the symbol appeared before")
-    }
-
-    /// What a row left to say, by its position: its notes, or the problem it was skipped for.
-    private struct Remark {
-        var index: Int
-        var diagnostics: [Diagnostic]
-        var isKept: Bool
-    }
-
-    /// The scanner's rows judged as `decode` judges JSONDecoder's, with the same result. Each row
-    /// is judged from its own bytes alone, in chunks on every core (ParallelChunks), its ticker
-    /// made straight into its place in the one array, by position; then, in order on one thread,
-    /// the notes are gathered and a symbol seen before is taken out, the rows after it moved down
-    /// (`FirstSymbols`, from keys hashed beside the judging). Judged into an array of results and
-    /// then copied into the tickers' one at a time, the tickers (about 230 bytes each, fresh
-    /// memory) were most of the part of reading 100,000 tickers on one core.
-    private static func judge(_ parts: [[TickerScanner.Row]]) -> Result {
-        var offsets: [Int] = []
-        var received = 0
-        for part in parts {
-            offsets.append(received)
-            received += part.count
-        }
-        // Chunks of up to 1,024 rows, none across two parts.
-        var chunks: [(part: Int, rows: Range<Int>)] = []
-        for (part, rows) in parts.enumerated() {
-            for start in stride(from: 0, to: rows.count, by: 1_024) { chunks.append((part, start..<min(rows.count, start + 1_024))) }
-        }
-        var diagnostics: [Diagnostic] = []
-        let decoder = TickerDecoder()
-        // Each kept ticker's key's hash, by position (the others' places are never read).
-        let hashes = UnsafeMutableBufferPointer<Int>.allocate(capacity: received)
-        defer { hashes.deallocate() }
-        let tickers = [Ticker](unsafeUninitializedCapacity: received) { buffer, initialized in
-            guard let base = buffer.baseAddress else { return }
-            // Each chunk initializes only its own rows' places, those of the tickers it keeps.
-            let remarks = ParallelChunks.map(chunks.count, chunk: 1) { range -> [Remark] in
-                let (part, rows) = chunks[range.lowerBound]
-                var remarks: [Remark] = []
-                for row in rows {
-                    let index = offsets[part] + row
-                    switch decoder.validate(parts[part][row], index: index) {
-                    case let .success(validated):
-                        (base + index).initialize(to: validated.ticker)
-                        hashes[index] = symbolKey(validated.ticker.symbol).hashValue
-                        if !validated.notes.isEmpty { remarks.append(Remark(index: index, diagnostics: validated.notes, isKept: true)) }
-                    case let .failure(problem):
-                        remarks.append(Remark(index: index, diagnostics: [problem.diagnostic], isKept: false))
-                    }
-                }
-                return remarks
-            }.joined()
-            var seen = FirstSymbols(capacity: received)
-            var remark = remarks.makeIterator()
-            var next = remark.next()
-            // Places below `kept` hold the tickers kept so far, in order; `index` is ahead or at it.
-            var kept = 0
-            for index in 0..<received {
-                if let each = next, each.index == index {
-                    diagnostics += each.diagnostics
-                    next = remark.next()
-                    guard each.isKept else { continue }
-                }
-                let isFirst = seen.insert(kept, hash: hashes[index]) { place in
-                    symbolKey(base[place].symbol) == symbolKey(base[index].symbol)
-                }
-                if isFirst {
-                    if kept != index { (base + kept).moveInitialize(from: base + index, count: 1) }
-                    kept += 1
-                } else {
-                    diagnostics.append(repeated(base[index].symbol, index: index))
-                    (base + index).deinitialize(count: 1)
-                }
-            }
-            initialized = kept
-        }
-        return Result(tickers: tickers, received: received, diagnostics: diagnostics)
     }
 
     // MARK: - Body

@@ -12,41 +12,20 @@ extension ReportPipeline {
         var ahead: [StoredPrices] = []
     }
 
-    /// The history being opened: on a thread of its own (`isAhead`), or when the report first
-    /// asks for it (`made.value`).
-    struct HistoryOpening {
-        var made: MadeOnce<OpenedHistory>
-        var isAhead: Bool
-
-        /// Waits for the thread, if there is one, without making a store that is not there.
-        func settle() {
-            if isAhead { _ = made.value }
+    /// Opens the history (made if not there yet: called once the sources are read, so that a
+    /// failed first run leaves no empty database behind) and prices the month a report's
+    /// trends read (`TrendCalculator.readAhead`).
+    func openHistory(_ path: String?, currencies: [String]) -> OpenedHistory {
+        guard let path else { return OpenedHistory() }
+        let store: HistoryStore
+        do throws(HistoryError) {
+            store = try HistoryStore(path: path)
+        } catch {
+            return OpenedHistory(failure: error.asNotRecorded)
         }
-    }
-
-    /// Opens an existing history and prices the month a report's trends read
-    /// (`TrendCalculator.readAhead`) on another core while the sources are fetched and parsed:
-    /// that was a fifth of a daily run with 30 days of history, on one core while the other
-    /// idled. A history not there yet is made when the report is (`made.value`), after a fetch
-    /// that may fail, so that a failed first run leaves no empty database behind (`settle`).
-    func openHistoryAhead(_ path: String?, currencies: [String]) -> HistoryOpening {
-        let opening = MadeOnce { () -> OpenedHistory in
-            guard let path else { return OpenedHistory() }
-            let store: HistoryStore
-            do throws(HistoryError) {
-                store = try HistoryStore(path: path)
-            } catch {
-                return OpenedHistory(failure: error.asNotRecorded)
-            }
-            // Unreadable now, it is said once, by the trends that read it again.
-            let ahead = (try? TrendCalculator.readAhead(store, currencies: currencies)) ?? []
-            return OpenedHistory(store: store, ahead: ahead)
-        }
-        // A thread of its own: Dispatch's pool, on which the sources are parsed, is as wide as
-        // the cores, and the number styles already hold one of its threads.
-        guard let path, FileManager.default.fileExists(atPath: path) else { return HistoryOpening(made: opening, isAhead: false) }
-        Thread { _ = opening.value }.start()
-        return HistoryOpening(made: opening, isAhead: true)
+        // Unreadable now, it is said once, by the trends that read it again.
+        let ahead = (try? TrendCalculator.readAhead(store, currencies: currencies)) ?? []
+        return OpenedHistory(store: store, ahead: ahead)
     }
 
     /// `saysDamage`: whether stored rows left out for damage are said (once a run, by the first

@@ -12,12 +12,6 @@ public struct ReportPipeline: Sendable {
     public var sleeper: any Sleeper
     public var environment: [String: String]
     public var logger: Logger
-    /// Whether a run leaves the values it made (the reports, their view model, the tickers) to
-    /// the process's end instead of freeing them as it returns: for a command that exits once
-    /// its run is done, as the `cryptoreport` tool does. Freeing 100,000 markets' values one by
-    /// one took 27 ms after the last file was committed, 3 % of the run. A program that makes
-    /// reports in turn leaves it false.
-    public var leavesValuesToExit = false
     /// Where `--output -` prints its report, before the run's day is recorded: a day is stored
     /// only with its report, and a report standard output could not take is not.
     public var standardOutput: any ReportPrinting = StandardOutput()
@@ -48,26 +42,10 @@ public struct ReportPipeline: Sendable {
 
     /// Runs the whole pipeline: each stage is given its part of the settings, already valid.
     public func run(_ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec) async throws -> Outcome {
-        // The history's thread first, before the templates and the folder's lock: the month its
-        // trends read is the longest way a daily run has to go, and the report waited for it.
-        let opening = openHistoryAhead(output.historyPath(sample: fetch.sample), currencies: spec.currencies.map(\.code))
-        do {
-            return try await run(spec, fetch: fetch, output: output, opening: opening)
-        } catch {
-            // The store is not left mid-read (or mid-upgrade) as the run ends, and one that was
-            // not there is not made by a run that failed.
-            opening.settle()
-            throw error
-        }
-    }
-
-    /// The run once its history is being opened (`opening`): the templates checked, the folder
-    /// made ready and locked.
-    private func run(_ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec, opening: HistoryOpening) async throws -> Outcome {
         // A bad template or an unwritable folder is known before any fetch.
         let templates = try TemplateRenderer(directory: output.templates.map { URL(fileURLWithPath: $0) }, formats: Set(output.formats))
         guard case let .directory(path) = output.destination else {
-            return try await run(spec, fetch: fetch, output: output, templates: templates, writer: nil, opening: opening)
+            return try await run(spec, fetch: fetch, output: output, templates: templates, writer: nil)
         }
         let folder = ReportWriter(directory: URL(fileURLWithPath: path))
         let isNew = !FileManager.default.fileExists(atPath: path)
@@ -80,7 +58,7 @@ public struct ReportPipeline: Sendable {
             // Held until the run ends.
             defer { withExtendedLifetime(lock) {} }
             try folder.recover()
-            return try await run(spec, fetch: fetch, output: output, templates: templates, writer: folder, opening: opening)
+            return try await run(spec, fetch: fetch, output: output, templates: templates, writer: folder)
         } catch {
             // A typo (`--currency XYZ`, a missing feed file) leaves no empty folder of its making.
             if isNew { OutputLock.removeIfOnlyLock(folder.directory) }
@@ -90,10 +68,8 @@ public struct ReportPipeline: Sendable {
 
     /// The run once its folder is ready and locked (`writer`), or for standard output.
     private func run(
-        _ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec, templates: TemplateRenderer, writer: ReportWriter?,
-        opening: HistoryOpening
+        _ spec: ReportSpec, fetch: FetchPolicy, output: OutputSpec, templates: TemplateRenderer, writer: ReportWriter?
     ) async throws -> Outcome {
-        Self.learnNumberStyles(for: spec)
         let started = ContinuousClock.now
         // `--verbose`'s steps, each with the time since the run began.
         func step(_ message: @autoclosure () -> String) {
@@ -102,7 +78,7 @@ public struct ReportPipeline: Sendable {
         let prepared = try await prepareAll(spec, fetch: fetch)
         let snapshot = prepared.snapshot
         step(Self.readStep(prepared.report, currencies: spec.currencies.map(\.code)))
-        let opened = opening.made.value
+        let opened = openHistory(output.historyPath(sample: fetch.sample), currencies: spec.currencies.map(\.code))
         var historyFailure = opened.failure
         let history = opened.store
         // The first currency's report, then the other one's (`--currency SEK,USD`): the same
@@ -157,22 +133,16 @@ public struct ReportPipeline: Sendable {
         let needsView = output.formats.contains { $0 == .markdown || $0 == .html }
         // The built-in page makes each detail as it writes it (`lazyDetails`); a template of the
         // user's is given them all.
-        // Made by the first report to need it (MadeOnce), on its own core while the others are
-        // made on the other (ReportWriter.stageAhead).
         let view = needsView
-            ? MadeOnce {
-                ReportViewModel(report, details: others.isEmpty && output.formats.contains(.html), lazyDetails: templates.rendersHTMLItself)
-            }
+            ? ReportViewModel(report, details: others.isEmpty && output.formats.contains(.html), lazyDetails: templates.rendersHTMLItself)
             : nil
         // Markdown keeps English (only the HTML page and the index follow the locale's language):
         // a second model only when the page's language is another.
-        let markdownView = view.flatMap { view -> MadeOnce<ReportViewModel>? in
+        let markdownView = view.flatMap { view -> ReportViewModel? in
             if PageStrings(localeIdentifier: report.localeIdentifier).language == .english { return view }
             guard output.formats.contains(.markdown) else { return nil }
-            return MadeOnce {
-                templates.rendersMarkdownItself
-                    ? view.value.worded(.english, report: report) : ReportViewModel(report, strings: .english, details: false)
-            }
+            return templates.rendersMarkdownItself
+                ? view.worded(.english, report: report) : ReportViewModel(report, strings: .english, details: false)
         }
         // HTML is one page for every currency; each other format is one file per currency. Each
         // is made when it is staged and let go once on disk (ReportWriter.File).
@@ -182,7 +152,7 @@ public struct ReportPipeline: Sendable {
                 let eachView = index == 0 ? (format == .markdown ? markdownView : view) : nil
                 planned.append((each, format, {
                     if format == .html && !others.isEmpty { return templates.render(each, format: .html, alternatives: others) }
-                    return try render(each, as: format, templates: templates, csvDialect: output.csvDialect, view: eachView?.value)
+                    return try render(each, as: format, templates: templates, csvDialect: output.csvDialect, view: eachView)
                 }))
             }
         }
@@ -197,24 +167,22 @@ public struct ReportPipeline: Sendable {
             let name = "cryptoreport-\(each.dataDate)-\(each.currency).\(format.fileExtension)"
             // CSV, JSON and the built-in page are written to their files as they are made, never
             // whole in memory.
-            // Weights: the page (its model, table and details) takes about as long as the
-            // other formats together, JSON about twice CSV or Markdown.
             switch format {
             case .csv:
                 return ReportWriter.File(name: name, contents: .bytes { write in
                     streamReport(to: write) { CSVRenderer(dialect: output.csvDialect).write(each, to: &$0) }
-                }, weight: 1)
+                })
             case .json:
                 return ReportWriter.File(name: name, contents: .bytes { write in
                     try streamReport(to: write) { try JSONRenderer().write(each, to: &$0) }
-                }, weight: 2)
+                })
             case .markdown where templates.rendersMarkdownItself:
                 let eachView = each.currency == report.currency ? markdownView : nil
                 return ReportWriter.File(name: name, contents: .bytes { write in
                     streamReport(to: write) {
-                        MarkdownWriter.write(eachView?.value ?? ReportViewModel(each, strings: .english, details: false), to: &$0)
+                        MarkdownWriter.write(eachView ?? ReportViewModel(each, strings: .english, details: false), to: &$0)
                     }
-                }, weight: 1)
+                })
             default: break
             }
             guard format == .html && templates.rendersHTMLItself else { return ReportWriter.File(name: name, contents: .rendered(make)) }
@@ -222,10 +190,10 @@ public struct ReportPipeline: Sendable {
                 streamReport(to: write) { output in
                     HTMLWriter.write(
                         others.isEmpty
-                            ? view?.value ?? ReportViewModel(each, lazyDetails: true) : ReportViewModel(each, alternatives: others, lazyDetails: true),
+                            ? view ?? ReportViewModel(each, lazyDetails: true) : ReportViewModel(each, alternatives: others, lazyDetails: true),
                         to: &output)
                 }
-            }, weight: 4)
+            })
         }
         var obsolete: [String] = []
         for each in reports {
@@ -262,7 +230,6 @@ public struct ReportPipeline: Sendable {
         }
         step("\(files.count + shared.files.count) files written in \(writer.directory.path): \(files.count) of this run's, \(shared.files.count) latest copies and index")
         if let history { step(Self.recordStep(history, failure: historyFailure)) }
-        if leavesValuesToExit { ValuesKeptToExit.keep((prepared, reports, view as Any, markdownView as Any, planned, files)) }
         return Outcome(report: report, written: written, historyFailure: historyFailure)
     }
 
@@ -276,23 +243,6 @@ public struct ReportPipeline: Sendable {
         let counts = report.summary.counts
         return "\(counts.tickersReceived) tickers read (\(counts.skipped) skipped), ECB rates of \(report.rates.date); "
             + "\(counts.converted) markets converted to \(currencies.joined(separator: " and ")), \(counts.shown) in the table"
-    }
-
-    /// Starts learning the number styles the reports will use (`PeopleNumberFormatter.Styles`),
-    /// on another core, and returns. They are learnt from Foundation once per locale and currency,
-    /// which was a tenth of a 450-market run, made in turn with everything else after the
-    /// sources were read; here they are made while the sources are read and the report built.
-    /// Whoever needs them first takes them when ready (`Styles.shared` is locked).
-    static func learnNumberStyles(for spec: ReportSpec) {
-        let first = spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: spec.currency.code)
-        // Each currency in its own locale (its files), then the page's others in the first's.
-        let pairs = spec.currencies.map { ($0.code, spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: $0.code)) }
-            + spec.currencies.dropFirst().map { ($0.code, first) }
-        DispatchQueue.global().async {
-            for (currency, locale) in pairs {
-                _ = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: locale))
-            }
-        }
     }
 
     package func render(

@@ -13,7 +13,6 @@ struct ByteBuffer: ByteSink, ~Copyable {
     init(capacity: Int = 0) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
-        HugePages.advise(UnsafeMutableRawPointer(base), count: self.capacity)
     }
 
     deinit {
@@ -65,44 +64,14 @@ struct ByteBuffer: ByteSink, ~Copyable {
         String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
     }
 
-    /// The bytes as a value that can be handed between threads, without a copy.
-    consuming func chunk() -> ByteChunk {
-        let chunk = ByteChunk(base: base, count: count)
-        // The allocation is the chunk's now: not freed here.
-        discard self
-        return chunk
-    }
-
     /// At least doubles, so that appends cost a constant on average.
     @inline(never)
     private mutating func grow(toAtLeast minimum: Int) {
         let newCapacity = max(minimum, capacity * 2)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        HugePages.advise(UnsafeMutableRawPointer(newBase), count: newCapacity)
         newBase.initialize(from: base, count: count)
         base.deallocate()
         base = newBase
         capacity = newCapacity
-    }
-}
-
-/// A `ByteBuffer`'s bytes once written: a chunk of the page made on one core, handed to the
-/// thread that writes the page. Its memory is freed with it.
-final class ByteChunk: @unchecked Sendable {
-    // Immutable once made, so any thread may read it.
-    private let base: UnsafeMutablePointer<UInt8>
-    let count: Int
-
-    fileprivate init(base: UnsafeMutablePointer<UInt8>, count: Int) {
-        self.base = base
-        self.count = count
-    }
-
-    deinit {
-        base.deallocate()
-    }
-
-    func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 }

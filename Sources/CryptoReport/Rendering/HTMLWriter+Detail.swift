@@ -4,14 +4,9 @@ extension HTMLWriter {
     mutating func details(_ model: ReportViewModel) {
         let t = model.t
         out += "<div class=\"details\">\n"
-        // A chunk of details per core at a time, joined in the table's order (ParallelChunks):
-        // each is made from its own market, and they were a quarter of a large run.
-        ParallelChunks.forEach(model.detailCount) { range in
-            var writer = HTMLWriter(capacity: range.count * 2_048)
-            model.forEachDetail(in: range) { writer.detail($0, t) }
-            return writer.out.chunk()
-        } consume: { chunk in
-            append(piece: chunk)
+        model.forEachDetail { each in
+            detail(each, t)
+            flushIfFull()
         }
         out += "</div>\n"
         for view in model.views where view.hasHistoryData {

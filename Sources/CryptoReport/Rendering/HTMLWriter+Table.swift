@@ -19,13 +19,9 @@ extension HTMLWriter {
             out += "      </thead>\n      <tbody>\n"
             // By position: each row is passed where it is, not copied (thirty strings retained
             // and released per market).
-            // And a chunk of rows per core at a time, joined in order (ParallelChunks).
-            ParallelChunks.forEach(model.rows.count) { range in
-                var writer = HTMLWriter(capacity: range.count * 1_024)
-                for index in range { writer.row(model.rows[index], model) }
-                return writer.out.chunk()
-            } consume: { chunk in
-                append(piece: chunk)
+            for index in model.rows.indices {
+                row(model.rows[index], model)
+                flushIfFull()
             }
             out += "      </tbody>\n    </table>\n    <p class=\"empty\" id=\"no-match\" hidden>"; put(t[.noMatch]); out += "</p>\n  </div>\n"
         } else {

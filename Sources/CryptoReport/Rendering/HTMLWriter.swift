@@ -71,19 +71,6 @@ struct HTMLWriter: ~Copyable {
         out.removeAll()
     }
 
-    /// A chunk of rows or details made apart: when the page is streamed and the chunk is large,
-    /// handed on as it is after what is buffered, not copied into the buffer first (a copy of
-    /// every byte of a 218 MB page, a twentieth of its CPU).
-    mutating func append(piece: ByteChunk) {
-        guard let sink, piece.count >= min(pieceSize, 1 << 16) else {
-            piece.withUnsafeBytes { out.append($0) }
-            flushIfFull()
-            return
-        }
-        flush()
-        piece.withUnsafeBytes(sink)
-    }
-
     private mutating func page(_ model: ReportViewModel) {
         let t = model.t
         out += "<!DOCTYPE html>\n<html lang=\""; put(model.lang)

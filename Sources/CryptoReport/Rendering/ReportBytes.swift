@@ -18,9 +18,7 @@ struct ReportBytes: ~Copyable {
         bytes = ByteBuffer(capacity: capacity)
     }
 
-    /// Pieces of about `pieceSize` bytes handed to `sink`; call `finish()` at the end. A quarter
-    /// mebibyte: the staged file gathers its pieces into mebibytes of its own (`DirectFileOutput`),
-    /// and a larger buffer here was only more fresh pages to fault in.
+    /// Pieces of about `pieceSize` bytes handed to `sink`; call `finish()` at the end.
     init(pieceSize: Int = 1 << 18, sink: @escaping (UnsafeRawBufferPointer) -> Void) {
         self.sink = sink
         self.pieceSize = pieceSize

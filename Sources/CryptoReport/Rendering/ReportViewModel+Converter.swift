@@ -53,31 +53,19 @@ extension ReportViewModel {
                 units.append(ConverterData.Unit(name: code, market: "", values: values))
             }
         }
-        // Each asset at its first row: the rows' keys hashed on every core, then asked in order
-        // (FirstSymbols); each asset's unit made, the units ordered and their JSON written on
-        // every core too (ParallelChunks). Made in turn on one core, at 100,000 markets this
-        // was the longest part of the view model, its other lanes' core idle meanwhile.
-        // An asset of several markets (`--markets all`) is priced at the one `--markets primary`
-        // keeps (`MarketSelector.primaryIndexByBase`): its USDT market, not whichever the table's
-        // sort put first, such as BTC/INR with the Indian premium in its price.
+        // Each asset once. An asset of several markets (`--markets all`) is priced at the one
+        // `--markets primary` keeps (`MarketSelector.primaryIndexByBase`): its USDT market, not
+        // whichever the table's sort put first, such as BTC/INR with the Indian premium in its price.
         let rows = first.rows
-        let keys = ParallelChunks.elements(rows.count, chunk: 4_096) { index -> (key: String, hash: Int, rank: MarketSelector.Rank) in
-            let key = rows[index].baseAsset.lowercased()
-            return (key, key.hashValue, MarketSelector.rank(rows[index]))
-        }
-        var seen = FirstSymbols(capacity: rows.count)
+        var placeOfAsset: [String: Int] = [:]
         var firsts: [Int] = []
         for index in rows.indices {
-            var matched = 0
-            let new = seen.insert(firsts.count, hash: keys[index].hash) { place in
-                guard keys[firsts[place]].key == keys[index].key else { return false }
-                matched = place
-                return true
-            }
-            if new {
+            let key = rows[index].baseAsset.lowercased()
+            if let place = placeOfAsset[key] {
+                if MarketSelector.rank(rows[index]) < MarketSelector.rank(rows[firsts[place]]) { firsts[place] = index }
+            } else {
+                placeOfAsset[key] = firsts.count
                 firsts.append(index)
-            } else if keys[index].rank < keys[firsts[matched]].rank {
-                firsts[matched] = index
             }
         }
         // The first report's price is the row's own (symbols are unique among rows): only the
@@ -89,13 +77,13 @@ extension ReportViewModel {
         // "1 USDT = 10,7235 SEK"): priced at its own USDT/INR market it was 7 % more, and BTC
         // came to 14,916 USDT where BTC/USDT says 15,988.
         let usd = units.first { $0.name == "USD" }?.values
-        let assets = ParallelChunks.elements(firsts.count, chunk: 4_096) { position -> ConverterData.Unit in
-            let row = rows[firsts[position]]
+        let assets = firsts.map { index -> ConverterData.Unit in
+            let row = rows[index]
             if let usd, CurrencyCode.atPar(row.baseAsset) == "USD" { return ConverterData.Unit(name: "USDT", market: "", values: usd) }
             let values = [PlainNumber.format(row.price)] + byReport.map { prices in prices[row.symbol].map { PlainNumber.format($0) } ?? "" }
             return ConverterData.Unit(name: row.baseAsset.uppercased(), market: row.symbol, values: values)
         }
-        // By name, in the order of a stable sort (the halves sorted at once and merged).
+        // By name, in the order of a stable sort.
         units += MarketSelector.stableSorted(Array(assets.indices)) { assets[$0].name < assets[$1].name }.map { assets[$0] }
         let data = ConverterData(
             ecbDate: first.rates.date,
@@ -112,57 +100,11 @@ extension ReportViewModel {
 }
 
 extension ReportViewModel.ConverterData {
-    /// The bytes `JSONEncoder` writes with `.sortedKeys, .withoutEscapingSlashes` (a test
-    /// compares them), written by hand: with a unit per asset, encoding them was a thirtieth of
-    /// a 10,000-market run.
+    /// The data as JSON, for the page's converter (in an attribute: escaped as any text there).
     var json: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256 + units.count * 64)
-        func string(_ text: String) { JSONRenderer.MarketWriter.appendString(text, to: &bytes) }
-        bytes += #"{"currencies":["#.utf8
-        for (index, currency) in currencies.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes += #"{"code":"#.utf8
-            string(currency.code)
-            bytes += #","digits":"#.utf8
-            bytes += String(currency.digits).utf8
-            bytes += #","locale":"#.utf8
-            string(currency.locale)
-            bytes.append(UInt8(ascii: "}"))
-        }
-        bytes += #"],"ecbDate":"#.utf8
-        string(ecbDate)
-        bytes += #","popular":["#.utf8
-        for (index, name) in popular.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            string(name)
-        }
-        bytes += #"],"units":["#.utf8
-        // The units' text in chunks on every core, joined in order.
-        for chunk in ParallelChunks.map(units.count, chunk: 2_048, { range in unitsJSON(range) }) { bytes += chunk }
-        bytes += "]}".utf8
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The units of `range`, each after a comma but the very first.
-    private func unitsJSON(_ range: Range<Int>) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(range.count * 64)
-        func string(_ text: String) { JSONRenderer.MarketWriter.appendString(text, to: &bytes) }
-        for index in range {
-            let unit = units[index]
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes += #"{"market":"#.utf8
-            string(unit.market)
-            bytes += #","name":"#.utf8
-            string(unit.name)
-            bytes += #","values":["#.utf8
-            for (position, value) in unit.values.enumerated() {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                string(value)
-            }
-            bytes += "]}".utf8
-        }
-        return bytes
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings, numbers and arrays of them: encoding cannot fail.
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

@@ -225,8 +225,7 @@ struct ReportViewModel {
         let t = strings ?? PageStrings(localeIdentifier: report.localeIdentifier)
         let monthFirst = PriceChart.writesMonthFirst(report.localeIdentifier)
         func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
-        // A sparkline's label, made once per number of days, not once per market. Made here,
-        // before the rows: they are made on every core (ParallelChunks), and only read it.
+        // A sparkline's label, made once per number of days, not once per market.
         var madeLabels: [Int: String] = [:]
         for market in report.rows where (market.trend?.series.count ?? 0) > 1 {
             let days = market.trend.map(Self.daysCovered) ?? 0
@@ -266,34 +265,12 @@ struct ReportViewModel {
         hasTopVolume = !topVolume.isEmpty
         hasWidestSpreads = !widestSpreads.isEmpty
         hasMovers = hasGainers || hasLosers || hasTopVolume || hasWidestSpreads
-        // Each row's figures on every core (ParallelChunks): most of the model's cost at many
-        // markets. Meanwhile, on a lane of its own, the parts made from all markets at once (the
-        // details' index of assets, the converter's data), which were a tenth of the model on one
-        // core; a core free of other work helps with the rows once they are done.
         let makesDetailsLazily = withDetails && lazyDetails
-        var madeRows: [Row] = []
-        var maker: DetailMaker?
-        var converter = ""
-        // The details' price history too: all markets' days at once, a tenth of the page with
-        // a month of history.
-        var history = ""
-        ParallelChunks.twoLanes { lane in
-            if lane == 1 {
-                madeRows = ParallelChunks.elements(report.rows.count) { row(report.rows[$0]) }
-            } else {
-                // The details' index on a lane of its own, which the core that made the rows
-                // takes once they are done: made in turn with the converter's data, it kept that
-                // core idle for a tenth of the model.
-                ParallelChunks.twoLanes { part in
-                    if part == 0 {
-                        if makesDetailsLazily { maker = DetailMaker(report, numbers: numbers, strings: t) }
-                    } else {
-                        converter = Self.converterData([report])
-                        if withDetails { history = Self.historyData(report, numbers: numbers, strings: t) }
-                    }
-                }
-            }
-        }
+        let madeRows = report.rows.map(row)
+        let maker = makesDetailsLazily ? DetailMaker(report, numbers: numbers, strings: t) : nil
+        let converter = Self.converterData([report])
+        // The details' price history: all markets' days at once.
+        let history = withDetails ? Self.historyData(report, numbers: numbers, strings: t) : ""
         rows = madeRows
         hasRows = !rows.isEmpty
         warnings = DiagnosticText.lines(report).map { Text(text: $0) }
