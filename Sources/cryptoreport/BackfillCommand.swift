@@ -50,6 +50,17 @@ struct BackfillCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    /// The flags that are settings too, as a layer over the file's and the environment's.
+    func layer() -> SettingsLayer {
+        var layer = SettingsLayer()
+        layer.set("history", history)
+        layer.set("symbols", symbols)
+        layer.set("timeout", timeout)
+        layer.set("retries", retries)
+        layer.set("quiet", quiet ? true : nil)
+        return layer
+    }
+
     func validate() throws {
         guard (1...1000).contains(days) else { throw ValidationError("--days: \(days) is not valid; use 1 to 1000.") }
     }
@@ -57,7 +68,7 @@ struct BackfillCommand: AsyncParsableCommand {
     func run() async throws {
         let terminal = isatty(2) == 1
         do {
-            let settings = try settingsOptions.settings(flags: settingsLayer())
+            let settings = try settingsOptions.settings(flags: layer())
             guard let history = settings.output.sharedHistoryPath else { throw BackfillRefused.historyOff }
             try ReportWriter.finishInterruptedCommit(inFolderOf: history)
             let quiet = settings.command.quiet

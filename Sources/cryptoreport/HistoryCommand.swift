@@ -41,6 +41,15 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup var settingsOptions: SettingsOptions
 
+    /// The flags that are settings too, as a layer over the file's and the environment's.
+    func layer() -> SettingsLayer {
+        var layer = SettingsLayer()
+        layer.set("currency", currency)
+        layer.set("history", history)
+        layer.set("locale", locale)
+        return layer
+    }
+
     func validate() throws {
         guard (1...3650).contains(days) else { throw ValidationError("--days: \(days) is not valid; use 1 to 3650.") }
         if let currency, currency.count > 1 {
@@ -50,7 +59,7 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let settings = try settingsOptions.settings(flags: settingsLayer())
+            let settings = try settingsOptions.settings(flags: layer())
             // Reading what earlier runs recorded: `no_history` stops writing, not this.
             var output = settings.output
             output.noHistory = false

@@ -3,9 +3,9 @@ import CryptoReport
 import Foundation
 
 /// The report's flags, each read by its setting's rule (`SettingKey.flag`), so that a flag, a
-/// variable and a file key take the same values. A property named after its key (`lockTimeout`
-/// for `lock_timeout`) sets it. Numbers are parsed unconditionally, so that `--timeout -1` is
-/// refused as a bad number rather than taken for a missing one.
+/// variable and a file key take the same values; `layer()` names the key each sets. Numbers are
+/// parsed unconditionally, so that `--timeout -1` is refused as a bad number rather than taken
+/// for a missing one.
 struct ReportOptions: ParsableArguments {
     @Option(help: "Report currency: USD, EUR or any currency in the ECB file; two, like SEK,USD, make one HTML page that switches between them (and each other format once per currency). (default: USD)", completion: Completions.currencyList, transform: SettingKey.flag("currency"))
     var currency: [CurrencyCode]?
@@ -121,9 +121,44 @@ struct ReportOptions: ParsableArguments {
         }
     }
 
+    /// The flags given, as a layer of settings: each flag sets its key when it was given (a
+    /// switch when it is on; a list when it holds anything).
     func layer() -> SettingsLayer {
-        var layer = settingsLayer()
-        layer.values["no_latest"] = latest.map { !$0 }
+        var layer = SettingsLayer()
+        layer.set("currency", currency)
+        layer.set("locale", locale)
+        layer.set("timezone", timezone)
+        layer.set("markets", markets)
+        layer.set("symbols", symbols)
+        layer.set("sort", sort)
+        layer.set("top", top)
+        layer.set("alerts", alerts.isEmpty ? nil : alerts)
+        layer.set("compare", compare)
+        layer.set("min_volume_value", minVolumeValue)
+        layer.set("tickers_url", tickersURL)
+        layer.set("ecb_url", ecbURL)
+        layer.set("sample", sample ? true : nil)
+        layer.set("timeout", timeout)
+        layer.set("deadline", deadline)
+        layer.set("retries", retries)
+        layer.set("max_bytes", maxBytes)
+        layer.set("cache_dir", cacheDir)
+        layer.set("max_age", maxAge.isEmpty ? nil : Array(maxAge.joined()))
+        layer.set("strict", strict)
+        layer.set("offline", offline)
+        layer.set("allow_stale", allowStale)
+        layer.set("output", output)
+        layer.set("formats", formats.isEmpty ? nil : Array(formats.joined()))
+        layer.set("csv_dialect", csvDialect)
+        // `--latest` / `--no-latest`, the key being `no_latest`.
+        layer.set("no_latest", latest.map { !$0 })
+        layer.set("templates", templates)
+        layer.set("history", history)
+        layer.set("no_history", noHistory ? true : nil)
+        layer.set("lock_timeout", lockTimeout)
+        layer.set("quiet", quiet ? true : nil)
+        layer.set("verbose", verbose ? true : nil)
+        layer.set("fail_on_alert", failOnAlert)
         return layer
     }
 
@@ -133,55 +168,3 @@ struct ReportOptions: ParsableArguments {
         return settings
     }
 }
-
-extension ParsableArguments {
-    /// The flags given, as a layer of settings: a property named after a key (`lockTimeout` for
-    /// `lock_timeout`) sets it, so a flag is all the command needs for a new option.
-    func settingsLayer() -> SettingsLayer {
-        var layer = SettingsLayer()
-        for child in Mirror(reflecting: self).children {
-            guard let name = child.label.map(keyName), let key = SettingsLayer.key(name), let flag = child.value as? any GivenFlag,
-                let value = given(flag.value)
-            else { continue }
-            layer.values[name] = key.value(value)
-        }
-        return layer
-    }
-}
-
-/// `_lockTimeout` (a property wrapper's storage) or `tickersURL`: `lock_timeout`, `tickers_url`.
-/// A loop, not a regex: a regex literal is compiled at each call, and this runs for every
-/// property of the command (2 % of a 450-market run).
-func keyName(_ label: String) -> String {
-    var name = ""
-    var afterLower = false
-    for character in label.drop(while: { $0 == "_" }) {
-        if afterLower && character.isUppercase { name.append("_") }
-        afterLower = character.isLowercase
-        name += character.lowercased()
-    }
-    return name
-}
-
-/// A flag's value: `nil` when the command line left it out; a plain switch's `true` (its `false`
-/// is its absence); a non-empty list, a repeated option's lists joined.
-/// An optional is unwrapped by a runtime cast to `Any?`, which turns `.none` into `nil`, and its
-/// value is given as it is (`--no-strict`'s false, `--symbols ''`); not by a `Mirror`, whose
-/// conformance checks cost more.
-private func given(_ flag: Any) -> Any? {
-    guard case let .some(.some(value)) = cast(flag, to: Any?.self) else { return nil }
-    if type(of: flag) != type(of: value) { return value }
-    switch value {
-    case let on as Bool: return on ? true : nil
-    case let lists as [[Any]]: return lists.isEmpty ? nil : Array(lists.joined())
-    case let list as [Any]: return list.isEmpty ? nil : list
-    default: return value
-    }
-}
-
-/// Generic, so that the compiler leaves the cast to the runtime instead of calling it sure to succeed.
-private func cast<T>(_ value: Any, to: T.Type) -> T? { value as? T }
-
-protocol GivenFlag { var value: Any { get } }
-extension Option: GivenFlag { var value: Any { wrappedValue } }
-extension Flag: GivenFlag { var value: Any { wrappedValue } }

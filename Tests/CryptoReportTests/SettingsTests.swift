@@ -127,13 +127,20 @@ struct SettingsTests {
         #expect(Settings(layers: [layers[0], SettingsLayer(), SettingsLayer()]) == (try file(low)), "an empty layer changes nothing")
     }
 
-    @Test("every flag of the report is named after the key it sets (else the command would drop it)")
-    func everyFlagHasItsKey() throws {
-        let flags = Mirror(reflecting: try ReportOptions.parse([])).children.filter { $0.value is any GivenFlag }
-        let names = flags.compactMap { $0.label.map(keyName) }
-        #expect(names.count == SettingsLayer.keys.count)
-        #expect(Set(names).subtracting(SettingsLayer.keys.map(\.name)) == ["latest"])
-        #expect(keyName("_tickersURL") == "tickers_url" && keyName("_lockTimeout") == "lock_timeout")
+    @Test("the settings are plain values: the layers give each key's field, and keys that yield put theirs back")
+    func layersInOrder() throws {
+        var file = SettingsLayer(), flags = SettingsLayer()
+        file.set("no_history", true)
+        file.set("verbose", true)
+        file.set("max_age", [try #require(MaxAge.Limit("rates=7d"))])
+        flags.set("history", "h.sqlite")
+        flags.set("quiet", true)
+        flags.set("max_age", [try #require(MaxAge.Limit("tickers=12h"))])
+        let settings = Settings(layers: [file, flags])
+        #expect(settings.output.database == "h.sqlite" && !settings.output.noHistory, "--history over the file's no_history")
+        #expect(!settings.command.verbose && settings.command.quiet, "-q over the file's verbose")
+        #expect(settings.fetch.maxAge.rates == 7 * 86400 && settings.fetch.maxAge.tickers == 12 * 3600, "each limit over the one below")
+        #expect(Settings(layers: [file]).output.noHistory)
     }
 
     @Test("the README documents every key with its variable")

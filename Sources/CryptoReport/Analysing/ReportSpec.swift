@@ -4,31 +4,31 @@ public import Foundation
 public struct ReportSpec: Sendable, Equatable {
     /// The report currencies, first shown first: one, or two for an HTML page that switches
     /// between them (`--currency SEK,USD`); each other format is written once per currency.
-    @Setting("currency", Rules.currencies) public var currencies: [CurrencyCode] = [.usd]
+    public var currencies: [CurrencyCode] = [.usd]
     /// The first currency; setting it makes it the only one.
     public var currency: CurrencyCode {
         get { currencies.first ?? .usd }
         set { currencies = [newValue] }
     }
     /// `nil`: the currency's own locale (USD en_US, SEK sv_SE, …), which Rendering knows.
-    @Setting("locale", Rules.locale) public var locale: ReportLocale? = nil
+    public var locale: ReportLocale? = nil
     /// The zone times for people are shown in (HTML, Markdown, the index); `nil`: UTC. The command
     /// gives the machine's zone when no setting names one.
-    @Setting("timezone", Rules.timeZone) public var timeZone: TimeZone? = nil
+    public var timeZone: TimeZone? = nil
     public var selection = Selection()
-    @Setting("alerts", Rules.alerts) public var alerts: [AlertRule] = []
+    public var alerts: [AlertRule] = []
     /// Base assets or market symbols the HTML page's comparison chart follows, in order (up to
     /// five, one per colour); empty: the five markets with the most volume value.
-    @Setting("compare", Rules.compare) public var compare: [String] = []
+    public var compare: [String] = []
     /// The least 24 h volume value, in the report currency, that lets a market into the top
     /// lists (gainers, losers, volume, spreads); `nil`: `defaultMinimumVolumeUSD` in the report
     /// currency. Markets that did not trade never lead a list, whatever the floor.
-    @Setting("min_volume_value", Rules.amount) public var minimumVolumeValue: Decimal? = nil
+    public var minimumVolumeValue: Decimal? = nil
     /// The floor when none is set: 100 USD's worth, converted at the day's ECB rates, so a
     /// kronor and a rupee report leave out the same thin markets.
     public static let defaultMinimumVolumeUSD: Decimal = 100
 
-    /// The defaults, and the layers `Settings(layers:)` is merging.
+    /// The defaults.
     public init() {}
 
     public init(currency: CurrencyCode, locale: ReportLocale? = nil, selection: Selection = Selection(), alerts: [AlertRule] = []) {

@@ -3,21 +3,21 @@ public import Foundation
 /// Where the two feeds come from and how hard to try: the fetch stage's part of the settings.
 public struct FetchPolicy: Sendable, Equatable {
     /// `nil`: the WazirX API.
-    @Setting("tickers_url", Rules.location(.tickers)) public var tickers: SourceLocation? = nil
+    public var tickers: SourceLocation? = nil
     /// `nil`: the ECB daily file.
-    @Setting("ecb_url", Rules.location(.rates)) public var rates: SourceLocation? = nil
-    @Setting("sample", Rules.boolean) public var sample = false
-    @Setting("timeout", Rules.seconds()) public var timeout: Duration = .seconds(15)
-    @Setting("deadline", Rules.seconds()) public var deadline: Duration = .seconds(120)
+    public var rates: SourceLocation? = nil
+    public var sample = false
+    public var timeout: Duration = .seconds(15)
+    public var deadline: Duration = .seconds(120)
     public var retry = RetryPolicy()
-    @Setting("max_bytes", Rules.positive) public var maximumBytes = 50_000_000
+    public var maximumBytes = 50_000_000
     /// `nil`: `$XDG_CACHE_HOME/cryptoreport`, else `~/.cache/cryptoreport`.
-    @Setting("cache_dir", Rules.path) public var cacheDirectory: String? = nil
-    /// Each limit over the one before: `tickers=12h` keeps the layer below's limit for rates.
-    @Setting("max_age", Rules.maxAge, merge: { for limit in $1 { $0.apply(limit) } }) public var maxAge = MaxAge()
-    @Setting("strict", Rules.boolean) public var strict = false
-    @Setting("offline", Rules.boolean) public var offline = false
-    @Setting("allow_stale", Rules.boolean) public var allowStale = false
+    public var cacheDirectory: String? = nil
+    /// Each limit set by a layer over the one below (`SettingsLayer.keys`).
+    public var maxAge = MaxAge()
+    public var strict = false
+    public var offline = false
+    public var allowStale = false
 
     public init() {}
 

@@ -3,14 +3,14 @@ public import Foundation
 /// When and how long to wait before trying a source again.
 public struct RetryPolicy: Sendable, Equatable {
     /// Retries after the first attempt.
-    @Setting("retries", Rules.whole(0...10, expected: "a whole number from 0 to 10")) public var retries: Int = 3
+    public var retries: Int = 3
     /// The first backoff; each retry doubles it, up to `maximumDelay`, with jitter.
     public var baseDelay: TimeInterval = 1
     public var maximumDelay: TimeInterval = 30
     /// The longest `Retry-After` we honour; a server asking for more is given up on.
     public var retryAfterCap: TimeInterval = 60
 
-    /// The defaults, and the layers `Settings(layers:)` is merging.
+    /// The defaults.
     public init() {}
 
     public init(retries: Int = 3, baseDelay: TimeInterval = 1, maximumDelay: TimeInterval = 30, retryAfterCap: TimeInterval = 60) {

@@ -149,3 +149,10 @@ package struct SourceLoader: Sendable {
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }
+
+extension Report.SourceInfo {
+    /// Where a payload came from, for the report.
+    package init(_ payload: FetchedPayload) {
+        self.init(source: payload.source, location: payload.location.description, fetchedAt: payload.fetchedAt, origin: payload.origin)
+    }
+}

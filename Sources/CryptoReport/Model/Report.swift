@@ -9,11 +9,11 @@ public struct Report: Sendable, Equatable {
         public var fetchedAt: Date
         public var origin: SourceOrigin
 
-        package init(_ payload: FetchedPayload) {
-            source = payload.source
-            location = payload.location.description
-            fetchedAt = payload.fetchedAt
-            origin = payload.origin
+        package init(source: DataSource, location: String, fetchedAt: Date, origin: SourceOrigin) {
+            self.source = source
+            self.location = location
+            self.fetchedAt = fetchedAt
+            self.origin = origin
         }
 
         public var status: SourceStatus { origin.status }

@@ -10,14 +10,14 @@ public struct Selection: Sendable, Equatable {
         case change, volume, spread, name, price
     }
 
-    @Setting("markets", .choice) public var markets: Markets = .primary
+    public var markets: Markets = .primary
     /// Base assets or market symbols, lower case; empty keeps every market.
-    @Setting("symbols", Rules.symbols) public var symbols: [String] = []
+    public var symbols: [String] = []
     /// Volume value, descending, unless asked otherwise.
-    @Setting("sort", .choice) public var sort: SortKey = .volume
-    @Setting("top", Rules.positive) public var top: Int? = nil
+    public var sort: SortKey = .volume
+    public var top: Int? = nil
 
-    /// The defaults, and the layers `Settings(layers:)` is merging.
+    /// The defaults.
     public init() {}
 
     public init(markets: Markets = .primary, symbols: [String] = [], sort: SortKey = .volume, top: Int? = nil) {

@@ -7,23 +7,23 @@ public struct OutputSpec: Sendable, Equatable {
         case standardOutput
     }
 
-    @Setting("output", Rules.destination) public var destination: Destination = .directory("Output")
-    /// Distinct, in `ReportFormat` order, however often a flag repeats them.
-    @Setting("formats", Rules.formats, merge: { $0 = Array(Set($1)).sorted() }) public var formats: [ReportFormat] = ReportFormat.reports
-    @Setting("csv_dialect", .choice) public var csvDialect: CSVDialect = .rfc4180
+    public var destination: Destination = .directory("Output")
+    /// Distinct, in `ReportFormat` order.
+    public var formats: [ReportFormat] = ReportFormat.reports
+    public var csvDialect: CSVDialect = .rfc4180
     /// `cryptoreport-latest-<CURRENCY>.<ext>` copies of the newest reports, and their removal
     /// when the newest run has no alerts file; off with `--no-latest`.
-    @Setting("no_latest", Rules.boolean, merge: { $0 = !$1 }) public var latest = true
+    public var latest = true
     /// `nil`: the built-in templates.
-    @Setting("templates", Rules.path) public var templates: String? = nil
+    public var templates: String? = nil
     /// `nil`: `history.sqlite` in the output folder, or none for standard output or the built-in
     /// sample. A layer naming a database undoes a `no_history` below it.
-    @Setting("history", Rules.databaseFile) public var database: String? = nil
-    @Setting("no_history", Rules.boolean, yieldsTo: "history") public var noHistory = false
+    public var database: String? = nil
+    public var noHistory = false
     /// Longer than the fetch's deadline (120 s): the lock is held from before the fetch, and a
     /// second cron job into the folder (the USD one beside the SEK one) gave up at 60 s while
     /// the first still waited on a slow feed within its rights.
-    @Setting("lock_timeout", Rules.seconds(allowingZero: true)) public var lockTimeout: Duration = .seconds(180)
+    public var lockTimeout: Duration = .seconds(180)
 
     public init() {}
 

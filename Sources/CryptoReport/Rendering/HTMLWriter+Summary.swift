@@ -97,7 +97,7 @@ extension HTMLWriter {
     private mutating func movers(_ view: ReportViewModel) {
         let t = view.t
         out += "<section class=\"grid movers\" aria-label=\""; put(t[.movers]); out += "\">\n"
-        func list(_ title: String, _ legend: String, _ rows: [ReportViewModel.Row], _ item: (inout HTMLWriter, ReportViewModel.Row) -> Void) {
+        func list(_ title: String, _ legend: String, _ rows: [ReportViewModel.MarketLine], _ item: (inout HTMLWriter, ReportViewModel.MarketLine) -> Void) {
             out += "  <div class=\"card\">\n    <h2>"; put(title); out += "</h2>\n    <p class=\"small list-key\">"; put(legend)
             out += "</p>\n    <ul class=\"plain\">\n"
             for row in rows {
@@ -111,7 +111,7 @@ extension HTMLWriter {
             }
             out += "    </ul>\n  </div>\n"
         }
-        func priceAndChange(_ writer: inout HTMLWriter, _ row: ReportViewModel.Row) {
+        func priceAndChange(_ writer: inout HTMLWriter, _ row: ReportViewModel.MarketLine) {
             writer.out += "<span class=\"num s\">"; writer.put(row.price); writer.out += "</span><span class=\"num pill "; writer.put(row.changeClass)
             writer.out += "\">"; writer.put(row.arrow); writer.out += " "; writer.put(row.change); writer.out += "</span>"
         }

@@ -57,14 +57,14 @@ extension HTMLWriter {
         out += "</tr>\n"
     }
 
-    private mutating func row(_ row: ReportViewModel.Row, _ model: ReportViewModel) {
+    private mutating func row(_ row: ReportViewModel.MarketLine, _ model: ReportViewModel) {
         let t = model.t
         let alt = row.alt
         /// `{{#alt}} data-alt="{{field}}"{{/alt}}`.
-        func altAttribute(_ field: (ReportViewModel.Row) -> String) {
+        func altAttribute(_ field: (ReportViewModel.MarketLine) -> String) {
             for other in alt { out += " data-alt=\""; put(field(other)); out += "\"" }
         }
-        func title(_ row: ReportViewModel.Row) {
+        func title(_ row: ReportViewModel.MarketLine) {
             put(row.pair); out += " · "; put(t[.rate]); out += " "; put(row.fxRate); out += " · "; put(t[.updated]); out += " "; put(row.updatedAt)
         }
         out += "        <tr id=\"m-"; put(row.anchor); out += "\" title=\""; title(row); out += "\""
@@ -99,7 +99,7 @@ extension HTMLWriter {
         // (thirty strings retained and released) for every cell. The second currency's text is
         // read by a closure, not a key path: each key path literal was fetched and retained
         // for every cell, second currency or not.
-        func two(_ first: (ReportViewModel.Row) -> String, _ firstText: String, _ second: (ReportViewModel.Row) -> String, _ secondText: String) {
+        func two(_ first: (ReportViewModel.MarketLine) -> String, _ firstText: String, _ second: (ReportViewModel.MarketLine) -> String, _ secondText: String) {
             out += "          <td class=\"num two\"><span"; altAttribute(first); out += ">"; put(firstText)
             out += "</span><span class=\"lo\""; altAttribute(second); out += ">"; put(secondText); out += "</span></td>\n"
         }

@@ -50,7 +50,7 @@ enum MarkdownWriter {
         }
         out += "\n"
 
-        func top(_ title: String, _ columns: String, _ rows: [ReportViewModel.Row], _ cells: (ReportViewModel.Row) -> Void) {
+        func top(_ title: String, _ columns: String, _ rows: [ReportViewModel.MarketLine], _ cells: (ReportViewModel.MarketLine) -> Void) {
             guard !rows.isEmpty else { return }
             out.append("## \(title)\n\n| Market | \(columns) |\n|:---|---:|---:|\n")
             for row in rows {
@@ -60,7 +60,7 @@ enum MarkdownWriter {
             }
             out += "\n"
         }
-        func priceAndChange(_ row: ReportViewModel.Row) { put(row.price); out += " | "; put(row.arrow); out += " "; put(row.change) }
+        func priceAndChange(_ row: ReportViewModel.MarketLine) { put(row.price); out += " | "; put(row.arrow); out += " "; put(row.change) }
         top("Top gainers", "Price | 24h", model.gainers, priceAndChange)
         top("Top losers", "Price | 24h", model.losers, priceAndChange)
         top("Top volume", "Volume value | 24h", model.topVolume) { put($0.volumeValue); out += " | "; put($0.arrow); out += " "; put($0.change) }

@@ -75,7 +75,7 @@ extension ReportViewModel {
 
     /// - Parameter rows: the table's rows of `report.rows`, in order: a detail shows their figures
     ///   again, so they are taken as the table formatted them rather than formatted twice.
-    static func details(_ report: Report, rows: [Row], numbers: PeopleNumberFormatter, strings: PageStrings) -> [Detail] {
+    static func details(_ report: Report, rows: [MarketLine], numbers: PeopleNumberFormatter, strings: PageStrings) -> [Detail] {
         let maker = DetailMaker(report, numbers: numbers, strings: strings)
         return zip(report.rows, rows).map { maker.detail($0, row: $1) }
     }
@@ -124,7 +124,7 @@ extension ReportViewModel {
         }
 
         /// The detail of `market`, whose table row is `row`.
-        func detail(_ market: MarketRow, row: Row) -> Detail {
+        func detail(_ market: MarketRow, row: MarketLine) -> Detail {
             // Lower case without a new string where it is already (the feed's names are):
             // `lowercased()` made one for every market listed.
             let symbol = CurrencyConverter.lowercased(market.symbol)

@@ -14,7 +14,7 @@ extension ReportViewModel.AlertLine: MustacheParent {
     }
 }
 
-extension ReportViewModel.Row: MustacheParent {
+extension ReportViewModel.MarketLine: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "symbol": symbol

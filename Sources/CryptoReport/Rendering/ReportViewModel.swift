@@ -40,7 +40,7 @@ struct ReportViewModel {
         var isLink: Bool
     }
 
-    struct Row {
+    struct MarketLine {
         var symbol, pair, base, quote: String
         var price, open, high, low, bid, ask: String
         var change, changeClass, arrow: String
@@ -58,7 +58,7 @@ struct ReportViewModel {
         /// The element id of the market's detail: `btcusdt`.
         var anchor: String
         /// The same row in the page's second currency, if it has one: `{{#alt}}`.
-        var alt: [Row] = []
+        var alt: [MarketLine] = []
         /// The table has this market, and so the page its detail: a top list's entry opens it
         /// (`--top` may leave a mover out of the table).
         var inTable = true
@@ -128,9 +128,9 @@ struct ReportViewModel {
     var inrPremium: String
     var inrPremiumClass: String
     var inrPremiumDetail = ""
-    var gainers, losers, topVolume, widestSpreads: [Row]
+    var gainers, losers, topVolume, widestSpreads: [MarketLine]
     var hasGainers, hasLosers, hasTopVolume, hasWidestSpreads, hasMovers: Bool
-    var rows: [Row]
+    var rows: [MarketLine]
     var hasRows: Bool
     var warnings: [Text]
     var hasWarnings: Bool
@@ -233,7 +233,7 @@ struct ReportViewModel {
         }
         let sparkLabels = madeLabels
         func sparkLabel(_ days: Int) -> String { sparkLabels[days] ?? t.format(.trendDays, String(days)) }
-        func row(_ market: MarketRow) -> Row { Self.row(market, numbers: numbers, time: time, strings: t, sparkLabel: sparkLabel) }
+        func row(_ market: MarketRow) -> MarketLine { Self.row(market, numbers: numbers, time: time, strings: t, sparkLabel: sparkLabel) }
 
         currency = report.currency
         self.locale = report.localeIdentifier
@@ -251,7 +251,7 @@ struct ReportViewModel {
         inrPremiumClass = Self.changeClass(summary.inrPremium?.percent)
         // The top lists are of every selected market, the table of those `--top` keeps.
         let tableSymbols = c.shown < c.selected ? Set(report.rows.lazy.map(\.symbol)) : nil
-        func mover(_ market: MarketRow) -> Row {
+        func mover(_ market: MarketRow) -> MarketLine {
             var made = row(market)
             made.inTable = tableSymbols?.contains(market.symbol) ?? true
             return made
@@ -352,10 +352,10 @@ struct ReportViewModel {
 
     private static func row(
         _ market: MarketRow, numbers: PeopleNumberFormatter, time: PeopleTime, strings: PageStrings, sparkLabel: (Int) -> String
-    ) -> Row {
+    ) -> MarketLine {
         // Both lines from one set of points: each value made a `Double` once.
         let points = Sparkline.Points(market.trend?.series ?? [])
-        return Row(
+        return MarketLine(
             symbol: market.symbol, pair: "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())",
             base: market.baseAsset.uppercased(), quote: market.quoteAsset.uppercased(),
             price: numbers.money(market.price), open: numbers.money(market.open), high: numbers.money(market.high),

@@ -1,44 +1,5 @@
 import Foundation
 
-/// A field the configuration file, the environment and a flag can set. It names its key and the
-/// rule its text is read by, so the model is the key table (`SettingsLayer.keys`).
-///
-/// Swift gives a property wrapper no key path to its field, so a layer cannot be written into the
-/// settings afterwards: `Settings(layers:)` builds them while the layers are `merging`, and each
-/// field reads its own key as it is initialised.
-@propertyWrapper
-public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable {
-    public var wrappedValue: Value
-    package let key: SettingKey
-
-    /// `merge` puts a layer's value in; `yieldsTo` names a key that, set (to anything but false)
-    /// by a layer that does not set this one, puts this one back to its default: `--history`
-    /// over a file's `no_history`, `-q` over a file's `verbose`.
-    init<Input>(wrappedValue: Value, _ name: String, _ rule: SettingRule<Input>, yieldsTo: String? = nil, merge: (inout Value, Input) -> Void) {
-        key = SettingKey(name: name, rule: rule.erased) { $0 as? Input }
-        SettingsLayer.collecting?.append(key)
-        var value = wrappedValue
-        for layer in SettingsLayer.merging {
-            if let given = layer.values[name] as? Input {
-                merge(&value, given)
-            } else if let other = yieldsTo.flatMap({ layer.values[$0] }), other as? Bool != false {
-                value = wrappedValue
-            }
-        }
-        self.wrappedValue = value
-    }
-
-    init(wrappedValue: Value, _ name: String, _ rule: SettingRule<Value>, yieldsTo: String? = nil) {
-        self.init(wrappedValue: wrappedValue, name, rule, yieldsTo: yieldsTo) { $0 = $1 }
-    }
-
-    init<Input>(wrappedValue: Value, _ name: String, _ rule: SettingRule<Input>) where Value == Input? {
-        self.init(wrappedValue: wrappedValue, name, rule) { $0 = $1 }
-    }
-
-    public static func == (a: Self, b: Self) -> Bool { a.wrappedValue == b.wrappedValue }
-}
-
 /// One setting: its name in the file (`lock_timeout`) and the environment
 /// (`CRYPTOREPORT_LOCK_TIMEOUT`), and how its value is read.
 package struct SettingKey: Sendable {
@@ -46,6 +7,36 @@ package struct SettingKey: Sendable {
     package let rule: SettingRule<any Sendable>
     /// A value from elsewhere (a flag as swift-argument-parser read it) if it is what the rule reads.
     package let value: @Sendable (Any) -> (any Sendable)?
+    /// Puts a layer's value (of the rule's type) into its field.
+    let apply: @Sendable (inout Settings, any Sendable) -> Void
+    /// Puts the field back to its default.
+    let reset: @Sendable (inout Settings) -> Void
+    /// A key that, set (to anything but false) by a layer that does not set this one, puts this
+    /// one back to its default: `--history` over a file's `no_history`, `-q` over a file's `verbose`.
+    let yieldsTo: String?
+
+    /// `merge` puts a layer's value into the field (by default it replaces it).
+    init<Input, Value>(
+        _ name: String, _ rule: SettingRule<Input>, _ field: any WritableKeyPath<Settings, Value> & Sendable, yieldsTo: String? = nil,
+        merge: @escaping @Sendable (inout Value, Input) -> Void
+    ) {
+        self.name = name
+        self.rule = rule.erased
+        self.value = { $0 as? Input }
+        self.apply = { settings, given in
+            if let given = given as? Input { merge(&settings[keyPath: field], given) }
+        }
+        self.reset = { settings in settings[keyPath: field] = Settings()[keyPath: field] }
+        self.yieldsTo = yieldsTo
+    }
+
+    init<Value>(_ name: String, _ rule: SettingRule<Value>, _ field: any WritableKeyPath<Settings, Value> & Sendable, yieldsTo: String? = nil) {
+        self.init(name, rule, field, yieldsTo: yieldsTo) { $0 = $1 }
+    }
+
+    init<Value>(_ name: String, _ rule: SettingRule<Value>, _ field: any WritableKeyPath<Settings, Value?> & Sendable) {
+        self.init(name, rule, field) { $0 = $1 }
+    }
 
     package var environmentVariable: String { EnvironmentReader.prefix + name.uppercased() }
 
@@ -70,26 +61,49 @@ package struct SettingsLayer: Sendable {
 
     package init() {}
 
-    /// The layers `Settings(layers:)` is building from, lowest first.
-    @TaskLocal static var merging: [SettingsLayer] = []
+    /// Sets `name` when the source gave a value.
+    package mutating func set(_ name: String, _ value: (any Sendable)?) {
+        if let value { values[name] = value }
+    }
 
-    /// Every key, in the order the model declares them: each `@Setting` field of `Settings`, as
-    /// `Settings()` initialises it. Not read by `Mirror`: its casts scan every protocol
-    /// conformance in the binary, a few per cent of a small report's time.
-    package static let keys: [SettingKey] = {
-        let keys = KeyCollector()
-        $collecting.withValue(keys) { _ = Settings() }
-        return keys.keys
-    }()
-
-    @TaskLocal static var collecting: KeyCollector?
+    /// Every key, in the order of the options table: its name, its rule and the field it sets.
+    package static let keys: [SettingKey] = [
+        SettingKey("currency", Rules.currencies, \.report.currencies),
+        SettingKey("locale", Rules.locale, \.report.locale),
+        SettingKey("timezone", Rules.timeZone, \.report.timeZone),
+        SettingKey("markets", .choice, \.report.selection.markets),
+        SettingKey("symbols", Rules.symbols, \.report.selection.symbols),
+        SettingKey("sort", .choice, \.report.selection.sort),
+        SettingKey("top", Rules.positive, \.report.selection.top),
+        SettingKey("alerts", Rules.alerts, \.report.alerts),
+        SettingKey("compare", Rules.compare, \.report.compare),
+        SettingKey("min_volume_value", Rules.amount, \.report.minimumVolumeValue),
+        SettingKey("tickers_url", Rules.location(.tickers), \.fetch.tickers),
+        SettingKey("ecb_url", Rules.location(.rates), \.fetch.rates),
+        SettingKey("sample", Rules.boolean, \.fetch.sample),
+        SettingKey("timeout", Rules.seconds(), \.fetch.timeout),
+        SettingKey("deadline", Rules.seconds(), \.fetch.deadline),
+        SettingKey("retries", Rules.whole(0...10, expected: "a whole number from 0 to 10"), \.fetch.retry.retries),
+        SettingKey("max_bytes", Rules.positive, \.fetch.maximumBytes),
+        SettingKey("cache_dir", Rules.path, \.fetch.cacheDirectory),
+        // Each limit over the one before: `tickers=12h` keeps the layer below's limit for rates.
+        SettingKey("max_age", Rules.maxAge, \.fetch.maxAge) { maxAge, limits in for limit in limits { maxAge.apply(limit) } },
+        SettingKey("strict", Rules.boolean, \.fetch.strict),
+        SettingKey("offline", Rules.boolean, \.fetch.offline),
+        SettingKey("allow_stale", Rules.boolean, \.fetch.allowStale),
+        SettingKey("output", Rules.destination, \.output.destination),
+        // Distinct, in `ReportFormat` order, however often a flag repeats them.
+        SettingKey("formats", Rules.formats, \.output.formats) { formats, given in formats = Array(Set(given)).sorted() },
+        SettingKey("csv_dialect", .choice, \.output.csvDialect),
+        SettingKey("no_latest", Rules.boolean, \.output.latest) { latest, off in latest = !off },
+        SettingKey("templates", Rules.path, \.output.templates),
+        SettingKey("history", Rules.databaseFile, \.output.database),
+        SettingKey("no_history", Rules.boolean, \.output.noHistory, yieldsTo: "history"),
+        SettingKey("lock_timeout", Rules.seconds(allowingZero: true), \.output.lockTimeout),
+        SettingKey("quiet", Rules.boolean, \.command.quietAsked),
+        SettingKey("verbose", Rules.boolean, \.command.verbose, yieldsTo: "quiet"),
+        SettingKey("fail_on_alert", Rules.boolean, \.command.failOnAlert),
+    ]
 
     package static func key(_ name: String) -> SettingKey? { keys.first { $0.name == name } }
-}
-
-/// The keys met while `SettingsLayer.keys` initialises the settings, on that one thread.
-final class KeyCollector: @unchecked Sendable {
-    private(set) var keys: [SettingKey] = []
-
-    func append(_ key: SettingKey) { keys.append(key) }
 }

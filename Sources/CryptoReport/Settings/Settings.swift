@@ -1,7 +1,9 @@
 /// Every setting of a run, typed and already valid, in the part each stage takes.
 ///
 /// Built once: the built-in defaults (the initial values here and in each part), then the
-/// layers over them, lowest first — the configuration file, the environment, the flags.
+/// layers over them, lowest first — the configuration file, the environment, the flags. Each
+/// part is a plain value its stage takes; only this folder knows how settings are read
+/// (`SettingsLayer.keys`).
 public struct Settings: Sendable, Equatable {
     public var report = ReportSpec()
     public var fetch = FetchPolicy()
@@ -11,9 +13,20 @@ public struct Settings: Sendable, Equatable {
 
     public init() {}
 
-    /// The defaults with `layers` applied in order, each over the ones before.
+    /// The defaults with `layers` applied in order, each over the ones before: for each key, the
+    /// highest layer that gives it wins (flag ?? environment ?? file ?? default), with the two
+    /// merges the table names (`max_age`, `formats`) and the keys that yield (`SettingKey.yieldsTo`).
     package init(layers: [SettingsLayer]) {
-        self = SettingsLayer.$merging.withValue(layers) { Settings() }
+        self.init()
+        for layer in layers {
+            for key in SettingsLayer.keys {
+                if let given = layer.values[key.name] {
+                    key.apply(&self, given)
+                } else if let other = key.yieldsTo.flatMap({ layer.values[$0] }), other as? Bool != false {
+                    key.reset(&self)
+                }
+            }
+        }
     }
 
     /// What no single value can say is wrong, for a report (`history` and `backfill` write none,
@@ -33,13 +46,13 @@ public struct Settings: Sendable, Equatable {
 
 /// How the command line reports: the file and the environment may set these too.
 public struct CommandPolicy: Sendable, Equatable {
-    @Setting("quiet", Rules.boolean) public var quietAsked = false
+    public var quietAsked = false
     /// Print nothing on success, unless `verbose` is on (set in the same layer or above, it wins).
     public var quiet: Bool { quietAsked && !verbose }
     /// Log each step to standard error; a layer asking for quiet sets aside the verbose below it.
-    @Setting("verbose", Rules.boolean, yieldsTo: "quiet") public var verbose = false
+    public var verbose = false
     /// Exit with 10 when an alert fires (after writing the reports).
-    @Setting("fail_on_alert", Rules.boolean) public var failOnAlert = false
+    public var failOnAlert = false
 
     public init() {}
 }
