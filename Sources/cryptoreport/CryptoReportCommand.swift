@@ -156,8 +156,10 @@ struct CryptoReportCommand: AsyncParsableCommand {
         do {
             try await command.run()
         } catch {
+            SignalHandling.checkReceived()
             exit(withError: error)
         }
+        SignalHandling.checkReceived()
         exit(withError: nil)
     }
 

@@ -19,6 +19,10 @@ import Synchronization
 enum SignalHandling {
     /// Written by the handler (one byte, the signal number), read by the watcher thread.
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
+    /// The signal received, set by the handler too (a lock-free store is async-signal-safe): the
+    /// watcher may have taken the pipe's byte but not yet stopped the run when a stretch ends or
+    /// the run finishes, and the signal must not be lost then.
+    private static let received = Atomic<Int32>(0)
 
     /// A report's settings name standard output (`--output -`, `output = "-"` in the file or
     /// `CRYPTOREPORT_OUTPUT=-`): the stop line then speaks of no folder. Atomic: the watcher
@@ -48,15 +52,9 @@ enum SignalHandling {
         for number in [SIGTERM, SIGINT, SIGHUP] {
             var action = sigaction()
             #if canImport(Glibc)
-                action.__sigaction_handler.sa_handler = { number in
-                    var byte = UInt8(truncatingIfNeeded: number)
-                    _ = write(SignalHandling.writeEnd, &byte, 1)
-                }
+                action.__sigaction_handler.sa_handler = { number in SignalHandling.handle(number) }
             #else
-                action.__sigaction_u.__sa_handler = { number in
-                    var byte = UInt8(truncatingIfNeeded: number)
-                    _ = write(SignalHandling.writeEnd, &byte, 1)
-                }
+                action.__sigaction_u.__sa_handler = { number in SignalHandling.handle(number) }
             #endif
             action.sa_flags = SA_RESTART
             sigemptyset(&action.sa_mask)
@@ -73,7 +71,25 @@ enum SignalHandling {
         RunInterruption.shared.checkAfterEachStretch {
             var poller = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
             if poll(&poller, 1, 0) == 1 { stop(SIGTERM, peek: readEnd) }
+            checkReceived()
         }
+    }
+
+    /// The handler: async-signal-safe, a lock-free store and a `write(2)`.
+    static func handle(_ number: Int32) {
+        received.store(number, ordering: .sequentiallyConsistent)
+        var byte = UInt8(truncatingIfNeeded: number)
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// The signal received so far, 0 for none, whether or not its watcher has got to it.
+    static var pending: Int32 { received.load(ordering: .sequentiallyConsistent) }
+
+    /// Ends the process as a signal does if one was received (its watcher may not have got to it
+    /// yet): after each uninterrupted stretch, and before the run's own exit.
+    static func checkReceived() {
+        let number = pending
+        if number != 0 { stop(number) }
     }
 
     /// Waits for a stretch under way, releases the locks, says so and ends the process. Reached

@@ -70,4 +70,39 @@ struct AmbiguousRatesTests {
         #expect(run.stderr == "cryptoreport: ECB rates: the rates of 2022-11-21 list SEK 2 times with different rates (1, 10.9873); neither is used.\n")
         #expect(run.stdout.isEmpty)
     }
+
+    /// Issue 32: two `<Cube time>` blocks of one day, the first with SEK at 99: the first was
+    /// used silently.
+    @Test("a day given twice with another rate is ambiguous, as a currency listed twice is; the same rates twice are one day")
+    func dayGivenTwice() throws {
+        let real = try String(contentsOf: Fixtures.ratesURL, encoding: .utf8)
+        let open = try #require(real.range(of: "<Cube time='2022-11-21'>"))
+        let twice = real.replacingCharacters(
+            in: open.lowerBound..<open.lowerBound, with: "<Cube time='2022-11-21'><Cube currency='SEK' rate='99'/></Cube>")
+        let days = try ECBRatesParser().parseDays(Data(twice.utf8))
+        #expect(days.count == 1)
+        #expect(days.first?.ambiguous["SEK"] == [99, Fixtures.decimal("10.9873")])
+        #expect(days.first?.perEuro["USD"] == Fixtures.decimal("1.0246"))
+        #expect(throws: ConversionError.ambiguousRate(currency: "SEK", rates: [99, Fixtures.decimal("10.9873")], date: "2022-11-21")) {
+            try Self.build(currency: "SEK", rates: Data(twice.utf8))
+        }
+        let close = try #require(real.range(of: "\t\t</Cube>", options: .backwards))
+        let block = String(real[open.lowerBound..<close.upperBound]) + "\n"
+        let same = real.replacingCharacters(in: open.lowerBound..<open.lowerBound, with: block)
+        #expect(try ECBRatesParser().parseDays(Data(same.utf8)) == ECBRatesParser().parseDays(Data(real.utf8)))
+    }
+
+    /// Issue 32: without USD in the ECB file, the floor "100 USD's worth" silently became 100 kronor.
+    @Test("without USD in the rates the top lists have no floor, and the report says why; a USD report keeps its 100")
+    func noUSDNoFloor() throws {
+        let real = try String(contentsOf: Fixtures.ratesURL, encoding: .utf8)
+        let noUSD = Data(real.replacingOccurrences(of: "<Cube currency='USD' rate='1.0246'/>", with: "").utf8)
+        let sek = try Self.build(currency: "SEK", rates: noUSD)
+        #expect(sek.summary.volumeFloor == 0 && sek.summary.volumeFloorUnknown)
+        #expect(sek.diagnostics.map(DiagnosticText.message).contains(
+            "the rates have no USD, so the top lists' floor of 100 USD's worth cannot be put in SEK: every market that traded may lead a list (--min-volume-value sets a floor)"))
+        let withUSD = try Self.build(currency: "SEK", rates: try Fixtures.rates)
+        #expect(withUSD.summary.volumeFloor == 1072 && !withUSD.summary.volumeFloorUnknown)
+        #expect(!withUSD.diagnostics.contains { $0.kind == .noVolumeFloor(currency: "SEK") })
+    }
 }

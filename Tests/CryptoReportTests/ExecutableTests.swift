@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GRDB
 import Testing
 
 @testable import CryptoReport
@@ -136,6 +137,46 @@ struct ExecutableTests {
         #expect(try String(contentsOf: home.appendingPathComponent("victim"), encoding: .utf8) == "private")
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == ["victim"])
         #expect(FileManager.default.fileExists(atPath: shared.appendingPathComponent(".cryptoreport-journal").path))
+    }
+
+    /// Issue 32: an escape sequence and a newline stored in `market_name.symbol` were printed by `history`.
+    @Test("names read back from a shared history are checked as the feed's are: an escape sequence never reaches the terminal")
+    func hostileStoredName() throws {
+        let folder = try TemporaryFolder()
+        let recorded = try Self.run(["--sample", "--no-config", "--format", "csv", "--output", "o", "--history", "o/h.sqlite", "--quiet"], in: folder.url)
+        #expect(recorded.status == 0)
+        let queue = try DatabaseQueue(path: folder.url.appendingPathComponent("o/h.sqlite").path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE market_name SET symbol = ? WHERE symbol = 'ethusdt'", arguments: ["eth\u{1B}[31m\nusdt"])
+        }
+        try queue.close()
+        for format in ["csv", "markdown", "json"] {
+            let history = try Self.run(["history", "--symbol", "eth", "--days", "3650", "--history", "o/h.sqlite", "--no-config", "--format", format], in: folder.url)
+            #expect(history.status == 0, "\(history.stderr)")
+            #expect(!history.stdout.contains("\u{1B}") && !history.stderr.contains("\u{1B}"), "\(format)")
+            #expect(history.stdout.contains("ethinr"), "\(format): the asset's other markets are read as before")
+        }
+    }
+
+    /// Issue 32: a FIFO as --tickers-url or --ecb-url hung past --timeout and --deadline while
+    /// the run held the folder's lock; as --config, for ever.
+    @Test("a FIFO, device or socket as a feed is refused at once (66); a configuration FIFO no one writes to ends in time")
+    func notRegularFiles() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.url.appendingPathComponent("f").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for arguments in [["--tickers-url", "f", "--ecb-url", Fixtures.ratesURL.path], ["--tickers-url", Fixtures.tickersURL.path, "--ecb-url", "/dev/zero"]] {
+            let started = Date()
+            let run = try Self.run(arguments + ["--no-config", "--output", "o", "--no-history", "--timeout", "3", "--deadline", "10"], in: folder.url)
+            #expect(run.status == 66, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("it is not a regular file (a FIFO, device or socket)"), "\(run.stderr)")
+            #expect(Date().timeIntervalSince(started) < 3)
+        }
+        #expect {
+            try ConfigFileReader().read(path: fifo, pipeTimeLimit: 300)
+        } throws: { error in
+            (error as? SettingsError)?.errorDescription?.contains("nothing came from it within 0.3 s (a FIFO no program writes to?)") == true
+        }
     }
 
     @Test("--history :memory: is SQLite's memory, no file of that name")

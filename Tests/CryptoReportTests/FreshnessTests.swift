@@ -102,6 +102,22 @@ struct FreshnessTests {
         }
     }
 
+    /// Issue 32: ETH/BTC priced through a three-day-old BTC/USDT was not marked stale.
+    @Test("a market priced through a stale market is stale too; one priced through a fresh one is not")
+    func staleThroughPricing() throws {
+        let report = try Self.build(
+            tickers: [
+                Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", at: "1668840000000"),
+                Fixtures.ticker("ethbtc", base: "eth", quote: "btc", last: "0.07", at: Self.at),
+                Fixtures.ticker("ethusdt", base: "eth", quote: "usdt", last: "1100", at: Self.at),
+                Fixtures.ticker("wrxinr", base: "wrx", quote: "inr", last: "20", at: Self.at),
+                Fixtures.ticker("solwrx", base: "sol", quote: "wrx", last: "0.5", at: Self.at),
+            ],
+            rates: try Fixtures.rates, origin: .network, fetchedAt: Self.utc("2022-11-22T01:00:00Z"))
+        let stale = Dictionary(uniqueKeysWithValues: report.rows.map { ($0.symbol, $0.isStale) })
+        #expect(stale == ["btcusdt": true, "ethbtc": true, "ethusdt": false, "wrxinr": false, "solwrx": false])
+    }
+
     @Test("a market over an hour older than the fetch is stale in every format")
     func staleMarket() throws {
         let report = try Self.build(

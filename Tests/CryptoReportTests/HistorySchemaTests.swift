@@ -29,9 +29,10 @@ struct HistorySchemaTests {
             && same(a.volume, b.volume) && a.updatedAt == b.updatedAt
     }
 
-    /// A ticker as v3 gave it back.
+    /// A ticker as v3 gave it back; none for a name the feed could not have sent (the empty one),
+    /// which reads leave out (issue 32: a shared database is checked as the feed is).
     static func v3(_ ticker: Ticker) -> Ticker? {
-        guard let last = v3(ticker.last) else { return nil }
+        guard let last = v3(ticker.last), [ticker.symbol, ticker.baseAsset, ticker.quoteAsset].allSatisfy(MarketNames.isFeedIdentifier) else { return nil }
         return Ticker(
             symbol: ticker.symbol, baseAsset: ticker.baseAsset, quoteAsset: ticker.quoteAsset, open: v3(ticker.open), low: v3(ticker.low),
             high: v3(ticker.high), last: last, volume: v3(ticker.volume), bid: v3(ticker.bid), ask: v3(ticker.ask),

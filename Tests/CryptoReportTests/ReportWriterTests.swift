@@ -225,6 +225,46 @@ extension ReportWriterTests {
     }
 }
 
+/// A file system whose `failing`-th folder sync fails with EIO.
+final class FailingSync: CommitFileSystem, @unchecked Sendable {
+    let real = POSIXCommitFileSystem()
+    let failing: Int
+    private var syncs = 0
+
+    init(failing: Int) { self.failing = failing }
+
+    func createSynced(_ path: String, _ data: Data) -> Int32 { real.createSynced(path, data) }
+    func hardLink(_ existing: String, _ new: String) -> Int32 { real.hardLink(existing, new) }
+    func copySynced(_ existing: String, _ new: String) -> Int32 { real.copySynced(existing, new) }
+    func rename(_ from: String, _ to: String) -> Int32 { real.rename(from, to) }
+    func unlink(_ path: String) -> Int32 { real.unlink(path) }
+    func syncDirectory(_ path: String) -> Int32 {
+        syncs += 1
+        return syncs == failing ? EIO : real.syncDirectory(path)
+    }
+}
+
+extension ReportWriterTests {
+    /// Issue 32: EIO or ENOSPC on the folder's sync after the renames was ignored (exit 0).
+    @Test("a folder that cannot be synced after the renames is an error (73), with the new reports in place and the commit finished by the next run", arguments: [2, 3])
+    func syncAfterRenames(failing: Int) throws {
+        let folder = try TemporaryFolder()
+        var writer = ReportWriter(directory: folder.url)
+        try writer.write([("a.csv", "old a")])
+        writer.fileSystem = FailingSync(failing: failing)
+        #expect {
+            try writer.write([("a.csv", "new a"), ("b.md", "new b")])
+        } throws: { error in
+            (error as? OutputError)?.errorDescription?.contains("the reports are in place but the folder could not be synced to disk") == true
+                && (error as? OutputError)?.exitStatus == .cannotCreateOutput
+        }
+        #expect(Self.text(folder, "a.csv") == "new a" && Self.text(folder, "b.md") == "new b")
+        writer.fileSystem = POSIXCommitFileSystem()
+        try writer.recover()
+        #expect(Self.everything(in: folder) == ["a.csv", "b.md"])
+    }
+}
+
 /// A file system on which a rename onto the file name `failing` fails (ENOENT), as one into a
 /// folder removed under the run would: the commit fails at that rename, after those before it.
 struct FailingRename: CommitFileSystem {

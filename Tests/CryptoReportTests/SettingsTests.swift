@@ -127,6 +127,15 @@ struct SettingsTests {
         #expect(Settings(layers: [layers[0], SettingsLayer(), SettingsLayer()]) == (try file(low)), "an empty layer changes nothing")
     }
 
+    /// Issue 32: `--timeout 1e-9` became no time at all, and the run spoke of a 20 s deadline.
+    @Test("a time too small to keep in milliseconds is refused, not taken as none")
+    func tinySeconds() throws {
+        #expect((try? Rules.seconds().text("1e-9")) == nil)
+        #expect((try? Rules.seconds().text("0.0004")) == nil)
+        #expect(try Rules.seconds().text("0.001") == .milliseconds(1))
+        #expect(try Rules.seconds(allowingZero: true).text("0") == .zero)
+    }
+
     @Test("the settings are plain values: the layers give each key's field, and keys that yield put theirs back")
     func layersInOrder() throws {
         var file = SettingsLayer(), flags = SettingsLayer()
@@ -258,7 +267,10 @@ struct SettingsTests {
         let history = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "3650", "--config", file.path, "--format", "csv"], in: folder.url, environment: ["HOME": home])
         #expect(history.status == 0 && history.stdout.contains("Z,btcusdt,USD,15988,"), "\(history.stderr)")
         #expect(try Rules.path.text("a~/b") == "a~/b")
-        #expect(try Rules.path.text("~user/b") == "~user/b")
+        // Another account's home is refused (issue 32: `output = "~root/rep"` wrote into root's home).
+        #expect((try? Rules.path.text("~user/b")) == nil)
+        #expect((try? Rules.destination.text("~root/rep")) == nil)
+        #expect((try? Rules.databaseFile.text("~root/h.sqlite")) == nil)
         // $HOME too, as the README's cron line writes it: it made a folder named `$HOME`.
         try Data("history = \"$HOME/h2.sqlite\"\noutput = \"${HOME}/out2\"\nformats = [\"csv\"]\n".utf8).write(to: file)
         let dollar = try ExecutableTests.run(["--sample", "--config", file.path], in: folder.url, environment: ["HOME": home])

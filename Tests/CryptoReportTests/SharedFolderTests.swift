@@ -262,4 +262,22 @@ struct SharedFolderTests {
         #expect(try Self.indexRows(Self.read(folder, "index.html")).map(\.date) == ["2022-11-23", "2022-11-22"])
         #expect(try Self.read(folder, "cryptoreport-latest-SEK.csv") == Self.read(folder, "cryptoreport-2022-11-23-SEK.csv"))
     }
+
+    /// Issue 32: a stray `cryptoreport-2099-01-01-SEK.csv` kept every latest copy on an older
+    /// report from then on, and the index showed 2099 as the newest day.
+    @Test("a file named for a day after the run's is no report: the latest copies move on, the index leaves it out, the run warns")
+    func strayFutureReport() async throws {
+        let folder = try TemporaryFolder()
+        try await Self.run(day: 0, formats: [.csv], in: folder)
+        let out = folder.url.appendingPathComponent("out")
+        try Data("x".utf8).write(to: out.appendingPathComponent("cryptoreport-2099-01-01-SEK.csv"))
+        try await Self.run(day: 1, formats: [.csv], in: folder)
+        try await Self.run(day: 2, formats: [.csv], in: folder)
+        #expect(try Self.read(folder, "cryptoreport-latest-SEK.csv") == Self.read(folder, "cryptoreport-2022-11-24-SEK.csv"))
+        #expect(try Self.indexRows(Self.read(folder, "index.html")).map(\.date) == ["2022-11-24", "2022-11-23", "2022-11-22"])
+        let report = try #require(try await Self.run(day: 2, formats: [.csv], in: folder).report as Report?)
+        let shared = SharedFolder(directory: out, latest: true).additions(for: report, names: [], removing: [])
+        #expect(shared.ignored == ["cryptoreport-2099-01-01-SEK.csv"])
+        #expect(NoticeText.futureReports(shared.ignored, folder: "out").contains("dated after today"))
+    }
 }

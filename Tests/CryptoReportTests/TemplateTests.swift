@@ -211,4 +211,25 @@ struct TemplateTests {
         }
         #expect(view.child(named: "price") == nil)
     }
+
+    @Test("a user's template is rendered bounded: past its time or size it is a clear error (64), and a quick one is its text")
+    func boundedRendering() throws {
+        #expect(try TemplateRenderer.bounded(.markdown, timeLimit: .seconds(5)) { "# fine" } == "# fine")
+        #expect {
+            try TemplateRenderer.bounded(.html, timeLimit: .milliseconds(200)) {
+                Thread.sleep(forTimeInterval: 3)
+                return "late"
+            }
+        } throws: { error in
+            (error as? UsageError)?.errorDescription?.hasPrefix("Templates: report.html.mustache did not render within 0.2 s") == true
+                && (error as? UsageError)?.exitStatus == .usage
+        }
+        #expect {
+            try TemplateRenderer.bounded(.markdown, sizeLimit: 1 << 20) { String(repeating: "x", count: 2 << 20) }
+        } throws: { error in
+            (error as? UsageError)?.errorDescription?.contains("renders more than 1 MB; nothing was written") == true
+        }
+        struct Refused: Error {}
+        #expect(throws: Refused.self) { try TemplateRenderer.bounded(.markdown) { throw Refused() } }
+    }
 }

@@ -46,6 +46,26 @@ struct WarningSummaryTests {
         }
     }
 
+    /// Issue 32: a ticker with highPrice 1 and lowPrice 99999 passed silently.
+    @Test("24 h figures that contradict each other are kept as sent and said, as a crossed book is; a market that did not trade is not")
+    func contradictoryRange() throws {
+        let tickers = [
+            Fixtures.ticker("btcinr", base: "btc", quote: "inr", last: "1398000", high: "1", low: "99999"),
+            Fixtures.ticker("ethinr", base: "eth", quote: "inr", last: "95000", high: "94000", low: "90000"),
+            Fixtures.ticker("wrxinr", base: "wrx", quote: "inr", last: "15", high: "16", low: "14"),
+            Fixtures.ticker("dogeinr", base: "doge", quote: "inr", last: "7", high: "0", low: "0"),
+        ]
+        let payload = FetchedPayload(source: .tickers, location: .file("t"), data: Fixtures.tickerJSON(tickers), fetchedAt: Fixtures.captureTime)
+        var spec = ReportSpec(currency: "INR")
+        spec.selection = Selection(markets: .all)
+        let report = try ReportBuilder(spec: spec, generatedAt: Fixtures.captureTime).build(tickers: payload, rates: Fixtures.payload(.rates, try Fixtures.rates))
+        let lines = report.diagnostics.map(DiagnosticText.message)
+        #expect(lines.contains("btcinr: highPrice 1 is below lowPrice 99999; its figures are shown as sent"))
+        #expect(lines.contains("ethinr: lastPrice 95000 is outside lowPrice 90000 to highPrice 94000; its figures are shown as sent"))
+        #expect(!lines.contains { $0.hasPrefix("wrxinr") || $0.hasPrefix("dogeinr") })
+        #expect(report.rows.count == 4, "every market is kept")
+    }
+
     @Test("a crossed book (bid above ask) is kept as sent, its spread negative, and said: five by name, then how many more")
     func crossedBook() throws {
         let folder = try TemporaryFolder()

@@ -36,6 +36,16 @@ package struct MarketAnalyser: Sendable {
             guard let bid = ticker.bid, let ask = ticker.ask else { continue }
             diagnostics.append(Diagnostic(.tickers, .crossedBook(symbol: ticker.symbol, bid: bid, ask: ask), group: "bid above ask"))
         }
+        // So are 24 h figures that contradict each other, which the feed sent as they are.
+        for (index, _) in kept {
+            let ticker = tickers[index]
+            // A high of zero is a market that did not trade in 24 h, not a contradiction.
+            guard let low = ticker.low, let high = ticker.high, high > 0 else { continue }
+            if high < low || ticker.last < low || ticker.last > high {
+                diagnostics.append(
+                    Diagnostic(.tickers, .contradictoryRange(symbol: ticker.symbol, low: low, high: high, last: ticker.last), group: "figures that contradict each other"))
+            }
+        }
         return Result(rows: rows, diagnostics: diagnostics)
     }
 

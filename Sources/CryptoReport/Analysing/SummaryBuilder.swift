@@ -26,7 +26,8 @@ package struct SummaryBuilder: Sendable {
     package func summarise(_ input: Input) -> ReportSummary {
         let selected = input.selected
         let unconvertible = input.tickers.count - input.converted.count
-        let floor = volumeFloor(input)
+        let setFloor = volumeFloor(input)
+        let floor = setFloor ?? 0
         // Three parts that read the markets independently.
         let parts = (0..<3).map { index -> Part in
             var part = Part()
@@ -72,7 +73,7 @@ package struct SummaryBuilder: Sendable {
             decliners: signs.down,
             unchanged: signs.flat,
             inrPremium: inrPremium(input.tickers, rates: input.rates),
-            volumeFloor: floor, belowVolumeFloor: selected.count - lists.traded)
+            volumeFloor: floor, belowVolumeFloor: selected.count - lists.traded, volumeFloorUnknown: setFloor == nil)
     }
 
     /// What each part of `summarise` found.
@@ -112,9 +113,18 @@ package struct SummaryBuilder: Sendable {
 
     /// The floor asked for, else 100 USD's worth in the report currency (100 when the ECB
     /// file has no USD rate to convert with).
-    private func volumeFloor(_ input: Input) -> Decimal {
+    /// `nil` when no floor is set and the rates cannot say what 100 USD are worth: no floor then
+    /// (every market that traded may lead a list), which the report says.
+    private func volumeFloor(_ input: Input) -> Decimal? {
         if let floor = input.minimumVolumeValue { return floor }
-        let usd = (try? input.rates.rate(from: "USD", to: input.currency)) ?? 1
+        let usd: Decimal
+        if CurrencyCode.atPar(input.currency) == "USD" {
+            usd = 1
+        } else if let rate = try? input.rates.rate(from: "USD", to: input.currency) {
+            usd = rate
+        } else {
+            return nil
+        }
         // Whole units: the floor is shown to people, and "10 723,50 kr" reads as false precision.
         var floor = ReportSpec.defaultMinimumVolumeUSD * usd
         var rounded = Decimal()

@@ -46,7 +46,10 @@ struct MarketNames {
         }
     }
 
+    /// Every stored name, those left out of reads too (a writer must not store one again).
     private var byID: [Int64: Name] = [:]
+    /// The ids of names the feed could not have sent (`isFeedIdentifier`).
+    private var unsafe: Set<Int64> = []
     /// Made when a writer first asks for an id (`id(for:in:)`): readers look names up by id only,
     /// and three byte arrays hashed per name were half of loading them.
     private var ids: [Key: Int64]?
@@ -62,21 +65,32 @@ struct MarketNames {
         let rows = try Row.fetchCursor(statement)
         let raw = statement.sqliteStatement
         while try rows.next() != nil {
-            names.byID[Int64(sqliteStatement: raw, index: 0)] = Name(
+            let name = Name(
                 symbol: String(sqliteStatement: raw, index: 1), baseAsset: String(sqliteStatement: raw, index: 2),
                 quoteAsset: String(sqliteStatement: raw, index: 3))
+            let id = Int64(sqliteStatement: raw, index: 0)
+            names.byID[id] = name
+            // A shared database is another input: a name the feed could not have sent (a control
+            // character, markup, an escape sequence) is left out of every read with its rows, as
+            // the feed's row would be, and never reaches a terminal or a page.
+            if ![name.symbol, name.baseAsset, name.quoteAsset].allSatisfy(isFeedIdentifier) { names.unsafe.insert(id) }
         }
         return names
     }
 
-    subscript(id: Int64) -> Name? { byID[id] }
+    /// What `TickerDecoder` accepts as a symbol or an asset.
+    static func isFeedIdentifier(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= TickerDecoder.maximumIdentifierLength && !SourceText.containsUnsafe(text)
+    }
 
-    /// Every name by id.
-    var table: [Int64: Name] { byID }
+    subscript(id: Int64) -> Name? { unsafe.contains(id) ? nil : byID[id] }
 
-    /// Every id with its name, in id order (the order names were first stored).
+    /// Every name by id, but those left out of reads.
+    var table: [Int64: Name] { unsafe.isEmpty ? byID : byID.filter { !unsafe.contains($0.key) } }
+
+    /// Every id with its name, in id order (the order names were first stored), but those left out of reads.
     var all: [(id: Int64, name: Name)] {
-        byID.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        table.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// The id of the ticker's name, stored first if new.

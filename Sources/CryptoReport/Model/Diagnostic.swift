@@ -12,6 +12,12 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
         /// A market whose bid is above its ask (a crossed book), in the feed's own figures: kept
         /// as sent, with the negative spread they make.
         case crossedBook(symbol: String, bid: Decimal, ask: Decimal)
+        /// A market whose 24 h figures contradict each other (its high below its low, or its last
+        /// price outside them), in the feed's own figures: kept as sent.
+        case contradictoryRange(symbol: String, low: Decimal, high: Decimal, last: Decimal)
+        /// The ECB file has no USD, so the top lists' default floor (100 USD's worth) cannot be
+        /// put in `currency`: the lists have no floor.
+        case noVolumeFloor(currency: String)
         /// A currency the ECB file lists with different rates, which the report did not need: left out.
         case ambiguousRate(currency: String, rates: [Decimal])
         /// A row of the feed skipped or amended by the decoder, described by the decoder itself:

@@ -42,6 +42,8 @@ public struct ReportSummary: Sendable, Equatable {
     public var volumeFloor: Decimal = 0
     /// Selected markets left out of the top lists: below the floor, or not traded at all.
     public var belowVolumeFloor = 0
+    /// No floor was set and the rates have no USD to make the default one: `volumeFloor` is 0.
+    public var volumeFloorUnknown = false
     /// Symbols of the markets the comparison chart follows, in order: the shown markets
     /// `--compare` names, else the top markets by volume value.
     public var compared: [String] = []

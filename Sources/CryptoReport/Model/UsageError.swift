@@ -6,6 +6,8 @@ public enum UsageError: LocalizedError, ExitStatusProviding, Equatable {
     case stdoutNeedsOneFormat(count: Int)
     case templateUnreadable(path: String, reason: String)
     case templateInvalid(name: String, reason: String)
+    /// A template whose rendering would not end in time, or would make too large a file.
+    case templateTooCostly(name: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -17,6 +19,8 @@ public enum UsageError: LocalizedError, ExitStatusProviding, Equatable {
             "Templates: cannot read \(path): \(reason)."
         case let .templateInvalid(name, reason):
             "Templates: \(name) is not a valid Mustache template: \(reason)."
+        case let .templateTooCostly(name, reason):
+            "Templates: \(name) \(reason); nothing was written. Sections over the markets nested inside each other multiply the work."
         }
     }
 

@@ -19,10 +19,21 @@ extension ReportWriter {
                 throw rollBack(journal, failed: removal.name, reason: "cannot remove the outdated file: \(String(cString: strerror(error)))")
             }
         }
-        _ = fileSystem.syncDirectory(directory.path)
+        // Past the point of no return: the reports are in place. A folder that cannot be synced
+        // may lose them in a crash, which the run must say (73); the journal stays, and the next
+        // run finishes the commit again.
+        let synced = fileSystem.syncDirectory(directory.path)
+        guard synced == 0 else {
+            throw .writeFailed(
+                path: directory.path, reason: "the reports are in place but the folder could not be synced to disk: \(String(cString: strerror(synced)))")
+        }
         _ = fileSystem.unlink(path(CommitJournal.fileName))
-        _ = fileSystem.syncDirectory(directory.path)
+        let removed = fileSystem.syncDirectory(directory.path)
         discardKeptAside(journal)
+        guard removed == 0 else {
+            throw .writeFailed(
+                path: directory.path, reason: "the reports are in place but the folder could not be synced to disk: \(String(cString: strerror(removed)))")
+        }
     }
 
     /// Marks the journal as rolling back (a rename: it needs no free space), puts back every report

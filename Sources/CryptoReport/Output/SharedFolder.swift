@@ -24,12 +24,18 @@ package struct SharedFolder: Sendable {
     /// staged (`ReportWriter.File.Contents.copy(of:)`), so no report's text is held twice.
     /// `pageCurrencies`: the currencies the run's HTML page holds, when it holds two
     /// (`--currency SEK,USD`): the index links the second to that page.
+    /// `ignored`: files named like reports but dated after the run's own day (a day ahead, for
+    /// the zones), which no run of this tool wrote from real data: they neither take the
+    /// `latest` names nor appear in the index, and the run warns of them.
     package func additions(
         for report: Report, names: [String], removing obsolete: [String], pageCurrencies: [String] = []
-    ) -> (files: [ReportWriter.File], removing: [String]) {
+    ) -> (files: [ReportWriter.File], removing: [String], ignored: [String]) {
         let present = Self.regularFiles(in: directory.path)
         let removed = Set(obsolete)
-        var reports = Set(present.compactMap(ReportFileName.init(parsing:)).filter { !removed.contains($0.name) })
+        let latestPossible = ReportDates.day(report.generatedAt.addingTimeInterval(86_400))
+        let named = present.compactMap(ReportFileName.init(parsing:)).filter { !removed.contains($0.name) }
+        let ignored = named.filter { $0.date > latestPossible }.map(\.name).sorted()
+        var reports = Set(named.filter { $0.date <= latestPossible })
         let written = names.compactMap { name in ReportFileName(parsing: name).map { ($0, name) } }
         reports.formUnion(written.map(\.0))
         var latestNames = Set(present.filter { $0.hasPrefix("cryptoreport-latest-") && IndexRenderer.latestFile($0) != nil })
@@ -77,7 +83,7 @@ package struct SharedFolder: Sendable {
                 contents: .rendered {
                     IndexRenderer().render(reports: listed, latest: latestListed, report: report, pages: pages, alertsPage: alertsPage)
                 }))
-        return (extra, gone)
+        return (extra, gone, ignored)
     }
 
     /// The names of the folder's regular files: a folder or a symbolic link named like a report

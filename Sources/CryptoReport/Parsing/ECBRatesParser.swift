@@ -138,7 +138,7 @@ package struct ECBRatesParser: Sendable {
     private static func collectDays(under root: xmlNodePtr) -> [ExchangeRates] {
         var days: [ExchangeRates] = []
         // Iterative walk in document order: the depth of a hostile document must not decide our
-        // stack depth, and a repeated date keeps the day that comes first.
+        // stack depth (a repeated date is one day: `newestFirst`).
         var stack: [xmlNodePtr] = [root]
         while let node = stack.popLast() {
             guard node.pointee.type == XML_ELEMENT_NODE else { continue }
@@ -189,11 +189,26 @@ package struct ECBRatesParser: Sendable {
         return .day(day)
     }
 
-    /// Newest first; a date given twice keeps the day that came first in the document, as a
-    /// repeated currency keeps its first rate.
+    /// Newest first, each date once. A date given twice is one day, read as if its rates came in
+    /// one block: a currency repeated with the same rate is one rate, and with a different one is
+    /// ambiguous (`ExchangeRates.record`), so that neither is used silently.
     static func newestFirst(_ days: [ExchangeRates]) -> [ExchangeRates] {
-        var seen = Set<String>()
-        return days.filter { seen.insert($0.date).inserted }.sorted { $0.date > $1.date }
+        var merged: [String: ExchangeRates] = [:]
+        var order: [String] = []
+        for day in days {
+            guard var first = merged[day.date] else {
+                merged[day.date] = day
+                order.append(day.date)
+                continue
+            }
+            for (currency, rate) in day.perEuro.sorted(by: { $0.key < $1.key }) { first.record(currency: currency, rate: "\(rate)") }
+            for (currency, text) in day.invalid.sorted(by: { $0.key < $1.key }) { first.record(currency: currency, rate: text) }
+            for (currency, rates) in day.ambiguous.sorted(by: { $0.key < $1.key }) {
+                for rate in rates { first.record(currency: currency, rate: "\(rate)") }
+            }
+            merged[day.date] = first
+        }
+        return order.compactMap { merged[$0] }.sorted { $0.date > $1.date }
     }
 
     /// A real calendar date written YYYY-MM-DD: dates are compared as text, so `2022-13-45`

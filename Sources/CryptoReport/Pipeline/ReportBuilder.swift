@@ -48,13 +48,18 @@ package struct ReportBuilder: Sendable {
                 count: decoded.tickers.count, currency: converter.target, reasons: Array(Set(quoteRates.reasons.values)).sorted())
         }
 
-        // In place: each row read through the array was copied whole (480 bytes).
-        analysed.rows.withUnsafeMutableBufferPointer { rows in
-            for index in rows.indices {
-                if let at = rows[index].updatedAt, reference.timeIntervalSince(at) > Freshness.staleTickerAge {
-                    rows[index].isStale = true
-                }
-            }
+        // A market is stale when its own ticker is, or when the market its quote asset is priced
+        // through is (ETH/BTC through a three-day-old BTC/USDT).
+        func isOld(_ at: Date?) -> Bool { at.map { reference.timeIntervalSince($0) > Freshness.staleTickerAge } ?? false }
+        let pricingMarkets = Set(quoteRates.rates.values.map(\.via))
+        var pricingTimes: [String: Date?] = [:]
+        for ticker in decoded.tickers where pricingMarkets.contains(ticker.symbol.lowercased()) && pricingTimes[ticker.symbol.lowercased()] == nil {
+            pricingTimes[ticker.symbol.lowercased()] = ticker.updatedAt
+        }
+        let staleQuotes = Set(quoteRates.rates.filter { isOld(pricingTimes[$0.value.via] ?? nil) }.keys)
+        for index in analysed.rows.indices
+        where isOld(analysed.rows[index].updatedAt) || staleQuotes.contains(analysed.rows[index].quoteAsset.lowercased()) {
+            analysed.rows[index].isStale = true
         }
         let freshness = try freshness(analysed.rows, rates: exchangeRates, reference: reference, dataTime: newestTicker)
 
@@ -85,6 +90,9 @@ package struct ReportBuilder: Sendable {
         } else {
             (summary.compared, summary.notCompared) = MarketSelector.resolve(spec.compare, in: shown)
             summary.comparedByChoice = true
+        }
+        if summary.volumeFloorUnknown {
+            analysed.diagnostics.append(Diagnostic(.rates, .noVolumeFloor(currency: converter.target)))
         }
         var report = Report(
             currency: converter.target, localeIdentifier: spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: converter.target), generatedAt: generatedAt,

@@ -150,10 +150,13 @@ public struct ReportPipeline: Sendable {
         for (index, each) in reports.enumerated() {
             for format in output.formats where index == 0 || format != .html {
                 let eachView = index == 0 ? (format == .markdown ? markdownView : view) : nil
-                planned.append((each, format, {
+                let make = {
                     if format == .html && !others.isEmpty { return templates.render(each, format: .html, alternatives: others) }
                     return try render(each, as: format, templates: templates, csvDialect: output.csvDialect, view: eachView)
-                }))
+                }
+                // A user's template is rendered bounded in time and size (`TemplateRenderer.bounded`).
+                let ownTemplate = (format == .html && !templates.rendersHTMLItself) || (format == .markdown && !templates.rendersMarkdownItself)
+                planned.append((each, format, ownTemplate ? { try TemplateRenderer.bounded(format, make) } : make))
             }
         }
         guard let writer else {
@@ -163,7 +166,7 @@ public struct ReportPipeline: Sendable {
             if let history { step(Self.recordStep(history, failure: historyFailure)) }
             return Outcome(report: report, written: [], historyFailure: historyFailure)
         }
-        var files = planned.map { each, format, make in
+        var files = try planned.map { each, format, make in
             let name = "cryptoreport-\(each.dataDate)-\(each.currency).\(format.fileExtension)"
             // CSV, JSON and the built-in page are written to their files as they are made, never
             // whole in memory.
@@ -185,7 +188,12 @@ public struct ReportPipeline: Sendable {
                 })
             default: break
             }
-            guard format == .html && templates.rendersHTMLItself else { return ReportWriter.File(name: name, contents: .rendered(make)) }
+            if format == .html || format == .markdown, !(format == .html && templates.rendersHTMLItself) {
+                // A user's template: rendered now, before the commit and outside its
+                // uninterrupted stretch, so that a signal meanwhile stops the run at once.
+                return ReportWriter.File(name: name, contents: .text(try make()))
+            }
+            guard format == .html else { return ReportWriter.File(name: name, contents: .rendered(make)) }
             return ReportWriter.File(name: name, contents: .bytes { write in
                 streamReport(to: write) { output in
                     HTMLWriter.write(
@@ -210,6 +218,9 @@ public struct ReportPipeline: Sendable {
             for: report, names: files.map(\.name), removing: obsolete,
             pageCurrencies: output.formats.contains(.html) && !others.isEmpty ? reports.map(\.currency) : [])
         obsolete += shared.removing
+        if !shared.ignored.isEmpty {
+            logger.warning("\(NoticeText.futureReports(shared.ignored, folder: writer.directory.path))")
+        }
         let written: [URL]
         do {
             // The run's own reports are what it names; the copies and the index follow them.

@@ -47,4 +47,10 @@ package enum NoticeText {
         let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
         return "--compare: no market in the table for \(list); the comparison chart leaves \(names.count == 1 ? "it" : "them") out."
     }
+
+    /// A log line: files in the output folder named like reports of days still to come.
+    package static func futureReports(_ names: [String], folder: String) -> String {
+        let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? " and \(names.count - 3) more" : "")
+        return "Output: \(shown) in \(folder) \(names.count == 1 ? "is" : "are") dated after today, so no run of this tool wrote \(names.count == 1 ? "it" : "them"); the latest copies and the index leave \(names.count == 1 ? "it" : "them") out."
+    }
 }

@@ -1,5 +1,6 @@
 package import Foundation
 import Mustache
+import Synchronization
 
 /// Renders the Markdown and HTML reports from Mustache templates: the built-in copies, or a
 /// user's own from `--templates DIR`.
@@ -86,6 +87,36 @@ package struct TemplateRenderer: Sendable {
             return builtIn.render(model, withTemplate: name) ?? ""
         }
         return library.render(model, withTemplate: name) ?? ""
+    }
+
+    /// How long a user's template may take to render, and how large a file it may make: a
+    /// daily page renders in well under a second and a few megabytes, and a template whose
+    /// sections over the markets nest inside each other would take minutes and gigabytes.
+    package static let renderingTimeLimit: Duration = .seconds(20)
+    package static let renderingSizeLimit = 256 << 20
+
+    /// `render` on a thread of its own, waited for at most `timeLimit`: a template that would take
+    /// longer is an error, and the run (which renders before its commit, outside any
+    /// uninterrupted stretch) stays interruptible meanwhile. The abandoned rendering ends with
+    /// the process, which the error ends.
+    package static func bounded(
+        _ format: ReportFormat, timeLimit: Duration = renderingTimeLimit, sizeLimit: Int = renderingSizeLimit, _ render: @escaping () throws -> String
+    ) throws -> String {
+        let name = (fileNames[format] ?? format.rawValue) + ".mustache"
+        let outcome = RenderingOutcome()
+        nonisolated(unsafe) let render = render
+        let thread = Thread { outcome.finish(Result { try render() }) }
+        // Mustache recurses once per nested section: room for a template's honest depth.
+        thread.stackSize = 16 << 20
+        thread.start()
+        guard let result = outcome.wait(timeLimit) else {
+            throw UsageError.templateTooCostly(name: name, reason: "did not render within \(FetchError.format(timeLimit.timeInterval)) s")
+        }
+        let text = try result.get()
+        guard text.utf8.count <= sizeLimit else {
+            throw UsageError.templateTooCostly(name: name, reason: "renders more than \(sizeLimit >> 20) MB")
+        }
+        return text
     }
 
     /// The user's `NAME.mustache`, if the folder has one.
@@ -178,5 +209,22 @@ package struct TemplateRenderer: Sendable {
         case .unrecognisedConfigVariable: "a {{% …}} pragma is not known"
         @unknown default: "\(error)"
         }
+    }
+}
+
+/// A rendering's result, handed from its thread to the one waiting for it.
+private final class RenderingOutcome: Sendable {
+    private let state = Mutex<Result<String, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func finish(_ result: Result<String, any Error>) {
+        state.withLock { $0 = result }
+        done.signal()
+    }
+
+    /// `nil` when the time ran out first.
+    func wait(_ limit: Duration) -> Result<String, any Error>? {
+        guard done.wait(timeout: .now() + limit.timeInterval) == .success else { return nil }
+        return state.withLock { $0 }
     }
 }

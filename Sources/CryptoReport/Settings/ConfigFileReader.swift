@@ -1,6 +1,14 @@
 import Foundation
 import TOMLKit
 
+#if canImport(Glibc)
+    import Glibc
+    private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+    import Darwin
+    private let systemRead = Darwin.read
+#endif
+
 /// Reads the configuration file, TOML, into a layer of settings.
 ///
 /// Any valid TOML reads (TOMLKit, on toml++). We add the strictness users benefit from: an
@@ -14,26 +22,59 @@ package struct ConfigFileReader: Sendable {
         return (xdg ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config") + "/cryptoreport/config.toml"
     }
 
-    package func read(path: String) throws(SettingsError) -> SettingsLayer {
+    /// `pipeTimeLimit`: milliseconds a pipe's configuration may take to arrive.
+    package func read(path: String, pipeTimeLimit: Int32 = Self.pipeTimeLimit) throws(SettingsError) -> SettingsLayer {
         // Opened, then read to its end: `/dev/null` and a shell's `<(…)` are configurations too,
         // which `FileManager.contents(atPath:)` refused, and the refusal can name its cause.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Opened without waiting (a FIFO no one writes to would block the open for ever), and a
+        // pipe read within `pipeTimeLimit`.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw .unreadableFile(path: path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)).lowercased())
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
-        if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+        guard fstat(descriptor, &status) == 0 else { throw .unreadableFile(path: path, reason: "reading it failed") }
+        let kind = status.st_mode & S_IFMT
+        if kind == S_IFDIR {
             throw .unreadableFile(path: path, reason: "it is a folder")
         }
         let data: Data
-        do {
-            data = try handle.readToEnd() ?? Data()
-        } catch {
-            throw .unreadableFile(path: path, reason: "reading it failed")
+        if kind == S_IFIFO || kind == S_IFSOCK {
+            data = try Self.readPipe(descriptor, path: path, limit: pipeTimeLimit)
+        } else {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+            do {
+                data = try handle.readToEnd() ?? Data()
+            } catch {
+                throw .unreadableFile(path: path, reason: "reading it failed")
+            }
         }
         guard let text = String(data: data, encoding: .utf8) else { throw .file(path: path, line: nil, message: "not UTF-8 text") }
         return try parse(text, path: path)
+    }
+
+    /// How long a configuration from a pipe may take to arrive, in milliseconds.
+    package static let pipeTimeLimit: Int32 = 10_000
+
+    /// A pipe's bytes to its end, each wait for more bounded by `pipeTimeLimit` milliseconds.
+    private static func readPipe(_ descriptor: Int32, path: String, limit: Int32) throws(SettingsError) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, limit)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else {
+                throw .unreadableFile(path: path, reason: "nothing came from it within \(FetchError.format(Double(limit) / 1000)) s (a FIFO no program writes to?)")
+            }
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
+            guard count >= 0 else { throw .unreadableFile(path: path, reason: "reading it failed") }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[..<count])
+            guard data.count <= 1 << 20 else { throw .unreadableFile(path: path, reason: "it is larger than 1 MB") }
+        }
     }
 
     package func parse(_ text: String, path: String) throws(SettingsError) -> SettingsLayer {

@@ -110,8 +110,10 @@ enum Rules {
     }
 
     /// A variable no shell expanded, other than a leading `$HOME` (`$XDG_DATA_HOME/…`,
-    /// `/srv/${USER}`): refused, not taken as a folder's name.
+    /// `/srv/${USER}`), or another account's home (`~root/…`, which Foundation would expand):
+    /// refused, not taken as a folder's name.
     static func hasVariable(_ path: String) -> Bool {
+        if path.hasPrefix("~") && path != "~" && !path.hasPrefix("~/") { return true }
         let rest = home(path) == path ? Substring(path) : path.drop(while: { $0 != "/" })
         var previous: Character?
         for character in rest {
@@ -136,7 +138,9 @@ enum Rules {
     static func seconds(allowingZero: Bool = false) -> SettingRule<Duration> {
         .one(allowingZero ? "zero or more seconds, up to 86400" : "a positive number of seconds, up to 86400", .number) { text in
             guard let seconds = Double(text), seconds.isFinite, seconds <= 86400, allowingZero ? seconds >= 0 : seconds > 0 else { return nil }
-            return .milliseconds((seconds * 1000).rounded())
+            // Kept in whole milliseconds: a positive value below half of one (`1e-9`) would be none.
+            let milliseconds = (seconds * 1000).rounded()
+            return allowingZero || milliseconds > 0 ? .milliseconds(milliseconds) : nil
         }
     }
 

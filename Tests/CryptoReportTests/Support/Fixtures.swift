@@ -34,10 +34,12 @@ enum Fixtures {
     }
 
     static func ticker(
-        _ symbol: String, base: String, quote: String, last: String, open: String = "1", high: String = "1",
-        low: String = "1", volume: String = "1", bid: String = "1", ask: String = "1", at: String = "1669078292000"
+        _ symbol: String, base: String, quote: String, last: String, open: String = "1", high: String? = nil,
+        low: String? = nil, volume: String = "1", bid: String = "1", ask: String = "1", at: String = "1669078292000"
     ) -> String {
-        """
+        // The 24 h range holds the last price unless a test says otherwise.
+        let high = high ?? last, low = low ?? last
+        return """
         {"symbol":"\(symbol)","baseAsset":"\(base)","quoteAsset":"\(quote)","openPrice":"\(open)","lowPrice":"\(low)",\
         "highPrice":"\(high)","lastPrice":"\(last)","volume":"\(volume)","bidPrice":"\(bid)","askPrice":"\(ask)","at":\(at)}
         """
