@@ -41,7 +41,7 @@ LIB=Sources/CryptoReport
 # The library files each harness needs: its parser and what the parser refers to. Both parsers
 # share DataError, DecimalText and TickerDecoder's message helpers; keep these lists in step with
 # the parsers' dependencies (the compiler names any file missing here).
-COMMON=(Fuzz/FuzzSupport.swift "$LIB/Model/DataError.swift" "$LIB/Model/DecimalText.swift" "$LIB/Parsing/TickerDecoder.swift" "$LIB/Parsing/RawTickerRow.swift"
+COMMON=(Fuzz/FuzzSupport.swift "$LIB/Model/DataError.swift" "$LIB/Model/DecimalText.swift" "$LIB/Parsing/TickerDecoder.swift" "$LIB/Parsing/RawTickerRow.swift" "$LIB/Parsing/TickerScanner.swift"
     "$LIB/Parsing/JSONScalar.swift" "$LIB/Parsing/SourceText.swift" "$LIB/Model/DecimalParts.swift" "$LIB/Model/DecimalOrder.swift" "$LIB/Model/ByteSink.swift" "$LIB/Model/FastDecimal.swift" "$LIB/Model/DataSource.swift" "$LIB/Model/Ticker.swift"
     "$LIB/Model/Diagnostic.swift" "$LIB/Model/ExitStatus.swift")
 

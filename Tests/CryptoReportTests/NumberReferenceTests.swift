@@ -381,4 +381,81 @@ struct NumberReferenceTests {
         }
         #expect(mismatches == [])
     }
+
+    @Test("the sample and every fixture decode to the same tickers, counts, notes and errors through the scanner as through JSONDecoder")
+    func scannerDecodesAsJSONDecoder() throws {
+        var bodies = [try Fixtures.tickers]
+        let folders = ["corpus/tickers", "fuzz-regressions/tickers"].map { Fixtures.fixturesFolder.appendingPathComponent($0) }
+        for folder in folders {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+                bodies.append(try Data(contentsOf: folder.appendingPathComponent(name)))
+            }
+        }
+        func outcome(_ decode: () throws -> TickerDecoder.Result) -> String {
+            do {
+                let result = try decode()
+                return "\(result.tickers)|\(result.received)|\(result.diagnostics)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        var scanned = 0
+        for body in bodies where TickerDecoder().scan(body) != nil {
+            scanned += 1
+            #expect(outcome { try TickerDecoder().decode(body) } == outcome { try TickerDecoder().decodeWithJSONDecoder(body) },
+                "\(String(decoding: body.prefix(80), as: UTF8.self))")
+        }
+        #expect(scanned > 5, "the real capture and most fixtures take the scanner")
+    }
+
+    /// A row as text, to compare the two readers.
+    static func describe(_ rows: [RawTickerRow]) -> [String] {
+        rows.map { row in
+            guard let fields = row.fields else { return "not an object" }
+            return fields.keys.map { key -> String in
+                switch fields[key] {
+                case let .string(text)?: "\(key)=s:\(text)"
+                case let .number(value)?:
+                    "\(key)=n:\(value)/" + withUnsafeBytes(of: value) { $0.map { String($0) }.joined(separator: ".") }
+                case let .bool(flag)?: "\(key)=b:\(flag)"
+                case .null?: "\(key)=null"
+                case .structured?: "\(key)=structured"
+                case nil: "\(key)=?"
+                }
+            }.joined(separator: ",")
+        }
+    }
+
+    @Test("the ticker scanner reads the sample and every fixture as JSONDecoder does, or leaves it to JSONDecoder")
+    func tickerScanner() throws {
+        var bodies = [try Fixtures.tickers]
+        let folders = ["corpus/tickers", "fuzz-regressions/tickers"].map { Fixtures.fixturesFolder.appendingPathComponent($0) }
+        for folder in folders {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+                bodies.append(try Data(contentsOf: folder.appendingPathComponent(name)))
+            }
+        }
+        #expect(bodies.count > 20)
+        #expect(TickerScanner.rows(try Fixtures.tickers)?.count == 450, "the real capture takes the fast path")
+        // Variations of the real capture: numbers, nulls, unknown keys, spacing.
+        let sample = String(decoding: try Fixtures.tickers, as: UTF8.self)
+        for variant in [
+            sample.replacingOccurrences(of: ",", with: " ,\n\t"), sample.replacingOccurrences(of: "\"volume\":", with: "\"extra\":1,\"volume\":"),
+            sample.replacingOccurrences(of: "\"bidPrice\":\"", with: "\"bidPrice\":null,\"x\":\""),
+            sample.replacingOccurrences(of: "\"at\":", with: "\"at\":-"), "[]", "[{}]", " [ { } , { \"symbol\" : \"a\" } ] ",
+            "[{\"at\":0}]", "[{\"at\":01}]", "[{\"at\":1.5}]", "[{\"at\":true}]", "[{\"symbol\":\"a\\u0041\"}]",
+            "[{\"symbol\":\"a\",\"symbol\":\"b\"}]", "[{\"symbol\":\"é\"}]", "[{\"symbol\":[1]}]", "[1]", "[{}] x", "[{},]",
+        ] {
+            bodies.append(Data(variant.utf8))
+        }
+        var disagreements: [String] = []
+        for body in bodies {
+            guard let fast = TickerScanner.rows(body) else { continue }
+            let reference = try? JSONDecoder().decode([RawTickerRow].self, from: body)
+            if reference.map(Self.describe) != Self.describe(fast) {
+                disagreements.append(String(decoding: body.prefix(80), as: UTF8.self))
+            }
+        }
+        #expect(disagreements == [])
+    }
 }

@@ -14,39 +14,68 @@ package struct TickerDecoder: Sendable {
         package var diagnostics: [Diagnostic]
     }
 
-    /// The body read by JSONDecoder, each row judged in the body's order.
+    /// Each row of the body judged in the body's order: the first ticker of a symbol is kept, and
+    /// the notes come in order. The feed's usual shape is read straight from its bytes
+    /// (`TickerScanner`); anything else by JSONDecoder, with the same result.
     package func decode(_ data: Data) throws(DataError) -> Result {
+        if let scanned = scan(data) {
+            guard !scanned.tickers.isEmpty else {
+                throw .noValidTickers(received: scanned.received, firstProblem: scanned.diagnostics.first.flatMap(\.decoderNote))
+            }
+            return scanned
+        }
+        return try decodeWithJSONDecoder(data)
+    }
+
+    /// `decode` by JSONDecoder alone, whatever the body's shape.
+    func decodeWithJSONDecoder(_ data: Data) throws(DataError) -> Result {
+        var judged = Judged()
+        let rows = try decodeRows(data)
+        for (index, row) in rows.enumerated() { judged.add(validate(row.fields, index: index), index: index) }
+        guard !judged.tickers.isEmpty else {
+            throw .noValidTickers(received: rows.count, firstProblem: judged.diagnostics.first.flatMap(\.decoderNote))
+        }
+        return Result(tickers: judged.tickers, received: rows.count, diagnostics: judged.diagnostics)
+    }
+
+    /// The body as `TickerScanner` reads it; `nil` when JSONDecoder must read it.
+    func scan(_ data: Data) -> Result? {
+        var judged = Judged()
+        var index = 0
+        let received = TickerScanner.forEachRow(data) { row in
+            judged.add(validate(row, index: index), index: index)
+            index += 1
+        }
+        return received.map { Result(tickers: judged.tickers, received: $0, diagnostics: judged.diagnostics) }
+    }
+
+    /// The rows judged so far.
+    private struct Judged {
         var tickers: [Ticker] = []
         var diagnostics: [Diagnostic] = []
         var seen = Set<String>()
-        let rows = try decodeRows(data)
-        tickers.reserveCapacity(rows.count)
-        // In the body's order: the first ticker of a symbol is kept, and the notes come in order.
-        for (index, row) in rows.enumerated() {
-            switch validate(row.fields, index: index) {
+
+        mutating func add(_ judgement: Swift.Result<Validated, Problem>, index: Int) {
+            switch judgement {
             case let .success(validated):
                 diagnostics += validated.notes
-                if seen.insert(Self.symbolKey(validated.ticker.symbol)).inserted {
+                if seen.insert(TickerDecoder.symbolKey(validated.ticker.symbol)).inserted {
                     tickers.append(validated.ticker)
                 } else {
-                    diagnostics.append(Self.repeated(validated.ticker.symbol, index: index))
+                    diagnostics.append(TickerDecoder.repeated(validated.ticker.symbol, index: index))
                 }
             case let .failure(problem):
                 diagnostics.append(problem.diagnostic)
             }
         }
-        guard !tickers.isEmpty else {
-            throw .noValidTickers(received: rows.count, firstProblem: diagnostics.first.flatMap(\.decoderNote))
-        }
-        return Result(tickers: tickers, received: rows.count, diagnostics: diagnostics)
     }
 
     /// The feed's symbols are lower case already: no new string for them.
-    private static func symbolKey(_ symbol: String) -> String {
+    static func symbolKey(_ symbol: String) -> String {
         symbol.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? symbol : symbol.lowercased()
     }
 
-    private static func repeated(_ symbol: String, index: Int) -> Diagnostic {
+    static func repeated(_ symbol: String, index: Int) -> Diagnostic {
         Diagnostic(
             .tickers, "skipped ticker #\(index + 1) (\(symbol)): the symbol appeared before; the first one is kept",
             group: "the symbol appeared before")
