@@ -38,6 +38,19 @@ final class StoppingFileSystem: CommitFileSystem, @unchecked Sendable {
     func rename(_ from: String, _ to: String) -> Int32 { step { real.rename(from, to) } }
     func unlink(_ path: String) -> Int32 { step { real.unlink(path) } }
     func syncDirectory(_ path: String) -> Int32 { step { real.syncDirectory(path) } }
+
+    /// Another kind of change (the day's commit in the history) counted as a step: made only
+    /// while the "process" lives.
+    func ifAlive<T>(_ change: () throws -> T) throws -> T? {
+        var made: T?
+        var failure: (any Error)?
+        _ = step {
+            do { made = try change() } catch { failure = error }
+            return 0
+        }
+        if let failure { throw failure }
+        return made
+    }
 }
 
 /// A commit stopped after every one of its steps, then recovered as the next run would: the folder
@@ -226,5 +239,55 @@ struct CommitRecoveryTests {
             #expect(throws: OutputError.self, "\(name)") { try ReportWriter(directory: folder.url).write([(name, "x")]) }
         }
         #expect(Self.contents(of: folder).isEmpty)
+    }
+
+    /// Issue 32 and the one commit step of issue 29: a kill at 40 of 102 points published run
+    /// B's reports while B was never recorded in the history.
+    @Test("stopped after any step of a commit that records its day, recovery leaves the reports and the day together")
+    func everyStepWithTheDay() throws {
+        var steps = 0
+        while true {
+            let folder = try TemporaryFolder()
+            let history = folder.url.appendingPathComponent("h.sqlite").path
+            let store = try HistoryStore(path: history)
+            var writer = ReportWriter(directory: folder.url)
+            try writer.write([("a.csv", "old a"), ("b.md", "old b")])
+            let stopping = StoppingFileSystem(after: steps)
+            writer.fileSystem = stopping
+            let real = DayRecord(try HistoryTests.snapshot(daysAgo: 1, factor: 1), in: store)
+            let day = DayRecord(
+                history: real.history, sourceTime: real.sourceTime, record: { try stopping.ifAlive { try real.record() } ?? false },
+                forget: { _ = try? stopping.ifAlive { real.forget() } })
+            _ = try? writer.write(files: [.init(name: "a.csv", contents: .text("new a")), .init(name: "b.md", contents: .text("new b"))], recording: day)
+            let finished = !stopping.died
+            writer.fileSystem = POSIXCommitFileSystem()
+            try writer.recover(history: history)
+            let recorded = try store.runs(in: Date.distantPast...Date.distantFuture).count == 1
+            let reports = Self.contents(of: folder).filter { ["a.csv", "b.md"].contains($0.key) }
+            let isNew = reports == ["a.csv": "new a", "b.md": "new b"]
+            #expect(isNew || reports == ["a.csv": "old a", "b.md": "old b"], "stopped after step \(steps): \(reports)")
+            #expect(isNew == recorded, "stopped after step \(steps): reports \(isNew ? "new" : "old"), day \(recorded ? "" : "not ")recorded")
+            #expect(!Self.contents(of: folder).keys.contains { $0.hasPrefix(".") }, "no journal or temporary file after step \(steps): \(Self.contents(of: folder).keys.sorted())")
+            if finished {
+                #expect(isNew)
+                break
+            }
+            steps += 1
+            if steps > 100 {
+                Issue.record("the commit never finished")
+                break
+            }
+        }
+        #expect(steps >= 10)
+    }
+
+    @Test("a day that cannot be recorded: the reports are published, the journal no longer names the day, and the run is told")
+    func dayNotRecorded() throws {
+        let folder = try TemporaryFolder()
+        struct Refused: Error {}
+        let day = DayRecord(history: "h.sqlite", sourceTime: 1, record: { throw Refused() }, forget: {})
+        let committed = try ReportWriter(directory: folder.url).write(files: [.init(name: "a.csv", contents: .text("a"))], recording: day)
+        #expect(committed.notRecorded is Refused)
+        #expect(Self.contents(of: folder) == ["a.csv": "a"])
     }
 }

@@ -135,41 +135,6 @@ struct ReportWriterTests {
         #expect(Self.everything(in: folder) == ["a-alerts.csv", "a.csv"])
     }
 
-    @Test("what follows the files begins once their commit is decided (the journal synced), before any rename; never when staging fails")
-    func decidedBeforeRenames() throws {
-        let folder = try TemporaryFolder()
-        let writer = ReportWriter(directory: folder.url)
-        try writer.write([("a.csv", "old a")])
-        func file(_ name: String, _ text: String) -> ReportWriter.File { ReportWriter.File(name: name, contents: .text(text)) }
-        var seen: [String] = []
-        try writer.write(files: [file("a.csv", "new a")], decided: {
-            let journal = FileManager.default.fileExists(atPath: folder.url.appendingPathComponent(CommitJournal.fileName).path)
-            seen.append("decided: journal \(journal), a.csv \(Self.text(folder, "a.csv") ?? "-")")
-        }) {
-            seen.append("committed: a.csv \(Self.text(folder, "a.csv") ?? "-")")
-        }
-        #expect(seen == ["decided: journal true, a.csv old a", "committed: a.csv new a"])
-
-        // A rename that fails after the decision: the error is thrown, the report put back.
-        seen = []
-        var failing = writer
-        failing.fileSystem = FailingRename(failing: "b.json")
-        #expect(throws: OutputError.self) {
-            try failing.write(files: [file("a.csv", "newer a"), file("b.json", "b")], decided: { seen.append("decided") }) { seen.append("committed") }
-        }
-        #expect(seen == ["decided"])
-        #expect(Self.text(folder, "a.csv") == "new a")
-
-        // A folder in the way fails before the journal: nothing is decided.
-        seen = []
-        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("c.md"), withIntermediateDirectories: false)
-        #expect(throws: OutputError.self) {
-            try writer.write(files: [file("a.csv", "newer a"), file("c.md", "c")], decided: { seen.append("decided") }) { seen.append("committed") }
-        }
-        #expect(seen.isEmpty)
-        #expect(Self.text(folder, "a.csv") == "new a")
-    }
-
     @Test("without hard links the previous reports are copied aside, so a failure still puts them back")
     func noHardLinks() throws {
         let folder = try TemporaryFolder()

@@ -9,41 +9,7 @@ extension HistoryStore {
         try write { db in try Self.insert(snapshot, into: db) }
     }
 
-    /// `record(_:)` begun now and committed only if `allowed()` says so once the rows are in: the
-    /// run's rows are inserted (on the caller's thread) while it writes its reports, and stored
-    /// only once they are on disk. `nil` when `allowed()` said no and nothing was stored. Until
-    /// the commit, the database is as it was to every other connection and after any end of the
-    /// process. The commit is no uninterrupted stretch of its own: `allowed()` is answered by a
-    /// thread that holds one until the commit is done (`PendingRecord.commit`), so that a signal
-    /// ends the run with the day and its reports both stored or neither.
-    package func record(_ snapshot: Snapshot, committingIf allowed: () -> Bool) throws(HistoryError) -> Bool? {
-        do {
-            return try database.writeWithoutTransaction { db -> Bool? in
-                // What `write` does, in steps, so that the wait comes between. Immediate, as
-                // GRDB's own writes are: a deferred one read first and then asked for the write
-                // lock, which SQLite refuses at once ("database is locked") while another run
-                // commits its day, to avoid a deadlock, instead of waiting its turn.
-                try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
-                do {
-                    let inserted = try Self.insert(snapshot, into: db)
-                    guard allowed() else {
-                        try db.execute(sql: "ROLLBACK TRANSACTION")
-                        return nil
-                    }
-                    try db.execute(sql: "COMMIT TRANSACTION")
-                    return inserted
-                } catch {
-                    // As GRDB's own transactions do: a failed statement or commit leaves none open.
-                    if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
-                    throw error
-                }
-            }
-        } catch {
-            throw .failed(path: path, reason: Self.describe(error))
-        }
-    }
-
-    /// Deletes a recorded snapshot's run and its markets (`PendingRecord.abandon`): a day whose
+    /// Deletes a recorded snapshot's run and its markets (`DayRecord.forget`): a day whose
     /// reports could not be put in place after its commit.
     package func forget(_ snapshot: Snapshot) throws(HistoryError) {
         try write { db in

@@ -101,6 +101,25 @@ package struct HistoryStore: Sendable {
         try body()
     }
 
+    /// Whether the database at `path` holds the run of `sourceTime` (milliseconds), read without
+    /// changing it (no migration, no file made); `nil` when it cannot be read. A hot rollback
+    /// journal beside it (a transaction a crash left open) is not stored: SQLite rolls it back
+    /// on the next write, so the run reads as absent.
+    package static func holdsRun(at path: String, sourceTime: Int64) -> Bool? {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        if FileManager.default.fileExists(atPath: path + "-journal") { return false }
+        var configuration = configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            return try queue.read { db in
+                try Int64.fetchOne(db, sql: "SELECT id FROM run WHERE source_time = ?", arguments: [sourceTime]) != nil
+            }
+        } catch {
+            return nil
+        }
+    }
+
     static func configuration() -> Configuration {
         // SQLite's defaults kept: a rollback journal and `synchronous = FULL`. A run commits
         // its snapshot once, after its reports are on disk; the journal's syncs (four, about a

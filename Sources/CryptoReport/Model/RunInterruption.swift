@@ -21,10 +21,6 @@ package final class RunInterruption: @unchecked Sendable {
     private let stretch = NSRecursiveLock()
     private let registry = NSLock()
     private var locks: Set<Int32> = []
-    /// What `interrupt()` undoes once no stretch is under way: work begun outside a stretch and
-    /// meant to be finished inside one (a day's history transaction, `PendingRecord`).
-    private var undos: [UInt64: @Sendable () -> Void] = [:]
-    private var nextUndo: UInt64 = 0
     /// Nesting of the stretch held now; changed only by the thread holding `stretch`.
     private var depth = 0
     private var pendingCheck: (@Sendable () -> Void)?
@@ -65,26 +61,11 @@ package final class RunInterruption: @unchecked Sendable {
         registry.withLock { _ = locks.remove(descriptor) }
     }
 
-    /// Registers `undo` to be run by `interrupt()` until `finished(_:)` is called with the token.
-    package func undoingIfInterrupted(_ undo: @escaping @Sendable () -> Void) -> UInt64 {
-        registry.withLock {
-            nextUndo += 1
-            undos[nextUndo] = undo
-            return nextUndo
-        }
-    }
-
-    package func finished(_ token: UInt64) {
-        registry.withLock { _ = undos.removeValue(forKey: token) }
-    }
-
-    /// Waits for a stretch in progress, keeps any other from starting, undoes what was begun
-    /// outside one, and releases the locks. The caller then ends the process.
+    /// Waits for a stretch in progress, keeps any other from starting, and releases the locks.
+    /// The caller then ends the process.
     package func interrupt() {
         registry.withLock { interrupting = true }
         stretch.lock()
-        // Outside the registry's lock: an undo waits on other threads, which may register.
-        for undo in registry.withLock({ undos.values }) { undo() }
         let held = registry.withLock { locks }
         for descriptor in held { flock(descriptor, LOCK_UN) }
     }

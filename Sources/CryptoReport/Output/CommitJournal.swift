@@ -33,9 +33,18 @@ struct CommitJournal: Codable, Equatable {
         var aside: String
     }
 
+    /// The day this commit records in the history (`DayRecord`), stored after the journal is
+    /// synced and before the first rename: recovery rolls the commit forward only if the day is
+    /// in the history, and back if it is not, so that the reports and the day go together.
+    struct Recorded: Codable, Equatable {
+        var history: String
+        var sourceTime: Int64
+    }
+
     var version = 1
     var replacements: [Replacement]
     var removals: [Removal]
+    var records: Recorded?
 
     /// Which way a recorded commit goes.
     enum Direction: Equatable {

@@ -4,10 +4,16 @@ import Foundation
 extension ReportWriter {
     /// Makes the renames a synced journal records, skipping those already made, then deletes the
     /// journal and what was kept aside. A rename that fails rolls the whole commit back.
+    func apply(_ journal: CommitJournal) throws(OutputError) {
+        try renameAll(journal)
+        try finish(journal)
+    }
+
+    /// The renames, skipping those already made; a rename that fails rolls the whole commit back.
     ///
     /// Only regular files are renamed into a report's name: a link planted under a staged or
     /// kept-aside name is never published (the names themselves are checked by `CommitJournal.isOwn`).
-    func apply(_ journal: CommitJournal) throws(OutputError) {
+    func renameAll(_ journal: CommitJournal) throws(OutputError) {
         for item in journal.replacements where isRegularFile(item.staged) {
             let error = fileSystem.rename(path(item.staged), path(item.name))
             if error != 0 { throw rollBack(journal, failed: item.name, reason: String(cString: strerror(error))) }
@@ -19,6 +25,10 @@ extension ReportWriter {
                 throw rollBack(journal, failed: removal.name, reason: "cannot remove the outdated file: \(String(cString: strerror(error)))")
             }
         }
+    }
+
+    /// After the renames: the folder synced, then the journal and what was kept aside deleted.
+    func finish(_ journal: CommitJournal) throws(OutputError) {
         // Past the point of no return: the reports are in place. A folder that cannot be synced
         // may lose them in a crash, which the run must say (73); the journal stays, and the next
         // run finishes the commit again.

@@ -45,11 +45,15 @@ package struct ReportWriter: Sendable {
     /// A journal ready to roll forward is rolled forward; one being rolled back is rolled back.
     /// Without a journal no report was replaced yet: staged files go, and a report kept aside goes
     /// back under its name if nothing took its place (never is the only copy of a report deleted).
-    package func recover() throws(OutputError) {
-        try RunInterruption.shared.uninterrupted { () throws(OutputError) in try recoverNow() }
+    ///
+    /// `history`: the database this run records into. A commit that was to record its day there
+    /// is rolled forward only if the day is stored (the crash came after the day's commit), and
+    /// back if it is not, so that reports and day go together.
+    package func recover(history: String? = nil) throws(OutputError) {
+        try RunInterruption.shared.uninterrupted { () throws(OutputError) in try recoverNow(history: history) }
     }
 
-    func recoverNow() throws(OutputError) {
+    func recoverNow(history: String? = nil) throws(OutputError) {
         if let found = try CommitJournal.read(in: directory) {
             guard let journal = found.journal else {
                 throw .writeFailed(
@@ -58,9 +62,16 @@ package struct ReportWriter: Sendable {
             }
             switch found.direction {
             case .forward:
-                // A rename that fails again rolls the commit back: the previous set is whole,
-                // which is all this run needs.
-                try? apply(journal)
+                if let records = journal.records, records.history == history,
+                    HistoryStore.holdsRun(at: records.history, sourceTime: records.sourceTime) == false
+                {
+                    // Killed before the day's commit: as if no rename was decided.
+                    _ = rollBack(journal, failed: CommitJournal.fileName, reason: "")
+                } else {
+                    // A rename that fails again rolls the commit back: the previous set is
+                    // whole, which is all this run needs.
+                    try? apply(journal)
+                }
             case .back: finishRollBack(journal)
             }
         }
@@ -152,24 +163,34 @@ package struct ReportWriter: Sendable {
     }
 
     /// `write(_:removing:)` for files whose contents are made or copied as they are staged. A
-    /// report that cannot be made fails the commit before any report is replaced. `committed`
-    /// runs once the files are in place, in the same uninterrupted stretch: what must be done
-    /// with them or not at all (the day's history commit). `decided` runs before, once the
-    /// commit is decided (its journal synced: from there a crash is completed by the next run)
-    /// and before the renames, so that what follows the files may begin beside them; if a
-    /// rename then fails, the files are put back and the error thrown, as before.
+    /// report that cannot be made fails the commit before any report is replaced.
     @discardableResult
-    package func write(
-        files: [File], removing obsolete: [String] = [], decided: () -> Void = {}, then committed: () -> Void = {}
-    ) throws(OutputError) -> [URL] {
+    package func write(files: [File], removing obsolete: [String] = []) throws(OutputError) -> [URL] {
+        try write(files: files, removing: obsolete, recording: nil).written
+    }
+
+    /// What a commit did.
+    package struct Committed {
+        /// The files put in place, in the order given.
+        package var written: [URL]
+        /// Why the day was not recorded, when `recording` failed: the reports are in place, and
+        /// the run must say which day the history lacks.
+        package var notRecorded: (any Error)?
+    }
+
+    /// The one commit step of a run: its files staged, its day recorded in the history
+    /// (`recording`) and the files published, in one uninterrupted stretch (a signal waits for
+    /// it) and under one journal, so that after a crash at any point the next run leaves both the
+    /// reports and the day, or neither. The day is stored once the journal is synced and before
+    /// the first rename; a rename that fails then puts the previous reports back and takes the
+    /// day out again.
+    package func write(files: [File], removing obsolete: [String] = [], recording: DayRecord?) throws(OutputError) -> Committed {
         try RunInterruption.shared.uninterrupted { () throws(OutputError) in
-            let written = try commit(files, removing: obsolete, decided: decided)
-            committed()
-            return written
+            try commit(files, removing: obsolete, recording: recording)
         }
     }
 
-    func commit(_ files: [File], removing obsolete: [String], decided: () -> Void) throws(OutputError) -> [URL] {
+    func commit(_ files: [File], removing obsolete: [String], recording: DayRecord?) throws(OutputError) -> Committed {
         try prepare()
         var journal = CommitJournal(replacements: [], removals: [])
         // What to delete if the commit fails before its first rename: nothing else has changed.
@@ -204,18 +225,52 @@ package struct ReportWriter: Sendable {
             for name in obsolete where isRegularFile(name) {
                 journal.removals.append(.init(name: name, aside: Self.hiddenName(for: name, suffix: "gone.tmp")))
             }
-            try check(fileSystem.createSynced(path(CommitJournal.temporaryFileName), journal.encoded()), CommitJournal.fileName)
-            created.append(CommitJournal.temporaryFileName)
-            try check(fileSystem.rename(path(CommitJournal.temporaryFileName), path(CommitJournal.fileName)), CommitJournal.fileName)
-            created[created.count - 1] = CommitJournal.fileName
-            try check(fileSystem.syncDirectory(directory.path), CommitJournal.fileName)
+            journal.records = recording.map { CommitJournal.Recorded(history: $0.history, sourceTime: $0.sourceTime) }
+            created.append(CommitJournal.fileName)
+            try writeJournal(journal)
         } catch {
             for name in created.reversed() { _ = fileSystem.unlink(path(name)) }
             throw error
         }
-        decided()
-        try apply(journal)
-        return journal.replacements.map { directory.appendingPathComponent($0.name) }
+        // Decided: from here a crash is finished by the next run. The day first, then the renames.
+        var notRecorded: (any Error)?
+        var inserted = false
+        if let recording {
+            do {
+                inserted = try recording.record()
+            } catch {
+                // The reports go out without their day, which the run then names (74): the
+                // journal says so first, lest recovery take the missing day for a crash before it.
+                notRecorded = error
+                journal.records = nil
+                do throws(OutputError) {
+                    try writeJournal(journal)
+                } catch {
+                    finishRollBack(journal)
+                    throw error
+                }
+            }
+        }
+        do {
+            try renameAll(journal)
+        } catch {
+            if inserted { recording?.forget() }
+            throw error
+        }
+        try finish(journal)
+        return Committed(written: journal.replacements.map { directory.appendingPathComponent($0.name) }, notRecorded: notRecorded)
+    }
+
+    /// Writes `journal` under its temporary name, synced, renames it into place and syncs the folder.
+    func writeJournal(_ journal: CommitJournal) throws(OutputError) {
+        do throws(OutputError) {
+            try check(fileSystem.createSynced(path(CommitJournal.temporaryFileName), journal.encoded()), CommitJournal.fileName)
+            try check(fileSystem.rename(path(CommitJournal.temporaryFileName), path(CommitJournal.fileName)), CommitJournal.fileName)
+        } catch {
+            _ = fileSystem.unlink(path(CommitJournal.temporaryFileName))
+            throw error
+        }
+        try check(fileSystem.syncDirectory(directory.path), CommitJournal.fileName)
     }
 
     /// `.a.csv.1A2B3C4D.tmp`, `.a.csv.1A2B3C4D.old.tmp` (a previous report), `.a.csv.1A2B3C4D.gone.tmp`
@@ -297,7 +352,7 @@ extension ReportWriter {
         let journals = [CommitJournal.fileName, CommitJournal.undoFileName]
         guard journals.contains(where: { lstat(folder.appendingPathComponent($0).path, &info) == 0 }) else { return }
         guard let lock = try OutputLock.acquireIfFree(in: folder) else { return }
-        try ReportWriter(directory: folder).recover()
+        try ReportWriter(directory: folder).recover(history: file)
         withExtendedLifetime(lock) {}
     }
 }

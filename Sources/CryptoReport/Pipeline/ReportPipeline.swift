@@ -57,7 +57,7 @@ public struct ReportPipeline: Sendable {
             }
             // Held until the run ends.
             defer { withExtendedLifetime(lock) {} }
-            try folder.recover()
+            try folder.recover(history: output.historyPath(sample: fetch.sample))
             return try await run(spec, fetch: fetch, output: output, templates: templates, writer: folder)
         } catch {
             // A typo (`--currency XYZ`, a missing feed file) leaves no empty folder of its making.
@@ -90,13 +90,9 @@ public struct ReportPipeline: Sendable {
             }
             return report
         }
-        // The day's rows are inserted from here, on a thread of their own, while the reports are
-        // made; committed once the reports' commit is decided. Not before the trends: the store
-        // is one connection, which the recording holds until its commit.
         if let history {
             step("history \(history.path): earlier days for \(reports[0].rows.count { ($0.trend?.series.count ?? 0) > 1 }) of \(reports[0].rows.count) markets")
         }
-        let recording = writer == nil ? nil : history.map { PendingRecord(snapshot, in: $0) }
         for index in reports.indices {
             let alerts = AlertEvaluator().evaluate(
                 spec.alerts, report: reports[index], tickers: snapshot.tickers,
@@ -221,23 +217,13 @@ public struct ReportPipeline: Sendable {
         if !shared.ignored.isEmpty {
             logger.warning("\(NoticeText.futureReports(shared.ignored, folder: writer.directory.path))")
         }
-        let written: [URL]
-        do {
-            // The run's own reports are what it names; the copies and the index follow them.
-            // The day is committed in the reports' uninterrupted stretch: a signal during the
-            // writing ends the run with both stored. Its commit begins once theirs is decided,
-            // beside their renames.
-            written = Array(
-                try writer.write(files: files + shared.files, removing: obsolete, decided: { recording?.allowCommit() }) {
-                    do throws(HistoryError) {
-                        try recording?.commit()
-                    } catch {
-                        historyFailure = historyFailure ?? error.asNotRecorded
-                    }
-                }.prefix(files.count))
-        } catch {
-            recording?.abandon()
-            throw error
+        // One commit step: the files staged, the day recorded and the files published under one
+        // journal (ReportWriter.write(files:removing:recording:)). The run's own reports are what
+        // it names; the copies and the index follow them.
+        let committed = try writer.write(files: files + shared.files, removing: obsolete, recording: history.map { DayRecord(snapshot, in: $0) })
+        let written = Array(committed.written.prefix(files.count))
+        if let failure = committed.notRecorded {
+            historyFailure = historyFailure ?? (failure as? HistoryError)?.asNotRecorded ?? .notRecorded(path: history?.path ?? "", reason: "\(failure)")
         }
         step("\(files.count + shared.files.count) files written in \(writer.directory.path): \(files.count) of this run's, \(shared.files.count) latest copies and index")
         if let history { step(Self.recordStep(history, failure: historyFailure)) }
