@@ -14,8 +14,7 @@ package struct AlertEvaluator: Sendable {
     /// `above`/`below` rule's currency is priced once per currency, however many rules name it.
     package func evaluate(_ rules: [AlertRule], report: Report, tickers: [Ticker], rates: ExchangeRates) -> Result {
         var result = Result()
-        // Nothing to watch, nothing to index: at 100,000 markets the index of a run without
-        // rules was a third of its peak memory.
+        // Nothing to watch, nothing to index: a run without rules makes no index of its markets.
         guard !rules.isEmpty else { return result }
         let shown = MarketIndex(report.rows)
         // Per currency a rule names: every market priced in it, or nil when the rates lack it.
@@ -24,8 +23,8 @@ package struct AlertEvaluator: Sendable {
             switch rule.condition {
             case let .above(limit, named), let .below(limit, named):
                 guard let asset = rule.asset else { continue }
-                // A limit in USDT, as the markets are quoted, is one in USD: the ECB has no USDT,
-                // and such a rule never fired while its chart drew it.
+                // A limit in USDT, as the markets are quoted, is one in USD, as its chart draws
+                // it: the ECB has no USDT.
                 let currency = CurrencyCode.atPar(named)
                 if priced[currency] == nil {
                     priced[currency] = Self.index(tickers, rates: rates, currency: currency)
@@ -75,7 +74,7 @@ package struct AlertEvaluator: Sendable {
     }
 
     /// Why a move rule naming one market watches none: moves are watched among the report's
-    /// rows, and `btc move 1 %` with `--symbols eth` never fired without a word.
+    /// rows, so `btc move 1 %` with `--symbols eth` cannot fire, and the note says why.
     static func unwatched(_ rule: AlertRule, shown: MarketIndex, tickers: [Ticker]) -> AlertNote? {
         guard let asset = rule.asset, shown.market(asset) == nil else { return nil }
         let listed = tickers.contains { $0.symbol.lowercased() == asset || $0.baseAsset.lowercased() == asset }
@@ -97,8 +96,7 @@ package struct AlertEvaluator: Sendable {
     }
 
     /// Markets found by exact symbol, else by base asset's primary market, in constant time.
-    /// Positions into `all`, not copies of its rows: a market row is some 400 bytes, and two
-    /// dictionaries of them grown one insert at a time held several copies of every market.
+    /// Positions into `all`, not copies of its rows, so that no market is held more than once.
     struct MarketIndex {
         var all: [MarketRow]
         var bySymbol: [String: Int] = [:]

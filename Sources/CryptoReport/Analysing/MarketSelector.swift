@@ -13,10 +13,9 @@ package struct MarketSelector: Sendable {
     package func select(_ rows: [MarketRow]) -> [MarketRow] {
         let wanted = Set(selection.symbols)
         let primary = selection.markets == .primary ? primaryMarkets(rows) : []
-        // Positions, sorted, then the rows copied once: filtering the rows and then sorting
-        // them copied every market twice (some 40 MB each at 100,000 markets).
-        // Every market without `--symbols` asks nothing of a row: the filter below copied each
-        // one and lower-cased its symbol, 100,000 times on one core, to keep them all.
+        // Positions, sorted, then the rows copied once, not filtered and then sorted as copies.
+        // Every market without `--symbols` asks nothing of a row: no copy of each one and no
+        // lower-cased symbol just to keep them all.
         let kept = wanted.isEmpty && selection.markets == .all ? Array(rows.indices) : rows.indices.filter { index in
             let row = rows[index]
             let symbol = row.symbol.lowercased()
@@ -91,8 +90,7 @@ package struct MarketSelector: Sendable {
         return Rank(preference: quotePreference.firstIndex(of: quote) ?? quotePreference.count, quote: quote)
     }
 
-    /// `primaryByBase` as positions in `rows`: a dictionary of whole market rows, grown one
-    /// insert at a time, cost more memory at 100,000 markets than the rows themselves.
+    /// `primaryByBase` as positions in `rows`, not a dictionary of whole market rows.
     static func primaryIndexByBase(_ rows: [MarketRow]) -> [String: Int] {
         var best: [String: Int] = [:]
         for (index, row) in rows.enumerated() {
@@ -105,13 +103,13 @@ package struct MarketSelector: Sendable {
 
     /// `positions` in report order.
     func sortedPositions(_ positions: [Int], of rows: [MarketRow]) -> [Int] {
-        // Keys made once per row: comparing Decimals, and lower-casing symbols, inside the
-        // comparator did it n log n times.
+        // Keys made once per row, not n log n times by comparing Decimals and lower-casing
+        // symbols inside the comparator.
         let names = positions.map { rows[$0].symbol.lowercased() }
         if selection.sort == .name {
             return Self.stableSorted(positions) { names[$0] < names[$1] }
         }
-        // The one figure read in place: a copy of each whole row was a retain of its four strings.
+        // The one figure read in place, without a copy of each whole row and its strings.
         let sort = selection.sort
         let keys: [DecimalOrder?] = positions.map { position in
             switch sort {

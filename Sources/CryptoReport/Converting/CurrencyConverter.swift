@@ -33,8 +33,8 @@ package struct CurrencyConverter: Sendable {
     /// A rate that is there but not a positive number is corrupt data and fails the run, as it
     /// does for the report currency: never a silent default rate.
     package func quoteRates(for tickers: some Collection<Ticker>) throws(ConversionError) -> Result {
-        // Only the markets a crypto quote is priced through (`xusdt`, `xinr`) are looked up:
-        // keying every market by its lower-cased symbol was most of a history day's conversion.
+        // Only the markets a crypto quote is priced through (`xusdt`, `xinr`) are looked up,
+        // so no market but those is keyed by its lower-cased symbol.
         let (quotes, lastBySymbol) = Self.pricing(tickers)
         var result = Result(rates: Dictionary(minimumCapacity: quotes.count))
         for quote in quotes {
@@ -57,8 +57,7 @@ package struct CurrencyConverter: Sendable {
     /// The tickers' quote assets, lower-cased, each once, sorted.
     private static func quoteAssets(_ tickers: some Collection<Ticker>) -> [String] {
         // A stored run's few markets (each day of a `history` export, a trend's sample of a day)
-        // compared in an array: a set made and hashed for two quotes was a third of a ten-year
-        // export's conversions.
+        // compared in an array, without a set made and hashed for two quotes.
         if tickers.count <= 16 {
             var quotes: [String] = []
             for ticker in tickers {

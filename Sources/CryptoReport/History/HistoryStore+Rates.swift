@@ -22,7 +22,7 @@ extension HistoryStore {
     }
 
     /// For each of `dates`, the newest stored ECB rates dated that day or earlier, read in one
-    /// query over the span of `dates`: a `history` of ten years asked 3,650 times, a query each.
+    /// query over the span of `dates`, not a query per date.
     ///
     /// `currencies`: the only rates read, `nil` for all. A day is the same day either way: one
     /// whose rates lack the wanted currencies is still the newest day, as with all of them read.
@@ -56,8 +56,7 @@ extension HistoryStore {
 
     /// `rates(onOrBefore:currencies:in:)` for some currencies, over the stored days `first...last`:
     /// only the wanted currencies' rows read, through the `rate_by_currency` index (schema v5),
-    /// a run of rows per currency; a `history` of ten years read every currency of every day
-    /// twice (once for the days, once for the rates), a third of its time. The days come from
+    /// a run of rows per currency, not every currency of every day. The days come from
     /// those rows: a date with a wanted rate is a stored day. Only a date none of whose rates is
     /// wanted asks the key for the newest stored day not after it, as the days' list would say.
     static func rates(onOrBefore dates: Set<String>, currencies: Set<String>, from first: String, to last: String, in db: Database) throws -> [String: ExchangeRates?] {
@@ -65,8 +64,8 @@ extension HistoryStore {
         let list = Array(repeating: "?", count: wanted.count).joined(separator: ",")
         // The days in date order, each made as its first row comes. Rows come by currency, then
         // date (the index's order, so no sort): each currency's rows walk the days from the
-        // first, and find their day by comparing dates in turn. Keyed by date, every row's date
-        // and currency were hashed: 11,000 rows in a ten-year `history`, most of this read.
+        // first, and find their day by comparing dates in turn, so no row's date and currency
+        // are hashed.
         var days: [ExchangeRates] = []
         days.reserveCapacity(dates.count)
         let statement = try db.makeStatement(
@@ -120,8 +119,7 @@ extension HistoryStore {
 
     /// The rate in column 2 of the statement's row, when it reads as a positive number
     /// (`StoredNumber.readLast`, `> 0`): read as a `FastDecimal` and its sign tested in its parts,
-    /// without a `DatabaseValue` or `Decimal`'s comparison, which aligns both operands (ten
-    /// years of `history` read 11,000 rates).
+    /// without a `DatabaseValue` or `Decimal`'s comparison, which aligns both operands.
     private static func positiveRate(_ statement: SQLiteStatement) -> Decimal? {
         guard let value = StoredNumber.readLastFast(statement, 2), value.isPositive else { return nil }
         return value.decimal

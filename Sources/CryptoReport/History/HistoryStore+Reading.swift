@@ -13,8 +13,8 @@ extension HistoryStore {
     /// Runs whose source time lies in `range`, oldest first.
     package func runs(in range: ClosedRange<Date>) throws(HistoryError) -> [RunSummary] {
         try read { db in
-            // Columns by position from the statement: by name, through `Row`, they were a tenth
-            // of reading ten years' runs.
+            // Columns by position from the statement, not by name through `Row`, which looks
+            // each one up.
             let statement = try db.makeStatement(sql: "SELECT id, source_time, kind, rates_date FROM run WHERE source_time BETWEEN ? AND ? ORDER BY source_time")
             try statement.setArguments([Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)])
             let rows = try Row.fetchCursor(statement)
@@ -51,16 +51,15 @@ extension HistoryStore {
     /// One asset's markets in each of `runs`, with what converting them needs, keyed by run: the
     /// markets whose symbol or base asset is `asset` (lower case), the `Xusdt` and `Xinr` markets
     /// that price their quote assets (`CurrencyConverter`), in stored order, and each run's ECB
-    /// rates. `history --days 3650` of one asset read every market of every run through
-    /// `snapshot(of:)`: 1.6 million rows parsed and converted for 3,650 points.
+    /// rates. Only those rows are read and converted, not every market of every run as
+    /// `snapshot(of:)` would read them.
     ///
     /// Names are judged in Swift (`lowercased()`, as `snapshot(of:)`'s callers judge every row,
     /// where SQLite folds ASCII only) against the few hundred stored names; then only the rows of
     /// those names in those runs are read, each found through the (run, name) key.
     ///
-    /// `currencies`: the only ECB rates read (each day's others left out), `nil` for all: every
-    /// currency of 3,650 days was a fifth of `history --days 3650`, for the two or three a
-    /// conversion asks for.
+    /// `currencies`: the only ECB rates read (each day's others left out), `nil` for all: a
+    /// conversion asks for two or three of a day's currencies.
     public func markets(of asset: String, in runs: [RunSummary], currencies: Set<String>? = nil) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
         guard let earliest = runs.map(\.sourceTime).min(), let latest = runs.map(\.sourceTime).max() else { return [:] }
         return try read { db in
@@ -80,8 +79,8 @@ extension HistoryStore {
             for (id, name) in names { namesByID[id] = name }
             typealias Found = (run: Int64, nameID: Int64, ticker: Ticker)
             // The runs by their source times (the `run` table's unique index) joined to the
-            // markets by key, rows of other runs in that span dropped: the runs' ids as an
-            // `IN` list of 3,650 literals were parsed and sorted into a table by SQLite first.
+            // markets by key, rows of other runs in that span dropped: the runs' ids as a long
+            // `IN` list would be parsed and sorted into a table by SQLite first.
             let span: StatementArguments = [Self.milliseconds(earliest), Self.milliseconds(latest)]
             func fetch(_ ids: [Int64]) throws -> [Found] {
                 guard !ids.isEmpty else { return [] }
@@ -126,8 +125,8 @@ extension HistoryStore {
 
     /// `markets(of:in:currencies:)` handed to `body` one run at a time, in the order of the runs'
     /// source times, every run of `runs` once (one without the asset's markets with none), from
-    /// one query and in a buffer used again for the next run: ten years of an asset held at once
-    /// were 7,300 tickers in 3,650 arrays. The pricing markets are those of every quote asset the
+    /// one query and in a buffer used again for the next run, so that ten years of an asset are
+    /// never held at once. The pricing markets are those of every quote asset the
     /// asset's stored names have, known before reading: a run's pricing markets of a quote none
     /// of its own markets has change nothing it converts (`CurrencyConverter` prices each quote
     /// asset from its own `Xusdt`/`Xinr` market only).
@@ -222,13 +221,13 @@ extension HistoryStore {
     typealias LastPrice = (nameID: Int64, last: FastDecimal)
 
     /// The last prices of `runs`, handed to `body` one run at a time with the stored names and
-    /// the run's ECB rates, in name order, in a buffer used again for the next run: a month of
-    /// 10,000 markets held at once was 76 MB of tickers. A run's pack (`PackedLasts`) is read
+    /// the run's ECB rates, in name order, in a buffer used again for the next run, so that a
+    /// month's markets are never held at once. A run's pack (`PackedLasts`) is read
     /// where it has one, else its rows, in one query for all such runs: only the last price,
     /// as a `FastDecimal` made from its stored integer or blob (`StoredNumber.readLastFast`),
     /// which is what the pack holds. Markets go by the id of their name, so that a caller works
-    /// out what a name means once, not once a day (a `Ticker` and a hashed symbol per row were
-    /// most of a month's cost). Rows whose last price cannot be read are left out; a run without
+    /// out what a name means once, not once a day, with no `Ticker` and no hashed symbol per
+    /// row. Rows whose last price cannot be read are left out; a run without
     /// stored markets is handed with none. Runs are handed in no set order.
     ///
     /// `currencies`: the only ECB rates read (each day's others left out), `nil` for all, as
@@ -274,7 +273,7 @@ extension HistoryStore {
                 prices.removeAll(keepingCapacity: true)
             }
             // Each column read from the statement by position (as `forEachRun` does): a `Row`'s
-            // generic subscript looked up type metadata per value, half of reading a month.
+            // generic subscript looks up type metadata per value.
             try Self.forEachRow(of: statement, in: db) { raw in
                 let id = Int64(sqliteStatement: raw, index: 0)
                 if id != currentID {
@@ -288,7 +287,7 @@ extension HistoryStore {
                 prices.append((Int64(sqliteStatement: raw, index: 1), last))
             }
             hand()
-            // A run without stored markets still has its rates, as before.
+            // A run without stored markets is still handed, with its rates.
             for id in unpacked where !handed.contains(id) { body(names, id, [], ratesByRun[id] ?? nil) }
         }
         return unreadable

@@ -54,12 +54,12 @@ extension HistoryStore {
                     """)
         }
         // v3: no query reads markets by symbol alone (trends and `history` go by run), so the
-        // symbol index was a fifth of the database and of each day's growth for nothing.
+        // symbol index only added to the database and to each day's growth.
         migrator.registerMigration("v3") { db in
             try db.execute(sql: "DROP INDEX IF EXISTS market_symbol")
         }
-        // v4: a day of 450 markets took 45 KB, each row repeating three names and seven numbers
-        // as text. Names are stored once (`market_name`); rows are keyed by run, then name, in a
+        // v4: compact market rows, without names or numbers as text.
+        // Names are stored once (`market_name`); rows are keyed by run, then name, in a
         // table without rowid (a day's rows are appended at the end of one B-tree); numbers,
         // times and rates take the integer forms of `StoredNumber`. Like every migration it
         // runs in one transaction: interrupted, the database is the v3 one it was.
@@ -92,13 +92,13 @@ extension HistoryStore {
         }
         // v5: `history` of one asset reads the rates of one currency (and USD and INR) over up
         // to ten years; keyed by date, that meant every currency of every day. An index by
-        // currency holding the rate too (a run of rows per currency, no lookup into the table)
-        // costs about 0.8 KB a day of 31 currencies.
+        // currency holding the rate too gives a run of rows per currency, with no lookup into
+        // the table.
         migrator.registerMigration("v5") { db in
             try db.execute(sql: "CREATE INDEX rate_by_currency ON rate (currency, date, per_euro)")
         }
-        // v6: the newest runs' last prices, packed a run to a blob (`PackedLasts`): the trends'
-        // month was 13,500 rows stepped one by one. A copy of the rows, so any change to a run's
+        // v6: the newest runs' last prices, packed a run to a blob (`PackedLasts`), so the trends'
+        // month is read a blob per run, not row by row. A copy of the rows, so any change to a run's
         // rows (a hand edit, a deleted market) drops its pack, and the rows are read instead; a
         // deleted run takes its pack with it. The newest runs' packs are made here, once. No
         // table is altered, so no check of every stored row's foreign keys (ten years' worth).
@@ -139,7 +139,7 @@ extension HistoryStore {
     }
 
     /// Rates as the integer form of a last price (`StoredNumber.last`): a `history` of ten years
-    /// reads 3,650 days of them, and their text was half its time. Text v3 could not read stays.
+    /// reads 3,650 days of them, with no text to parse. Text v3 could not read stays.
     static func copyV3Rates(in db: Database) throws {
         let rows = try Row.fetchCursor(db, sql: "SELECT date, currency, per_euro FROM rate ORDER BY date, currency")
         let insert = try db.makeStatement(sql: "INSERT INTO rate_v4 (date, currency, per_euro) VALUES (?, ?, ?)")

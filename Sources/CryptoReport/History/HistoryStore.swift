@@ -16,10 +16,7 @@ package struct HistoryStore: Sendable {
     let packsLasts: Bool
 
     /// The file is read with `pread`, never memory-mapped: an I/O error on a mapped page ends the
-    /// process with SIGBUS instead of an error a run can report and outlive, and mapping did not
-    /// pay even for `history` of ten years (measured on 2026-11-24 against `PRAGMA mmap_size`:
-    /// 34.1 against 36.9 ms a CSV export, the mapping's page faults and its unmapping at exit
-    /// costing more than the copies into SQLite's cache saved).
+    /// process with SIGBUS instead of an error a run can report and outlive.
     package init(path: String) throws(HistoryError) {
         self.path = path
         try Self.refuseSymbolicLinks(at: path)
@@ -129,9 +126,8 @@ package struct HistoryStore: Sendable {
         // files beside the database that a copy of `history.sqlite` alone would miss.
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        // A small page cache: a run reads each page it needs once, and SQLite's 2 MB default
-        // was filled a page at a time, each growing the reading thread's heap (an mprotect
-        // and page faults apiece: half the syscalls of a run with a month of history).
+        // A small page cache: a run reads each page it needs once, so SQLite's default cache
+        // would only grow the heap a page at a time.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
         return configuration
     }

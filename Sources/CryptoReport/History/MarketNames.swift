@@ -25,8 +25,8 @@ struct MarketNames {
         }
     }
 
-    /// A text compared and hashed by its UTF-8 bytes, read in place: three byte arrays made per
-    /// name, each time a day's 450 markets were recorded, were a third of recording them.
+    /// A text compared and hashed by its UTF-8 bytes, read in place, so that recording a day's
+    /// markets makes no byte arrays per name.
     struct Bytes: Hashable {
         var text: String
 
@@ -50,13 +50,13 @@ struct MarketNames {
     private var byID: [Int64: Name] = [:]
     /// The ids of names the feed could not have sent (`isFeedIdentifier`).
     private var unsafe: Set<Int64> = []
-    /// Made when a writer first asks for an id (`id(for:in:)`): readers look names up by id only,
-    /// and three byte arrays hashed per name were half of loading them.
+    /// Made when a writer first asks for an id (`id(for:in:)`): readers look names up by id only
+    /// and need not hash every name.
     private var ids: [Key: Int64]?
 
     static func load(_ db: Database) throws -> MarketNames {
         var names = MarketNames()
-        // Sized once: grown an insert at a time, rehashing was half of loading them.
+        // Sized once, so that loading never rehashes the table.
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM market_name") ?? 0
         names.byID.reserveCapacity(count)
         // Columns by position from the statement (`HistoryStore.forEachRun`): a `Row`'s generic

@@ -5,7 +5,7 @@ package import GRDB
 /// and in as few bytes as SQLite's variable-length integers allow.
 ///
 /// Written by hand because no mirrored library encodes `Decimal` for SQLite: GRDB stores it as
-/// text or Double. Text was 5–10 bytes a figure and a reparse on every read; Double is not exact.
+/// text or Double. Text takes several bytes a figure and a reparse on every read; Double is not exact.
 ///
 /// A decimal is stored as it reads back from its plain text (`DecimalText.parse(plainText(v))`,
 /// what schema v3 gave back): its compacted mantissa `m` and exponent `e`, as the integer
@@ -88,8 +88,7 @@ package enum StoredNumber {
     }
 
     static func readLong(_ data: Data) -> Decimal? {
-        // Over the blob's own bytes: a copy into an array per figure was a fifth of reading a
-        // month of 10,000 markets' 28-digit prices.
+        // Over the blob's own bytes, without a copy into an array per figure.
         guard let value = data.withUnsafeBytes(longParts)?.decimal else { return nil }
         return DecimalText.inRange(value) ? value : nil
     }

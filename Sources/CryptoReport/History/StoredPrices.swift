@@ -25,10 +25,7 @@ package struct StoredPrices: Sendable {
     func has(_ run: RunSummary) -> Bool { byRun[run.id] != nil }
 
     /// Prices the runs of `runs` not priced yet, in each of `prices`' currencies, reading the
-    /// store once. On the reading thread: a thread of its own pricing runs beside the reading
-    /// (from eight runs) was started a millisecond and a half late, once the month was read from
-    /// its packs, and with it a daily run took 0.7 ms longer (no gain at 10,000 markets, nor on
-    /// a month read from its rows; medians of 21 to 31 alternating runs, 2026-11-25).
+    /// store once and pricing each run as it is read.
     static func add(_ runs: [RunSummary], to prices: inout [StoredPrices], from store: HistoryStore) throws(HistoryError) {
         let missing = runs.filter { run in prices.contains { !$0.has(run) } }
         guard !missing.isEmpty else { return }

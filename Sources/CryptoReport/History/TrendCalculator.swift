@@ -42,8 +42,7 @@ package struct TrendCalculator: Sendable {
 
     /// Each row's trend, in the rows' order, as `trends(for:currency:at:)` gives it by symbol: a
     /// symbol listed twice (in any case) has its last listing's trend. Each row's is made from
-    /// the row and the stored prices alone, on every core (`ParallelChunks`): a month's series,
-    /// and the three changes in `Decimal`, were a millisecond of a 450-market run on one core.
+    /// the row and the stored prices alone.
     package func rowTrends(for rows: [MarketRow], currency: String, at now: Date) throws(HistoryError) -> [Trend] {
         try rowTrendsAndDamage(for: rows, currency: currency, at: now).trends
     }
@@ -81,10 +80,10 @@ package struct TrendCalculator: Sendable {
         let weekPrices = prices.prices(of: week)
         let monthPrices = prices.prices(of: month)
         // A market priced on every day (nearly all) shares one list of its days, not a copy of
-        // its own: building a list per market was most of assembling the trends.
+        // its own.
         let everyDay = days + [today]
         func trend(_ row: MarketRow, _ symbol: String) -> Trend {
-            // A symbol listed twice has one slot, as a dictionary of symbols priced it.
+            // A symbol listed twice has one slot, as in a dictionary keyed by symbol.
             let slot = prices.slots[symbol]
             var series: [Decimal] = []
             series.reserveCapacity(dailyPrices.count + 1)
@@ -108,7 +107,8 @@ package struct TrendCalculator: Sendable {
             return trend
         }
         let made = rows.map { row in trend(row, Self.lowercased(row.symbol)) }
-        // A symbol listed twice: every listing has the last one's trend, as its key had.
+        // A symbol listed twice: every listing has the last one's trend, as its key has in
+        // `trends(for:currency:at:)`.
         var lastListing: [String: Int] = [:]
         lastListing.reserveCapacity(rows.count)
         var listedTwice = false

@@ -1,9 +1,8 @@
 package import Foundation
 
 /// A `Decimal`'s place in numeric order, worked out once so that sorting many rows does not
-/// compare `Decimal`s (each comparison compacts both sides: the sorts of a 100,000-market report
-/// took a quarter of its analysis). Equal keys are equal values. NaN (never a figure) compares
-/// through `Decimal` itself.
+/// compare `Decimal`s (each comparison compacts both sides). Equal keys are equal values. NaN
+/// (never a figure) compares through `Decimal` itself.
 package struct DecimalOrder: Comparable, Sendable {
     package let value: Decimal
     /// −1, 0 or 1.

@@ -6,9 +6,8 @@ package import Foundation
 /// Written by hand because no mirrored library does decimal arithmetic that agrees with
 /// Foundation's (swift-numerics has no decimals; BigInt rounds its own way), and Foundation's is
 /// slow on Linux: every operation copies the mantissa into `[UInt16]` arrays and divides a product
-/// by 10,000 and 10 a word at a time until it fits (`_fitMantissa`, `_integerDivideByShort`).
-/// Converting and analysing 10,000 markets was a sixth of a report, the trends' conversions
-/// another sixth.
+/// by 10,000 and 10 a word at a time until it fits (`_fitMantissa`, `_integerDivideByShort`), and
+/// every market's row and trend takes a dozen of them.
 ///
 /// Every result is the `Decimal` Foundation gives, to the stored byte:
 /// - a product whose mantissa passes 128 bits is cut (not rounded: Foundation's `_fitMantissa`

@@ -53,8 +53,8 @@ public enum ReportDates {
 
     /// The UTC calendar fields of `date`. Worked out from the seconds (days from the civil
     /// calendar, Howard Hinnant's algorithm) for 1970 to 9999, where the proleptic Gregorian
-    /// calendar is the one in use: `Calendar.dateComponents` and `String(format:)` were a tenth of
-    /// a large report's time, with three dates per market. Other dates ask the calendar.
+    /// calendar is the one in use, without `Calendar.dateComponents` and `String(format:)` for
+    /// each of a market's three dates. Other dates ask the calendar.
     static func fields(_ date: Date) -> Fields {
         let interval = date.timeIntervalSinceReferenceDate
         let whole = interval.rounded(.down)

@@ -16,8 +16,7 @@ package protocol CommitFileSystem: Sendable {
     /// `data` and syncs it to disk.
     func createSynced(_ path: String, _ data: Data) -> Int32
     /// `createSynced` of bytes the caller holds, so that a report's text need not be copied
-    /// into a `Data` first (at 100,000 markets the JSON report is 88 MB). The bytes are valid
-    /// only during the call.
+    /// into a `Data` first. The bytes are valid only during the call.
     func createSynced(_ path: String, bytes: UnsafeRawBufferPointer) -> Int32
     /// `createSynced` of bytes that `produce` hands to `write` a piece at a time (each valid only
     /// during that call), so that a large report is never whole in memory.
@@ -59,8 +58,8 @@ package struct POSIXCommitFileSystem: CommitFileSystem {
     }
 
     package func createSynced(_ path: String, producing produce: (_ write: (UnsafeRawBufferPointer) -> Void) -> Void) -> Int32 {
-        // 0666 less the umask, as any program's files: they were 0644 whatever the umask, and a
-        // second user of a group's folder (umask 002) could not replace them.
+        // 0666 less the umask, as any program's files, so that a second user of a group's
+        // folder (umask 002) can replace them.
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { return errno }
         // After a failed write the rest is not written: the file is removed below.
@@ -89,8 +88,8 @@ package struct POSIXCommitFileSystem: CommitFileSystem {
         link(existing, new) == 0 ? 0 : errno
     }
 
-    /// A mebibyte at a time: reading the whole file first held a second copy of the largest
-    /// report (the 221 MB page of 100,000 markets) in memory while the `latest` copy was made.
+    /// A mebibyte at a time, so that no second copy of a large report is held in memory while
+    /// the `latest` copy is made.
     package func copySynced(_ existing: String, _ new: String) -> Int32 {
         let source = open(existing, O_RDONLY | O_CLOEXEC)
         guard source >= 0 else { return errno }

@@ -10,7 +10,7 @@ package import Foundation
 ///
 /// `flock` on `.cryptoreport.lock` in the folder: the kernel drops it when the process ends,
 /// however it ends, so a run killed with `kill -9` never leaves a stale lock behind.
-package final class OutputLock: @unchecked Sendable {
+package final class OutputLock: Sendable {
     package static let fileName = ".cryptoreport.lock"
 
     private let descriptor: Int32

@@ -39,8 +39,7 @@ extension ReportWriter {
             guard let source = stagedNames[original] else {
                 throw .writeFailed(path: path(file.name), reason: "\(original) is not written by this run")
             }
-            // A second name for the synced staged file: no bytes written or synced twice
-            // (a copy, and its fsync, was a tenth of a 450-market run's wall time).
+            // A second name for the synced staged file: no bytes written or synced twice.
             // A file system without hard links gets a copy.
             var error = fileSystem.hardLink(path(source), path(staged))
             if error != 0 { error = fileSystem.copySynced(path(source), path(staged)) }

@@ -139,11 +139,10 @@ package struct ReportWriter: Sendable {
         package enum Contents {
             case text(String)
             /// Made when the file is staged, and let go once it is on disk: a run then holds one
-            /// report's text at a time, not every format's at once (at 100,000 markets the four
-            /// reports are some 330 MB of text).
+            /// report's text at a time, not every format's at once.
             case rendered(() throws -> String)
             /// Written as it is made, a piece at a time, by a report that cannot fail (the HTML
-            /// page): the 221 MB page of 100,000 markets is never whole in memory.
+            /// page): never whole in memory.
             case streamed((_ piece: @escaping (String) -> Void) -> Void)
             /// Bytes handed to `write` a piece at a time as the report is made (each valid only
             /// during that call): no format's whole text is in memory. A report that cannot be

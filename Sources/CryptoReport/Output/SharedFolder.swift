@@ -55,7 +55,7 @@ package struct SharedFolder: Sendable {
             }
         }
         // Which pages hold two currencies: this run's it knows; an earlier run's page says so in
-        // its first lines (2 KB read of each: a year of daily pages is under a megabyte).
+        // its first lines, and only those are read (`pageCurrencies(of:)`).
         var pages: [String: [String]] = [:]
         let copies = latest && report.dataDate >= newest
         var fresh = Set(names)
@@ -113,7 +113,7 @@ package struct SharedFolder: Sendable {
     static func pageCurrencies(of url: URL) -> [String]? {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
-        // The tag is on the page's third line: the first 2 KB hold it.
+        // The tag is on the page's third line: the first 2,048 bytes hold it.
         guard let head = try? handle.read(upToCount: 2048) else { return nil }
         let text = String(decoding: head, as: UTF8.self)
         let marker = "<meta name=\"cryptoreport-currencies\" content=\""

@@ -42,8 +42,8 @@ struct RawTickerRow: Decodable, Sendable {
         self.fields = fields
     }
 
-    /// The fields of `keys` an element has, in one slot each: a dictionary per ticker, with its
-    /// allocation and a hash per field, was a third of reading 100,000 tickers.
+    /// The fields of `keys` an element has, in one slot each: no dictionary per ticker, with its
+    /// allocation and a hash per field.
     struct Fields: TickerFields, Sendable {
         private var slots: (
             JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?,

@@ -149,7 +149,7 @@ package struct TickerDecoder: Sendable {
     }
 
     private func validate<Fields: TickerFields>(_ row: Fields?, index: Int) -> Swift.Result<Validated, Problem> {
-        // Only a skipped row is named: making the names for every row was a tenth of reading it.
+        // Only a skipped row is named, so a usable row makes no name strings.
         var position: String { "ticker #\(index + 1)" }
         guard let fields = row else {
             return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(position): not a JSON object", group: "not a JSON object")))
@@ -159,7 +159,7 @@ package struct TickerDecoder: Sendable {
         func identifier(_ key: RawTickerRow.Key) -> String? {
             guard let raw = fields.text(key) else { return nil }
             // Visible ASCII only, as every real identifier is: nothing to trim, one character
-            // per byte, nothing unsafe; the general checks below cost a tenth of a report.
+            // per byte, nothing unsafe, so the general checks below are for the rare rest.
             if raw.utf8.count <= Self.maximumIdentifierLength, !raw.utf8.isEmpty,
                 raw.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
             {
@@ -225,8 +225,8 @@ package struct TickerDecoder: Sendable {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// The usual `at`, whole milliseconds in range, read without `Decimal` division (a tenth of
-    /// decoding). The same `Double` as above: that path divides a mantissa below 2^53 (exact as
+    /// The usual `at`, whole milliseconds in range, read without the costly `Decimal` division.
+    /// The same `Double` as above: that path divides a mantissa below 2^53 (exact as
     /// a `Double`) by 10 once per decimal place; a test compares the two. `nil`: take that path.
     static func integerTimestamp(_ field: JSONScalar) -> Date? {
         integerTimestamp(field.decimal)

@@ -4,11 +4,11 @@ import Foundation
 /// whose values are ASCII strings without escapes, integers or `null`.
 ///
 /// Written by hand because JSONDecoder first indexes the whole body and then decodes each field
-/// through `Decodable`, trying a string, then a number, by throwing: at 100,000 markets that was a
-/// fifth of a report's memory and a tenth of its time. Anything else — an escape, a fraction or
-/// exponent, a nested value, `true`, a key given twice, a byte outside ASCII, a malformed body —
-/// returns `nil`, and `TickerDecoder` reads the body with JSONDecoder as before, so every error
-/// and every odd value keeps its meaning. A test reads every fixture both ways.
+/// through `Decodable`, trying a string, then a number, by throwing, at a cost in memory and time
+/// for every field. Anything else — an escape, a fraction or exponent, a nested value, `true`, a
+/// key given twice, a byte outside ASCII, a malformed body — returns `nil`, and `TickerDecoder`
+/// reads the body with JSONDecoder instead, so every error and every odd value keeps its meaning.
+/// A test reads every fixture both ways.
 enum TickerScanner {
     /// The rows as JSONDecoder's values, to compare the two readers.
     static func rows(_ data: Data) -> [RawTickerRow]? {
@@ -30,9 +30,9 @@ enum TickerScanner {
     }
 
     /// One object's known fields as where they are in the body: kind, offset and length packed in
-    /// one integer each. Written by hand because a string and a value per field, in a dictionary
-    /// per ticker, were most of reading 100,000 tickers; the strings are made only for the fields
-    /// the decoder keeps as text (the identifiers), and the prices parsed from their bytes.
+    /// one integer each, not a string and a value per field in a dictionary per ticker: the
+    /// strings are made only for the fields the decoder keeps as text (the identifiers), and the
+    /// prices parsed from their bytes.
     struct Row: TickerFields {
         let bytes: UnsafeRawBufferPointer
         /// Per key: 0 absent, else kind (1 string, 2 integer, 3 null) | length << 8 | offset << 32.
@@ -141,7 +141,8 @@ enum TickerScanner {
             } else {
                 while true {
                     skipWhitespace()
-                    // An element that is not an object leaves the row to JSONDecoder, as before.
+                    // An element that is not an object leaves the body to JSONDecoder, which
+                    // judges that row.
                     guard let fields = object() else { return nil }
                     body(fields)
                     count += 1

@@ -12,8 +12,8 @@ enum ChartLabels {
 
     /// A label's width in ems, character by character, at DejaVu Sans's widths (the widest
     /// sans-serif a reader is likely to have) rounded up: digits are as wide as most letters,
-    /// spaces and separators half that. A margin sized by `characterWidth` alone was a third too
-    /// wide for a price, and took the date in the middle of a card's axis with it.
+    /// spaces and separators half that. A margin sized by `characterWidth` alone would be too
+    /// wide for a price, and crowd out the date in the middle of a card's axis.
     static func width(_ text: String, em: Double) -> Double {
         text.unicodeScalars.reduce(0) { sum, scalar in
             let ems: Double

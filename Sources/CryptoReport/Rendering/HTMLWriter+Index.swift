@@ -1,7 +1,6 @@
 /// `index.html` (`Templates/index.html.mustache`) written straight from its view model, as the
-/// report's page is: through swift-mustache the index was a fixed few milliseconds of every run
-/// (parsing the template, and the runtime's conformance lookups for every value it reflects),
-/// a twentieth of a 450-market report. `IndexWriterTests` renders both ways and requires the same
+/// report's page is, so no run parses the template or pays swift-mustache's conformance lookups
+/// for every value it reflects. `IndexWriterTests` renders both ways and requires the same
 /// bytes, so a change to the template not made here too fails there.
 extension HTMLWriter {
     static func index(_ model: IndexRenderer.ViewModel) -> String {

@@ -1,9 +1,9 @@
 /// The built-in HTML page (`Templates/report.html.mustache`) written straight from the view model
 /// into one preallocated string. Written by hand for the reason `MarkdownWriter` is: swift-mustache
 /// finds every tag through the context stack (and `Mirror` for what answers no lookup of ours),
-/// returns each section as a string of its own and joins them, which made the page half of a
-/// 10,000-market run and the peak of a 100,000-market one. A user's own `report.html.mustache`
-/// still goes through Mustache. `HTMLWriterTests` renders both ways on every branch of the template
+/// returns each section as a string of its own and joins them; here the page is written once,
+/// into one buffer. A user's own `report.html.mustache` still goes through Mustache.
+/// `HTMLWriterTests` renders both ways on every branch of the template
 /// and requires the same bytes, so a change to the template not made here too fails there.
 ///
 /// The page's parts are in `+Summary` (shown once per currency), `+Table` and `+Detail`. Each
@@ -32,7 +32,8 @@ struct HTMLWriter: ~Copyable {
     }
 
     static func render(_ model: ReportViewModel) -> String {
-        // About 2.3 KB a market in the table and its detail, twice that with a second currency.
+        // Room for a market's table row and detail (twice that with a second currency), so the
+        // buffer seldom grows.
         let perRow = model.alternative.isEmpty ? 2600 : 4800
         var writer = HTMLWriter(
             capacity: 16_384 + model.pageStyle.utf8.count + model.pageScript.utf8.count + model.rows.count * perRow
@@ -42,7 +43,7 @@ struct HTMLWriter: ~Copyable {
     }
 
     /// The same page written into `output`, handed on a piece at a time as it fills, so that the
-    /// whole page (221 MB at 100,000 markets) is never in memory beside its view model.
+    /// whole page is never in memory beside its view model.
     static func write(_ model: ReportViewModel, to output: inout ReportBytes) {
         // Through a pointer: `output` is noncopyable, and the compiler cannot yet check a
         // closure that captures it. The pointer is used only during this call.
@@ -145,8 +146,8 @@ struct HTMLWriter: ~Copyable {
     /// `&`, `"` and `'`), but byte by byte: Mustache compares whole Characters, so a quote or `<`
     /// that a combining mark follows (`"\u{301}`) would pass it unescaped and end an attribute.
     mutating func put(_ text: String) {
-        // Read in place (native and small strings, every one the model makes): a copy to call
-        // `withUTF8` retained and released each cell's string.
+        // Read in place (native and small strings, every one the model makes), without the copy
+        // that `withUTF8` needs and its retain and release of each cell's string.
         if text.utf8.withContiguousStorageIfAvailable({ put(bytes: $0) }) == nil {
             var text = text
             text.withUTF8 { put(bytes: $0) }
@@ -174,7 +175,7 @@ struct HTMLWriter: ~Copyable {
     }
 
     /// The bytes `put` escapes (`"` 0x22, `&` 0x26, `'` 0x27, `<` 0x3C, `>` 0x3E), one bit each of
-    /// a 64-bit mask: a table in a static was a lazy global checked on every call.
+    /// a 64-bit mask, not a table in a static (a lazy global checked on every call).
     @inline(__always)
     static func isSpecial(_ byte: UInt8) -> Bool {
         byte < 64 && (0x5000_00C4_0000_0000 as UInt64) >> byte & 1 != 0

@@ -13,11 +13,9 @@ package struct JSONRenderer: Sendable {
     /// The file's bytes into `output` (a staged file's pieces), market by market.
     func write(_ report: Report, to output: inout ReportBytes) throws {
         // JSONEncoder writes the document around the markets; the markets, nearly all of the
-        // file, are written straight into bytes in the encoder's own layout (`MarketWriter`):
-        // encoding them built a tree of every value first, the largest allocation of a
-        // 100,000-market run and a tenth of its time.
-        // Without its markets from the start: made and then dropped, they were half of the
-        // renderer's time and a copy of every market's text.
+        // file, are written straight into bytes in the encoder's own layout (`MarketWriter`),
+        // without the encoder's tree of every value.
+        // The document is made without its markets, so no market's text is made only to be dropped.
         let document = Document(report, withMarkets: false)
         let skeleton = [UInt8](try Self.encode(document))
         let placeholder = Array("\n  \"markets\" : [\n\n  ]".utf8)
@@ -126,8 +124,8 @@ package struct JSONRenderer: Sendable {
             if !last { bytes.append(UInt8(ascii: ",")) }
         }
 
-        /// The encoder's bytes for `TrendItem(trend)`, each figure written from its digits: a
-        /// `String` per day of the series was most of a report with history's JSON.
+        /// The encoder's bytes for `TrendItem(trend)`, each figure written from its digits,
+        /// without a `String` per day of the series.
         static func appendTrend<Sink: ByteSink & ~Copyable>(_ trend: Trend, to bytes: inout Sink) {
             bytes += "{"
             for (key, value) in [("change_30d_pct", trend.change30d), ("change_7d_pct", trend.change7d), ("change_prev_pct", trend.sincePrevious)] {
@@ -143,8 +141,8 @@ package struct JSONRenderer: Sendable {
             } else {
                 for (index, point) in trend.series.enumerated() {
                     bytes += "\n          "
-                    // `DecimalParts.plainText`, as the series always was: Foundation's text
-                    // where the parts cannot be read (NaN).
+                    // As `DecimalParts.plainText` writes it: Foundation's text where the parts
+                    // cannot be read (NaN).
                     if let parts = DecimalParts(point) {
                         bytes.append(UInt8(ascii: "\""))
                         parts.appendPlain(to: &bytes)

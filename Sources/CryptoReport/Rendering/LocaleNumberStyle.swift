@@ -4,8 +4,8 @@ import Foundation
 /// once from Foundation's own output and then applied to digits directly.
 ///
 /// Written by hand because no mirrored library formats a `Decimal` faster than Foundation: a
-/// `Decimal.FormatStyle` call per cell went through ICU and `Decimal.description` every time, 80
-/// times per market. Here the prefixes, suffixes, separators and grouping sizes are read from a few
+/// `Decimal.FormatStyle` call goes through ICU and `Decimal.description` every time, and a market
+/// has dozens of cells. Here the prefixes, suffixes, separators and grouping sizes are read from a few
 /// probe values formatted by Foundation; every style is then checked against Foundation on a set
 /// of values covering signs, zero, grouping and rounding ties (by the tests for the locales a
 /// report uses unless told otherwise, `PeopleNumberFormatter.Styles.verified`; as it is learnt for
@@ -52,9 +52,8 @@ struct LocaleNumberStyle: Sendable, Equatable {
 
     private func text(_ parts: DecimalParts, fraction: ClosedRange<Int>, affixes: Affixes) -> String {
         // Written on the stack, sized for the longest text these digits can make, then made a
-        // string: a byte array first was two allocations a cell. (Written into the string's own
-        // storage, every text got an allocation of that size, even one short enough to be held
-        // inline: 80 MB more at 100,000 markets.)
+        // string: no byte array first, and no allocation of that size in the string's own
+        // storage for a text short enough to be held inline.
         let digits = parts.isZero ? 1 : parts.digitCount
         let integerDigits = max(1, digits + max(0, parts.exponent))
         let fractionDigits = max(fraction.upperBound, max(0, -parts.exponent))
@@ -140,8 +139,8 @@ struct LocaleNumberStyle: Sendable, Equatable {
     /// fraction digits), or `nil` when the probes do not show a pattern this type can follow or,
     /// when `checked`, when the style does not write what Foundation writes for every check value.
     static func learn(signed: Bool, checked: Bool = true, reference: (Decimal, ClosedRange<Int>) -> String) -> LocaleNumberStyle? {
-        // Probes and check values read without a locale (`.` separates the fraction): with
-        // en_US_POSIX's, reading them loaded that locale's ICU data first.
+        // Probes and check values read without a locale (`.` separates the fraction):
+        // en_US_POSIX's would load that locale's ICU data first.
         func probe(_ text: String, _ fractionDigits: Int) -> String {
             reference(Decimal(string: text) ?? 0, fractionDigits...fractionDigits)
         }

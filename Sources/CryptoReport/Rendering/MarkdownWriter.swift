@@ -1,7 +1,7 @@
 /// The built-in Markdown report (`Templates/report.md.mustache`) written straight from the view
-/// model. Written by hand because swift-mustache looks up every tag by name through reflection
-/// and the context stack, which made the Markdown table of 10,000 markets cost half a second;
-/// this does the same walk in a few milliseconds. A user's own `report.md.mustache` still goes
+/// model. Written by hand because swift-mustache looks up every tag by name through the context
+/// stack, which for the daily table costs more than the rest of the run (docs/performance.md,
+/// 2026-11-28). A user's own `report.md.mustache` still goes
 /// through Mustache. `MarkdownWriterTests` renders both ways on every kind of report and requires
 /// the same bytes, so a change to the template that is not made here too fails there.
 enum MarkdownWriter {

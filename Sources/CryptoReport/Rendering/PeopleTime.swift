@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Times for people in the reader's time zone, the zone named as the report's locale names it:
 /// `2022-11-22 01:51 CET` in sv_SE, `2022-11-21 19:51 EST` in en_US; in UTC, today's
@@ -10,17 +11,14 @@ struct PeopleTime {
     /// would cost more than the rest of the row.
     private let names = Names()
 
-    /// Locked: a model's rows are formatted on several threads at once (`ParallelChunks`).
-    private final class Names: @unchecked Sendable {
-        private let lock = NSLock()
-        private var byOffset: [Int: String] = [:]
+    /// Shared by the copies of one `PeopleTime`.
+    private final class Names: Sendable {
+        private let byOffset = Mutex<[Int: String]>([:])
 
         func name(for offset: Int, make: () -> String) -> String {
-            lock.lock()
-            defer { lock.unlock() }
-            if let known = byOffset[offset] { return known }
+            if let known = byOffset.withLock({ $0[offset] }) { return known }
             let name = make()
-            byOffset[offset] = name
+            byOffset.withLock { $0[offset] = name }
             return name
         }
     }

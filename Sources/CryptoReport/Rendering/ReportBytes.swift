@@ -2,8 +2,8 @@
 /// time (or kept whole, for a caller that wants the text).
 ///
 /// The writers append straight into it instead of building a `String` per cell and per line:
-/// at 100,000 markets a format's whole text held as a `String` beside the others' was the run's
-/// peak, and each `String` append checks and grows its storage separately.
+/// no format's whole text is held as a `String`, and no `String` append checks and grows its
+/// storage separately.
 struct ReportBytes: ~Copyable {
     /// `ByteBuffer`: why not an array, there.
     var bytes: ByteBuffer
@@ -31,9 +31,9 @@ struct ReportBytes: ~Copyable {
         if bytes.count >= pieceSize { flush() }
     }
 
-    /// A piece made apart (a chunk of the page's rows or details): when the bytes go to a file
+    /// A piece made apart (a piece of the HTML page, `HTMLWriter`): when the bytes go to a file
     /// and the piece is large, handed on as it is after what is buffered, not copied into the
-    /// buffer first (a copy of every byte of a 218 MB page, a twentieth of its CPU).
+    /// buffer first.
     mutating func append(piece: UnsafeRawBufferPointer) {
         guard let sink, piece.count >= min(pieceSize, 1 << 16) else {
             bytes.append(piece)
@@ -57,7 +57,7 @@ struct ReportBytes: ~Copyable {
     var text: String { bytes.text }
 
     /// A literal's bytes, copied from where the compiler put them: nearly every append of the
-    /// page is one, and `String`'s UTF-8 view appended a byte sequence at a time.
+    /// page is one, and `String`'s UTF-8 view would append them a byte at a time.
     @inline(__always)
     static func += (output: inout ReportBytes, text: StaticString) {
         output.bytes += text

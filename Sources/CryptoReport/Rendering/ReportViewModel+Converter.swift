@@ -27,8 +27,8 @@ extension ReportViewModel {
         var ecbDate: String
         var currencies: [Currency]
         var units: [Unit]
-        /// The assets of the markets with the most volume value, first in the lists: BTC among
-        /// 271 names took a long scroll on a phone.
+        /// The assets of the markets with the most volume value, first in the lists, so that
+        /// BTC is not a long scroll away among hundreds of names.
         var popular: [String] = []
     }
 
@@ -74,8 +74,8 @@ extension ReportViewModel {
             Dictionary(report.rows.map { ($0.symbol, $0.price) }, uniquingKeysWith: { first, _ in first })
         }
         // USDT at par with USD, as every USDT market is converted (the page's rates say
-        // "1 USDT = 10,7235 SEK"): priced at its own USDT/INR market it was 7 % more, and BTC
-        // came to 14,916 USDT where BTC/USDT says 15,988.
+        // "1 USDT = 10,7235 SEK"), not at its USDT/INR market, whose Indian premium would
+        // make BTC in USDT disagree with BTC/USDT.
         let usd = units.first { $0.name == "USD" }?.values
         let assets = firsts.map { index -> ConverterData.Unit in
             let row = rows[index]

@@ -80,9 +80,8 @@ extension ReportViewModel {
         return zip(report.rows, rows).map { maker.detail($0, row: $1) }
     }
 
-    /// Makes one market's detail at a time. The built-in page is written with one (`lazyDetails`):
-    /// at 100,000 markets the details held whole were a quarter of the run's peak memory, for
-    /// text written once and then dropped.
+    /// Makes one market's detail at a time. The built-in page is written with one (`lazyDetails`),
+    /// so the details are never held whole: their text is written once and then dropped.
     struct DetailMaker {
         var report: Report
         var numbers: PeopleNumberFormatter
@@ -93,7 +92,7 @@ extension ReportViewModel {
         /// rather than a lower-cased copy of a symbol and a set lookup per other market listed.
         var isShown: [Bool]
         /// Where each lower-cased base asset's markets are in `markets`: positions, not copies
-        /// of the markets (at 100,000 markets those were 30 MB).
+        /// of the markets.
         var byAsset: [String: [Int]]
 
         init(_ report: Report, numbers: PeopleNumberFormatter, strings: PageStrings) {
@@ -102,7 +101,7 @@ extension ReportViewModel {
             self.strings = strings
             markets = report.allMarkets
             if report.markets.isEmpty {
-                // The rows are every market: all shown, no set of 100,000 symbols to hash.
+                // The rows are every market: all shown, no set of every symbol to hash.
                 isShown = Array(repeating: true, count: markets.count)
             } else {
                 let shown = Set(report.rows.map { $0.symbol.lowercased() })
@@ -115,7 +114,7 @@ extension ReportViewModel {
             }
             // Each asset's markets sorted by symbol once, here (a stable sort, so a detail's
             // list, filtered, is in the order sorting it gave): sorted per detail, the
-            // comparator copied this whole maker for every comparison.
+            // comparator would copy this whole maker for every comparison.
             let markets = markets
             for (asset, positions) in byAsset where positions.count > 1 {
                 byAsset[asset] = positions.sorted { markets[$0].symbol < markets[$1].symbol }
@@ -126,10 +125,10 @@ extension ReportViewModel {
         /// The detail of `market`, whose table row is `row`.
         func detail(_ market: MarketRow, row: MarketLine) -> Detail {
             // Lower case without a new string where it is already (the feed's names are):
-            // `lowercased()` made one for every market listed.
+            // `lowercased()` would make one for every market listed.
             let symbol = CurrencyConverter.lowercased(market.symbol)
-            // By position: the asset's markets read in place, not copied (432 bytes and four
-            // strings retained each, for every detail).
+            // By position: the asset's markets read in place, not copied with their strings
+            // retained for every detail.
             let markets = markets
             let others = (byAsset[CurrencyConverter.lowercased(market.baseAsset)] ?? [])
                 .filter { CurrencyConverter.lowercased(markets[$0].symbol) != symbol }
@@ -162,15 +161,15 @@ extension ReportViewModel {
     }
 
     /// The rate is not 1 (a market quoted in the report currency itself has none to show),
-    /// compared in integers: Foundation's `!=` compacted both sides, for every detail.
+    /// compared in integers: Foundation's `!=` compacts both sides, for every detail.
     static func hasRate(_ rate: Decimal) -> Bool {
         FastDecimal.isAvailable ? FastDecimal.compare(FastDecimal(rate), FastDecimal.one) != 0 : rate != 1
     }
 
     /// `+5,61 %`: `price` over `base`, less one, as a percentage with two decimals, and its class.
     ///
-    /// The figure is `(price / base − 1) × 100` in `Decimal`, rounded when shown; three `Decimal`
-    /// operations per pair of markets were a fifteenth of a 10,000-market run. Shown with two
+    /// The figure is `(price / base − 1) × 100` in `Decimal`, rounded when shown: three costly
+    /// `Decimal` operations per pair of markets. Shown with two
     /// decimals, only the hundredths count, so they are worked out from the two prices in
     /// `Double` (each within a few units of 10⁻¹⁶ of the `Decimal`) and kept only when the
     /// quotient is far from a rounding tie — a thousandth of a hundredth, millions of times the

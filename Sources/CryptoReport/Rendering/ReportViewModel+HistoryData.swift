@@ -2,9 +2,8 @@ import Foundation
 
 /// The details' price history, once per currency, for the page's script that draws a detail's
 /// chart and lists its earlier points when a reader opens it. Drawn on the server, every market's
-/// chart and 30-row table were two thirds of the page (1.3 of 2.2 MB with two currencies) and
-/// most of its rendering time, for details a reader opens a few of; here each price is written
-/// once, as the page shows it.
+/// chart and 30-row table would be most of the page and of its rendering, for details a reader
+/// opens a few of; here each price is written once, as the page shows it.
 ///
 /// `{"locale":"sv-SE","currency":"SEK","months":["jan",…],"days":["2022-10-24",…],"m":{"btcusdt":["171447.35 - 170012.10 …","- - -85 …"]},
 ///   "l":{"btcusdt":[{"v":180000.0,"d":"up","t":"above 180 000,00 kr"}]}}`
@@ -38,9 +37,9 @@ extension ReportViewModel {
         json += ",\"months\":[" + strings.months.map(jsonString).joined(separator: ",") + "]"
         if PriceChart.writesMonthFirst(report.localeIdentifier) { json += ",\"monthFirst\":true" }
         json += ",\"days\":[" + days.map(jsonString).joined(separator: ",") + "]"
-        // Each market's two strings written as bytes: a `String` per point, and their joins, were
-        // most of the data's time. Prices and changes are digits, `.`, `-` and spaces: nothing
-        // in them needs escaping.
+        // Each market's two strings written as bytes, without a `String` per point and their
+        // joins. Prices and changes are digits, `.`, `-` and spaces: nothing in them needs
+        // escaping.
         var markets: [UInt8] = []
         var limits: [String] = []
         var seen = Set<String>()
@@ -69,8 +68,8 @@ extension ReportViewModel {
                 point[index] = offset
                 let value = Sparkline.double(price)
                 // A change for people, rounded to the hundredth of a percent the page shows: a
-                // Double is exact enough, and a Decimal division per point cost more than the rest
-                // of the data together.
+                // Double is exact enough, and a Decimal division per point would cost more than
+                // the rest of the data together.
                 if let previous, previous > 0 {
                     let hundredths = ((value - previous) / previous * 10_000).rounded(.toNearestOrAwayFromZero)
                     if hundredths.isFinite, abs(hundredths) < 1e15 { change[index] = Int64(hundredths) }

@@ -143,8 +143,8 @@ struct ReportViewModel {
     var hasHistory: Bool
     var alerts: [AlertLine] = []
     var hasAlerts: Bool
-    /// The first alerts, and the rest behind a disclosure (`moreAlertsLabel`): 32 alerts filled
-    /// a screen before any price, two and a half on a phone.
+    /// The first alerts, and the rest behind a disclosure (`moreAlertsLabel`), so that a long
+    /// list of alerts does not fill the screen before any price.
     var firstAlerts: [AlertLine] = []
     var moreAlerts: [AlertLine] = []
     var hasMoreAlerts = false
@@ -387,7 +387,7 @@ struct ReportViewModel {
             market.volume, market.volumeValue,
         ]
         // Eight significant digits order any two figures a reader could tell apart. Written
-        // into one buffer: a String per figure and their join were most of the cost.
+        // into one buffer, without a String per figure and their join.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(160)
         for (index, value) in values.enumerated() {

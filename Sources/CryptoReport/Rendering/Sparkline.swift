@@ -1,11 +1,12 @@
 package import Foundation
+import Synchronization
 
 /// Small price charts drawn by the project: Unicode blocks for Markdown, inline SVG for HTML.
 package enum Sparkline {
     /// `▁▂▄█`: one block per value, scaled between the series' low and high.
     ///
     /// Drawn in `Double`: a sparkline is a picture, not a figure, and a `Decimal` division per
-    /// point cost more than the rest of a row.
+    /// point would cost more than the rest of a row.
     package static func unicode(_ values: [Decimal]) -> String {
         unicode(Points(values))
     }
@@ -15,7 +16,7 @@ package enum Sparkline {
         let bottom = series.doubles[low]
         let span = series.doubles[high] - bottom
         // Values a `Double` cannot tell apart (past 16 digits) draw flat, as equal ones do:
-        // scaled by a span of 0 they were NaN, which no block is (the run stopped there).
+        // scaled by a span of 0 they would be NaN, which no block is.
         guard series.values[high] > series.values[low], span > 0 else { return String(repeating: "▄", count: series.count) }
         // The blocks' UTF-8 bytes (U+2581…U+2588: E2 96 81…88), not a `Character` appended per point.
         var bytes: [UInt8] = []
@@ -45,8 +46,8 @@ package enum Sparkline {
         let bottom = series.doubles[low]
         let span = series.doubles[high] - bottom
         let direction = last > first ? "up" : last < first ? "down" : "flat"
-        // The markup made as bytes, one `String` at the end: a row's line was a dozen `String`s
-        // joined, its label and numbers interpolated.
+        // The markup made as bytes, one `String` at the end, not a dozen `String`s joined with
+        // the label and numbers interpolated.
         var svg: [UInt8] = []
         svg.reserveCapacity(values.count * 10 + 300)
         svg += "<svg class=\"spark ".utf8
@@ -87,27 +88,24 @@ package enum Sparkline {
     }
 
     /// The written x of every point of a line 100 wide without labels (a row's), by the number
-    /// of points, up to 64: each count's in one buffer, point `i` ending at `ends[i]` (an array a
-    /// point, 2,080 of them, made at the first line of a run with history, took as long as
-    /// writing the x of every row's line). Each count's written when first drawn: all 64 made at
-    /// the first line took 0.24 ms of a 450-market run, the other core waiting for them, and a
-    /// month's rows use one or two counts.
-    private final class DefaultXs: @unchecked Sendable {
+    /// of points, up to 64: each count's in one buffer, point `i` ending at `ends[i]`, not an
+    /// array a point. Each count's written when first drawn, not all 64 at once: a month's rows
+    /// use one or two counts.
+    private final class DefaultXs: Sendable {
         static let shared = DefaultXs()
         /// Counts up to 64 are kept.
         static let counts = 65
-        private let lock = NSLock()
-        private var byCount = [(text: [UInt8], ends: [Int])?](repeating: nil, count: counts)
+        private let byCount = Mutex([(text: [UInt8], ends: [Int])?](repeating: nil, count: counts))
 
         func xs(_ count: Int) -> (text: [UInt8], ends: [Int])? {
             guard count < Self.counts else { return nil }
-            if let made = lock.withLock({ byCount[count] }) { return made }
+            if let made = byCount.withLock({ $0[count] }) { return made }
             var written: (text: [UInt8], ends: [Int]) = ([], [])
             for index in 0..<count {
                 appendOneDecimal(x(index, count: count, width: 100, margin: 0), to: &written.text)
                 written.ends.append(written.text.count)
             }
-            lock.withLock { byCount[count] = written }
+            byCount.withLock { $0[count] = written }
             return written
         }
     }
@@ -131,7 +129,7 @@ package enum Sparkline {
 
         /// The positions of the first least and the first greatest value, as `values.min()` and
         /// `values.max()` find them, without comparing every pair of `Decimal`s (a `Decimal`
-        /// comparison aligns both mantissas: they were most of a sparkline's time). The
+        /// comparison aligns both mantissas, which is costly). The
         /// `Double`s find them; values whose `Double`s lie within a rounding error of the
         /// extreme's, which a `Double` cannot tell apart, are settled as `Decimal`s. `nil` for
         /// an empty series; a NaN anywhere is left to `Decimal`'s own order.
@@ -243,8 +241,8 @@ package enum Sparkline {
     }
 
     private static func escape(_ text: String) -> String {
-        // A label seldom holds anything to escape: three `replacingOccurrences` per row were a
-        // third of drawing its line.
+        // A label seldom holds anything to escape: checked once, before three
+        // `replacingOccurrences` that each copy it.
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else { return text }
         return text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")
