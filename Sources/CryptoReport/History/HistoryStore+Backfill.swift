@@ -46,7 +46,5 @@ extension HistoryStore {
             kline.ask = nil
             try execute(insert, marketRow(kline, runID: runID, nameID: try names.id(for: ticker, in: db), runTime: sourceTime), in: db)
         }
-        // Its rows changed, which dropped its pack: packed again if the month's trends read it.
-        try keepPacks(newRun: runID, at: sourceTime, in: db)
     }
 }

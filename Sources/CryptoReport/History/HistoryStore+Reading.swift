@@ -222,10 +222,9 @@ extension HistoryStore {
 
     /// The last prices of `runs`, handed to `body` one run at a time with the stored names and
     /// the run's ECB rates, in name order, in a buffer used again for the next run, so that a
-    /// month's markets are never held at once. A run's pack (`PackedLasts`) is read
-    /// where it has one, else its rows, in one query for all such runs: only the last price,
-    /// as a `FastDecimal` made from its stored integer or blob (`StoredNumber.readLastFast`),
-    /// which is what the pack holds. Markets go by the id of their name, so that a caller works
+    /// month's markets are never held at once, read in one query for all the runs: only the
+    /// last price, as a `FastDecimal` made from its stored integer or blob
+    /// (`StoredNumber.readLastFast`). Markets go by the id of their name, so that a caller works
     /// out what a name means once, not once a day, with no `Ticker` and no hashed symbol per
     /// row. Rows whose last price cannot be read are left out; a run without
     /// stored markets is handed with none. Runs are handed in no set order.
@@ -248,21 +247,7 @@ extension HistoryStore {
             let ids = ratesByRun.keys.sorted()
             // Run ids are integers: written into the queries as they are.
             func list(_ ids: [Int64]) -> String { ids.map(String.init).joined(separator: ",") }
-            if packsLasts {
-                let packs = try db.makeStatement(sql: "SELECT run_id, lasts FROM run_lasts WHERE run_id IN (\(list(ids)))")
-                try Self.forEachRow(of: packs, in: db) { raw in
-                    let id = Int64(sqliteStatement: raw, index: 0)
-                    let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 1), count: Int(sqlite3_column_bytes(raw, 1)))
-                    // A damaged pack: the run's rows are read below.
-                    guard let left = PackedLasts.unpack(bytes, into: &prices) else { return }
-                    unreadable += left
-                    body(names, id, prices, ratesByRun[id] ?? nil)
-                    handed.insert(id)
-                    prices.removeAll(keepingCapacity: true)
-                }
-            }
-            let unpacked = ids.filter { !handed.contains($0) }
-            guard !unpacked.isEmpty else { return }
+            let unpacked = ids
             let statement = try db.makeStatement(
                 sql: "SELECT run_id, name_id, last FROM market WHERE run_id IN (\(list(unpacked))) ORDER BY run_id, name_id")
             var currentID: Int64 = -1

@@ -49,41 +49,7 @@ extension HistoryStore {
         for row in rows {
             try execute(statement, marketRow(row.ticker, runID: runID, nameID: row.nameID, runTime: sourceTime), in: db)
         }
-        try keepPacks(newRun: runID, at: sourceTime, in: db)
         return true
-    }
-
-    /// Packs a new (or newly merged) run's last prices when it is among the newest
-    /// (`PackedLasts.keptFor`), and drops the packs of runs now older than that, or gone: a pack
-    /// is only ever read for a report's month.
-    static func keepPacks(newRun runID: Int64, at sourceTime: Int64, in db: Database) throws {
-        let newest = try Int64.fetchOne(db, sql: "SELECT MAX(source_time) FROM run") ?? sourceTime
-        let oldest = newest - Int64(PackedLasts.keptFor * 1000)
-        // By the few packs, each run found by its key: not a scan of the runs' times. A pack whose
-        // run was deleted with foreign keys off (the sqlite3 shell's default) goes too.
-        try db.execute(
-            sql: "DELETE FROM run_lasts WHERE COALESCE((SELECT source_time FROM run WHERE id = run_lasts.run_id), -1) < ?",
-            arguments: [oldest])
-        if sourceTime >= oldest { try packLasts(ofRun: runID, in: db) }
-    }
-
-    /// Stores the run's pack, made from its stored rows as the trends would read them
-    /// (`StoredNumber.readLastFast`), so that both ways give the same prices.
-    static func packLasts(ofRun runID: Int64, in db: Database) throws {
-        let statement = try db.makeStatement(sql: "SELECT name_id, last FROM market WHERE run_id = ? ORDER BY name_id")
-        try statement.setArguments([runID])
-        var prices: [LastPrice] = []
-        var unreadable = 0
-        try forEachRow(of: statement, in: db) { raw in
-            if let last = StoredNumber.readLastFast(raw, 1) {
-                prices.append((Int64(sqliteStatement: raw, index: 0), last))
-            } else {
-                unreadable += 1
-            }
-        }
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO run_lasts (run_id, lasts) VALUES (?, ?)",
-            arguments: [runID, Data(PackedLasts.pack(prices, unreadable: unreadable))])
     }
 
     static let insertMarket = """

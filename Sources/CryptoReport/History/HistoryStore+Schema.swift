@@ -97,11 +97,10 @@ extension HistoryStore {
         migrator.registerMigration("v5") { db in
             try db.execute(sql: "CREATE INDEX rate_by_currency ON rate (currency, date, per_euro)")
         }
-        // v6: the newest runs' last prices, packed a run to a blob (`PackedLasts`), so the trends'
-        // month is read a blob per run, not row by row. A copy of the rows, so any change to a run's
-        // rows (a hand edit, a deleted market) drops its pack, and the rows are read instead; a
-        // deleted run takes its pack with it. The newest runs' packs are made here, once. No
-        // table is altered, so no check of every stored row's foreign keys (ten years' worth).
+        // v6: a table of the newest runs' last prices packed a run to a blob, which versions
+        // before 2026-11-28 read for the trends' month. It is no longer written or read (the rows
+        // are), but stays in the schema: a file migrated by either version opens in the other,
+        // whose triggers drop a run's pack whenever its rows change.
         migrator.registerMigration("v6", foreignKeyChecks: .immediate) { db in
             try db.execute(
                 sql: """
@@ -116,11 +115,6 @@ extension HistoryStore {
                     CREATE TRIGGER market_delete_drops_lasts AFTER DELETE ON market
                         BEGIN DELETE FROM run_lasts WHERE run_id = OLD.run_id; END;
                     """)
-            if let newest = try Int64.fetchOne(db, sql: "SELECT MAX(source_time) FROM run") {
-                let ids = try Int64.fetchAll(
-                    db, sql: "SELECT id FROM run WHERE source_time >= ? ORDER BY id", arguments: [newest - Int64(PackedLasts.keptFor * 1000)])
-                for id in ids { try packLasts(ofRun: id, in: db) }
-            }
         }
         return migrator
     }

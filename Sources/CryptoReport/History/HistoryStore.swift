@@ -4,16 +4,12 @@ import GRDB
 /// The snapshots of past runs, in an SQLite database (GRDB).
 ///
 /// Prices are stored exactly, never as floating point: each reads back as the `Decimal` its plain
-/// text parses to (`StoredNumber`), in about 18 KB a day of 450 markets (schema v6,
-/// `HistoryStore+Schema.swift`; the newest runs' last prices also packed, `PackedLasts`). Each
-/// snapshot is written in one transaction, and recording the same snapshot (same newest-ticker
-/// time) twice stores it once.
+/// text parses to (`StoredNumber`; the schema in `HistoryStore+Schema.swift`). Each snapshot is
+/// written in one transaction, and recording the same snapshot (same newest-ticker time) twice
+/// stores it once.
 package struct HistoryStore: Sendable {
     package let path: String
     let database: DatabaseQueue
-    /// Whether the file has v6's packed last prices (`PackedLasts`): a file this user may only
-    /// read may be older, and is read by its rows alone.
-    let packsLasts: Bool
 
     /// The file is read with `pread`, never memory-mapped: an I/O error on a mapped page ends the
     /// process with SIGBUS instead of an error a run can report and outlive.
@@ -43,17 +39,14 @@ package struct HistoryStore: Sendable {
             // report recording its run). A schema another run is making this moment may not
             // read yet ("no such table: grdb_migrations"): read again under the lock.
             var applied = (try? database.read { db in try migrator.appliedIdentifiers(db) }) ?? []
-            var packs = applied.contains("v6")
             if applied != all {
                 let database = database
                 try Self.migrating(in: folder) {
                     // Another run may have migrated while this one waited.
                     applied = try database.read { db in try migrator.appliedIdentifiers(db) }
-                    packs = applied.contains("v6")
                     guard applied != all else { return }
                     do {
                         try migrator.migrate(database)
-                        packs = true
                     } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY && applied.contains("v4") {
                         // A v4 file this user may only read is read as it is: v5 adds an index and v6
                         // the packed last prices, which the queries go without (more slowly); the
@@ -65,7 +58,6 @@ package struct HistoryStore: Sendable {
                     if applied.contains("v3") && !applied.contains("v4") { try database.vacuum() }
                 }
             }
-            packsLasts = packs
         } catch {
             throw .cannotOpen(path: path, reason: Self.describe(error))
         }
@@ -132,19 +124,12 @@ package struct HistoryStore: Sendable {
         return configuration
     }
 
-    private init(path: String, database: DatabaseQueue, packsLasts: Bool) {
-        self.path = path
-        self.database = database
-        self.packsLasts = packsLasts
-    }
-
     /// An in-memory store, for tests.
     package init() throws(HistoryError) {
         path = ":memory:"
         do {
             database = try DatabaseQueue()
             try Self.migrator.migrate(database)
-            packsLasts = true
         } catch {
             throw .cannotOpen(path: path, reason: Self.describe(error))
         }
