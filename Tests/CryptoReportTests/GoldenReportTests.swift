@@ -22,13 +22,7 @@ struct GoldenReportTests {
     func golden(currency: String, format: ReportFormat) async throws {
         let report = try await Self.report(currency: CurrencyCode(stringLiteral: currency))
         let text = try ReportPipeline().render(report, as: format, templates: try TemplateRenderer())
-        let url = Fixtures.goldenFolder.appendingPathComponent("sample-\(currency).\(format.fileExtension)")
-        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
-            try FileManager.default.createDirectory(at: Fixtures.goldenFolder, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        let expected = try String(contentsOf: url, encoding: .utf8)
-        #expect(text == expected, "\(url.lastPathComponent) differs; UPDATE_GOLDEN=1 rewrites it")
+        try GoldenFile.check(text, "sample-\(currency).\(format.fileExtension)")
     }
 
     @Test("the sample summary holds the figures of the day")
@@ -68,11 +62,6 @@ struct GoldenReportTests {
         request.output.database = folder.url.appendingPathComponent("history.sqlite").path
         let outcome = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).run(request)
         let text = try String(contentsOf: try #require(outcome.written.first), encoding: .utf8)
-        let url = Fixtures.goldenFolder.appendingPathComponent("history-SEK.\(format.fileExtension)")
-        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
-            try Data(text.utf8).write(to: url)
-        }
-        let expected = try String(contentsOf: url, encoding: .utf8)
-        #expect(text == expected, "\(url.lastPathComponent) differs; UPDATE_GOLDEN=1 rewrites it")
+        try GoldenFile.check(text, "history-SEK.\(format.fileExtension)")
     }
 }

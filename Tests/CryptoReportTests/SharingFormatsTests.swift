@@ -20,13 +20,7 @@ struct SharingFormatsTests {
     }
 
     static func checkGolden(_ text: String, _ name: String) throws {
-        let url = Fixtures.goldenFolder.appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
-            try Data(text.utf8).write(to: url)
-        }
-        // Bytes, not String(contentsOf:), which drops the byte-order mark the excel dialect writes.
-        let expected = String(decoding: try Data(contentsOf: url), as: UTF8.self)
-        #expect(text == expected, "\(name) differs; UPDATE_GOLDEN=1 rewrites it")
+        try GoldenFile.check(text, name)
     }
 
     /// Base asset → the price cell of its row in the default (RFC 4180, primary markets) CSV.
