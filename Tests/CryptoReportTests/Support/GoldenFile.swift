@@ -38,7 +38,8 @@ enum GoldenFile {
             try process.run()
             let data = out.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            // Split at any line end: a CSV line ends in CR LF, one `Character`.
+            let lines = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             let shown = lines.prefix(diffLines).map { $0.count > 300 ? $0.prefix(300) + "…" : $0 }.joined(separator: "\n")
             return lines.count > diffLines ? shown + "\n… \(lines.count - diffLines) more lines of diff" : shown
         } catch {
