@@ -9,7 +9,7 @@ SHARE    := .build/share
 # The commit `--version` names; "-dirty" when the working tree has changes.
 COMMIT   := $(shell git describe --always --dirty --abbrev=7 2>/dev/null)
 
-.PHONY: commit-header build demo test browser-test report install embed clean fuzz fuzz-smoke bench completions man check-static
+.PHONY: commit-header build demo test browser-test report install clean fuzz fuzz-smoke bench completions man check-static
 
 ## Release binary at .build/release/cryptoreport, with the Swift runtime and Foundation linked in
 ## statically: it needs only system libraries (libc, libstdc++, libxml2, SQLite, zlib) where it is installed.
@@ -83,10 +83,6 @@ check-static: build
 	@if ldd $(BIN) | grep -E 'libswift|libFoundation|libdispatch|lib_Foundation'; then \
 		echo "check-static: $(BIN) needs the Swift toolchain's libraries" >&2; exit 1; fi
 	@echo "check-static: $(BIN) needs only system libraries"
-
-## Rewrites the built-in copies of Templates/ and Samples/ after a change to them.
-embed:
-	python3 Scripts/embed-resources.py
 
 clean:
 	rm -rf .build

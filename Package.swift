@@ -50,8 +50,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // Templates/ and Samples/ built in at build time: the binary needs no file beside it.
+            plugins: ["EmbedResources"]
         ),
+        .executableTarget(name: "embed-resources", swiftSettings: swiftSettings),
+        .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         // The git commit `--version` names, from a header `make build` writes.
         .target(name: "CBuildInfo"),
         .executableTarget(

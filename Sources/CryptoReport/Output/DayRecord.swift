@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// The day a commit records in the history together with its reports
 /// (`ReportWriter.write(files:removing:recording:)`): stored once the commit is decided (its
