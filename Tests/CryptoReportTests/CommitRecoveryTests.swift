@@ -200,6 +200,9 @@ struct CommitRecoveryTests {
             #"{"version":1,"replacements":[],"removals":[{"name":"a.csv","aside":".b.csv.1A2B3C4D.gone.tmp"}]}"#,
             #"{"version":1,"replacements":[{"name":"..","staged":"...1A2B3C4D.tmp"}],"removals":[]}"#,
             #"{"version":1,"replacements":[{"name":"d/a.csv","staged":".d/a.csv.1A2B3C4D.tmp"}],"removals":[]}"#,
+            // A slash followed by a combining mark is one Character, but still a slash on disk.
+            #"{"version":1,"replacements":[{"name":"d/́a.csv","staged":".d/́a.csv.1A2B3C4D.tmp"}],"removals":[]}"#,
+            #"{"version":1,"replacements":[],"removals":[{"name":"d/‌victim","aside":".d/‌victim.1A2B3C4D.gone.tmp"}]}"#,
             #"{"version":2,"replacements":[],"removals":[]}"#,
         ]
         for text in foreign {
@@ -235,7 +238,7 @@ struct CommitRecoveryTests {
     @Test("the writer refuses a report name that is not one plain file name")
     func plainNamesOnly() throws {
         let folder = try TemporaryFolder()
-        for name in ["d/a.csv", "../a.csv", ".hidden", ""] {
+        for name in ["d/a.csv", "../a.csv", ".hidden", "", "d/\u{301}a.csv", "a\u{0}b"] {
             #expect(throws: OutputError.self, "\(name)") { try ReportWriter(directory: folder.url).write([(name, "x")]) }
         }
         #expect(Self.contents(of: folder).isEmpty)
@@ -289,5 +292,19 @@ struct CommitRecoveryTests {
         let committed = try ReportWriter(directory: folder.url).write(files: [.init(name: "a.csv", contents: .text("a"))], recording: day)
         #expect(committed.notRecorded is Refused)
         #expect(Self.contents(of: folder) == ["a.csv": "a"])
+    }
+
+    /// The review of issue 32's fix: a link planted under a backup's name, with no journal, went
+    /// back under the report's name.
+    @Test("a link planted as a kept-aside report is never put back under a report's name")
+    func plantedBackupLink() throws {
+        let folder = try TemporaryFolder()
+        let home = try TemporaryFolder()
+        try Data("secret".utf8).write(to: home.url.appendingPathComponent("id"))
+        #expect(symlink(home.url.appendingPathComponent("id").path, folder.url.appendingPathComponent(".index.html.1A2B3C4D.old.tmp").path) == 0)
+        try ReportWriter(directory: folder.url).recover()
+        var info = stat()
+        #expect(lstat(folder.url.appendingPathComponent("index.html").path, &info) != 0, "no index.html, and surely no link")
+        #expect(Self.contents(of: folder).isEmpty)
     }
 }

@@ -87,9 +87,11 @@ struct CommitJournal: Codable, Equatable {
 
     /// `.NAME.1A2B3C4D.SUFFIX`: `hidden` is what `ReportWriter.hiddenName(for: name, suffix:)` makes.
     static func isHidden(_ hidden: String, of name: String, suffix: String) -> Bool {
-        let prefix = ".\(name).", ending = ".\(suffix)"
-        guard hidden.hasPrefix(prefix), hidden.hasSuffix(ending), hidden.count == prefix.count + 8 + ending.count else { return false }
-        return hidden.dropFirst(prefix.count).prefix(8).allSatisfy { $0.isASCII && $0.isHexDigit }
+        // Byte for byte: `String` comparison takes canonically equivalent spellings for equal.
+        let bytes = Array(hidden.utf8), prefix = Array(".\(name).".utf8), ending = Array(".\(suffix)".utf8)
+        guard bytes.count == prefix.count + 8 + ending.count, bytes.starts(with: prefix), bytes.suffix(ending.count).elementsEqual(ending)
+        else { return false }
+        return bytes[prefix.count..<prefix.count + 8].allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
     }
 
     func encoded() -> Data {

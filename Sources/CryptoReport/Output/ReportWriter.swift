@@ -82,7 +82,8 @@ package struct ReportWriter: Sendable {
     func removeLeftovers() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where Self.isTemporaryName(name) {
-            if let original = Self.originalName(ofBackup: name), !isRegularFile(original),
+            // Only a regular file goes back under a report's name: never a link planted as a backup.
+            if let original = Self.originalName(ofBackup: name), isRegularFile(name), !isRegularFile(original),
                 fileSystem.rename(path(name), path(original)) == 0
             {
                 continue
@@ -95,8 +96,10 @@ package struct ReportWriter: Sendable {
     /// follow a link out of the folder), not `.` or `..`, not hidden (hidden names are the
     /// commit's own temporary files), no control character.
     package static func isPlainFileName(_ name: String) -> Bool {
-        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/")
-            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        // Bytes, not `Character`s: a `/` followed by a combining mark is one `Character`, which
+        // `contains("/")` would not find, while the file system still reads a `/`.
+        !name.isEmpty && name.utf8.first != UInt8(ascii: ".") && !name.utf8.contains(UInt8(ascii: "/"))
+            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.value == 0 }
     }
 
     /// `.cryptoreport-2022-11-22-SEK.csv.1A2B3C4D.old.tmp` → `cryptoreport-2022-11-22-SEK.csv`.
@@ -245,7 +248,8 @@ package struct ReportWriter: Sendable {
                 do throws(OutputError) {
                     try writeJournal(journal)
                 } catch {
-                    finishRollBack(journal)
+                    // Marked as rolling back first, so that no journal naming the day is left.
+                    _ = rollBack(journal, failed: CommitJournal.fileName, reason: "")
                     throw error
                 }
             }
