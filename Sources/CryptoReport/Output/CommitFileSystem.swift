@@ -91,7 +91,8 @@ package struct POSIXCommitFileSystem: CommitFileSystem {
     /// A mebibyte at a time, so that no second copy of a large report is held in memory while
     /// the `latest` copy is made.
     package func copySynced(_ existing: String, _ new: String) -> Int32 {
-        let source = open(existing, O_RDONLY | O_CLOEXEC)
+        // Never through a link: a report swapped for a link between its check and this open.
+        let source = open(existing, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard source >= 0 else { return errno }
         defer { close(source) }
         let descriptor = open(new, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
