@@ -53,8 +53,10 @@ package struct ReportBuilder: Sendable {
         func isOld(_ at: Date?) -> Bool { at.map { reference.timeIntervalSince($0) > Freshness.staleTickerAge } ?? false }
         let pricingMarkets = Set(quoteRates.rates.values.map(\.via))
         var pricingTimes: [String: Date?] = [:]
-        for ticker in decoded.tickers where pricingMarkets.contains(ticker.symbol.lowercased()) && pricingTimes[ticker.symbol.lowercased()] == nil {
-            pricingTimes[ticker.symbol.lowercased()] = ticker.updatedAt
+        for ticker in decoded.tickers {
+            let symbol = ticker.symbol.lowercased()
+            // The feed's first of a symbol, as the converter priced it.
+            if pricingMarkets.contains(symbol) && pricingTimes[symbol] == nil { pricingTimes[symbol] = ticker.updatedAt }
         }
         let staleQuotes = Set(quoteRates.rates.filter { isOld(pricingTimes[$0.value.via] ?? nil) }.keys)
         for index in analysed.rows.indices
