@@ -26,14 +26,17 @@ commit-header:
 	@echo '#define CRYPTOREPORT_COMMIT "$(COMMIT)"' > .build/build-commit.h.new
 	@cmp -s .build/build-commit.h.new .build/build-commit.h && rm .build/build-commit.h.new || { mv .build/build-commit.h.new .build/build-commit.h; touch Sources/CBuildInfo/build_info.c; }
 
-## The full report on the bundled real snapshot, in SEK, every format, into Output/.
-demo: build
-	$(BIN) --sample --currency SEK --format all --output $(OUTPUT)
+## The full report on the bundled real snapshot, in SEK, every format, into Output/. On the debug
+## build, which `make test` then reuses: a first release build takes minutes more (`make build`).
+DEBUG_BIN := .build/debug/cryptoreport
+demo:
+	$(SWIFT) build --product cryptoreport
+	$(DEBUG_BIN) --sample --currency SEK --format all --output $(OUTPUT)
 
 ## Every test: unit, golden files, loopback HTTP, and the built executable end to end.
-## Two runs: the in-process HTTP suites first, on their own. AsyncHTTPClient resumes in the test's
-## task, and the tests that run the binary block a thread of Swift's concurrency pool while it
-## runs; on 2 cores that can starve an exchange past its time limit (seen: a 5 s limit at 90 s).
+## Two runs: the in-process HTTP suites first, on their own. Their time limits are measured in the
+## test's task, and the tests that run the binary block a thread of Swift's concurrency pool while
+## it runs; on 2 cores that can hold a finished exchange past a test's limit.
 NET_SUITES := HTTPClientTests|HTTPIntegrationTests|FaultInjectionTests
 test:
 	$(SWIFT) build --build-tests
@@ -101,7 +104,7 @@ SIZES        ?= 450,10000,100000
 HISTORY_DAYS ?= 30
 
 ## Micro-benchmarks of the number paths (fast against Foundation), then the release binary against
-## the pandas peer at SIZES tickers with HISTORY_DAYS days of history (README, "Performance").
+## the pandas peer at SIZES tickers with HISTORY_DAYS days of history (docs/performance.md).
 bench: build
 	$(SWIFT) run -c release cryptoreport-bench
 	$(PEER_BENCH) --bin $(BIN) --sizes $(SIZES) --history-days $(HISTORY_DAYS)

@@ -94,7 +94,7 @@ struct CryptoReportCommand: AsyncParsableCommand {
     static func main() async {
         StandardStreams.holdOpen()
         // A reader that went away (`| head`) is a failed write, said in one line and exit 73 as
-        // the README's table has it, not a silent death by SIGPIPE (141) in the middle of a run.
+        // docs/errors.md lists it, not a silent death by SIGPIPE (141) in the middle of a run.
         signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         SignalHandling.install(subcommand: arguments.first)
@@ -164,8 +164,10 @@ struct CryptoReportCommand: AsyncParsableCommand {
     }
 
     /// Prints the one line for `error` and returns the exit code to throw.
-    static func fail(_ error: any Error) -> ExitCode {
-        StandardStreams.writeError("cryptoreport: \(SourceText.messageLine(describe(error)))\n")
+    /// The error as one line on standard error, and its exit code; `hint`, when given, ends the line.
+    static func fail(_ error: any Error, hint: String? = nil) -> ExitCode {
+        let line = SourceText.messageLine(describe(error)) + (hint.map { " " + $0 } ?? "")
+        StandardStreams.writeError("cryptoreport: \(line)\n")
         return ExitCode(status(for: error).rawValue)
     }
 

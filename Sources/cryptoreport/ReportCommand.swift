@@ -54,9 +54,19 @@ struct ReportCommand: AsyncParsableCommand {
                 throw AlertsFired(count: outcome.report.alerts.count)
             }
         } catch {
-            throw CryptoReportCommand.fail(error)
+            throw CryptoReportCommand.fail(error, hint: Self.offlineHint(for: error))
         }
     }
+
+    /// A network failure with no cached copy to fall back on, often a first try without a
+    /// network: the way to see the tool anyway.
+    static func offlineHint(for error: any Error) -> String? {
+        guard let error = error as? FetchError else { return nil }
+        if case .notCached = error { return offlineHint }
+        return error.isNetworkFailure ? offlineHint : nil
+    }
+
+    static let offlineHint = "Without a network, `cryptoreport --sample` makes the report of a bundled snapshot."
 
     /// `TZ`, else `/etc/localtime`. Foundation reads `TZ` itself, but neither glibc's
     /// `:Europe/Stockholm` nor a path (`:/etc/localtime`, common in containers), and it falls

@@ -67,21 +67,6 @@ struct ExecutableTests {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build it with swift build")
     }
 
-    /// The README shows real output; it must stay the output of the command it names.
-    @Test("the README's CSV example is what the command prints today")
-    func readmeCSVExample() throws {
-        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let command = "cryptoreport --sample --format csv --output - --top 3"
-        let opening = "`\(command)`:\n\n```\n"
-        let start = try #require(readme.range(of: opening))
-        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
-        let shown = String(readme[start.upperBound..<end.lowerBound])
-        let folder = try TemporaryFolder()
-        let run = try Self.run(Array(command.split(separator: " ").dropFirst().map(String.init)), in: folder.url)
-        #expect(run.status == 0)
-        #expect(run.stdout.replacingOccurrences(of: "\r\n", with: "\n") == shown)
-    }
-
     @Test("--sample from another directory: every format, only the paths on stdout")
     func sample() throws {
         let folder = try TemporaryFolder()
@@ -205,7 +190,7 @@ struct ExecutableTests {
         #expect(page.contains("<li>alert &quot;btc above 60000 EURO&quot;: the ECB rates of 2022-11-21 have no EURO</li>"))
     }
 
-    /// The README: "log each step to standard error"; it logged only the fetch.
+    /// docs/options.md: "log each step to standard error"; it logged only the fetch.
     @Test("--verbose logs each step: the read, the trends, the alerts, the files and the history, with times")
     func verboseSteps() throws {
         let folder = try TemporaryFolder()

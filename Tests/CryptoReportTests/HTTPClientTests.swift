@@ -3,8 +3,8 @@ import Testing
 
 @testable import CryptoReport
 
-/// The AsyncHTTPClient-based client on its own: redirects, schemes, gzip and its cap.
-@Suite("HTTP client on AsyncHTTPClient", .serialized, .timeLimit(.minutes(5)))
+/// The libcurl-based client on its own: redirects, schemes, gzip and its cap.
+@Suite("HTTP client on libcurl", .serialized, .timeLimit(.minutes(5)))
 struct HTTPClientTests {
     typealias Response = LoopbackServer.Response
 
@@ -12,12 +12,11 @@ struct HTTPClientTests {
         Response(status: 302, body: Data(), headers: ["Location": location])
     }
 
-    /// A generous time limit: these tests are about redirects and sizes, not time. AsyncHTTPClient
-    /// follows redirects in the caller's task, and on a 2-core machine the suite's subprocess tests
-    /// can hold both threads of the concurrency pool for a minute and more (a 5 s limit was seen
-    /// to expire at 90 s, mid-loop).
+    /// A generous time limit: these tests are about redirects and sizes, not time. Redirects are
+    /// followed in the caller's task, and on a 2-core machine the suite's subprocess tests can hold
+    /// both threads of the concurrency pool for a minute and more.
     func get(_ url: String, maximumBytes: Int = 1_000_000) async throws -> HTTPResponse {
-        try await NIOHTTPClient().get(try #require(URL(string: url)), timeout: 240, maximumBytes: maximumBytes, source: .tickers)
+        try await CurlHTTPClient().get(try #require(URL(string: url)), timeout: 240, maximumBytes: maximumBytes, source: .tickers)
     }
 
     @Test("a redirect loop is named as such")
@@ -101,5 +100,63 @@ struct HTTPClientTests {
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr == "cryptoreport: WazirX tickers: the answer from \(server.url("/t")) says it is gzip-encoded, but does not decode.\n", "\(run.stderr)")
         #expect(server.requests.map(\.path).filter { $0 == "/t" }.count == 1)
+    }
+
+    @Test("a closed port is named as a refused connection")
+    func refused() async throws {
+        let server = try LoopbackServer(routes: [:])
+        let url = server.url("/t")
+        server.stop()
+        await #expect(throws: FetchError.unreachable(source: .tickers, location: url, reason: "the connection was refused")) {
+            try await get(url)
+        }
+    }
+
+    @Test("an answer's headers, status and body arrive as sent; a status without a body too")
+    func headers() async throws {
+        let server = try LoopbackServer(routes: [
+            "/t": Response(status: 200, body: Data("[1]".utf8), headers: ["Retry-After": "7", "X-Two": "a"]),
+            "/e": Response(status: 404, body: Data()),
+        ])
+        defer { server.stop() }
+        let answer = try await get(server.url("/t"))
+        #expect(answer.status == 200 && answer.body == Data("[1]".utf8))
+        #expect(answer.headers["retry-after"] == "7" && answer.headers["x-two"] == "a")
+        let missing = try await get(server.url("/e"))
+        #expect(missing.status == 404 && missing.body.isEmpty)
+        #expect(
+            FetchError.httpStatus(source: .tickers, location: "u", status: 404).errorDescription
+                == "WazirX tickers: u answered HTTP 404 Not Found.")
+    }
+
+    @Test("cancelling the task stops a transfer that is waiting for an answer")
+    func cancelled() async throws {
+        let server = try LoopbackServer(routes: ["/slow": Response(status: 200, body: Data("[]".utf8), delay: 30)])
+        defer { server.stop() }
+        let url = try #require(URL(string: server.url("/slow")))
+        let waiting = Task { try await CurlHTTPClient().get(url, timeout: 60, maximumBytes: 1000, source: .tickers) }
+        try await Task.sleep(for: .milliseconds(300))
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+    }
+
+    @Test("a network failure with no cached copy points to --sample; a refusal of the resource does not")
+    func offlineHint() throws {
+        let server = try LoopbackServer(routes: ["/gone": Response(status: 404, body: Data())])
+        defer { server.stop() }
+        let closed = try LoopbackServer(routes: [:])
+        let url = closed.url("/t")
+        closed.stop()
+        let folder = try TemporaryFolder()
+        let rates = Fixtures.ratesURL.path
+        let refused = try ExecutableTests.run(["--tickers-url", url, "--ecb-url", rates, "--retries", "0", "--output", "out"], in: folder.url)
+        #expect(refused.status == 69)
+        #expect(
+            refused.stderr == "cryptoreport: WazirX tickers: cannot reach \(url): the connection was refused. "
+                + "Without a network, `cryptoreport --sample` makes the report of a bundled snapshot.\n", "\(refused.stderr)")
+        let missing = try ExecutableTests.run(
+            ["--tickers-url", server.url("/gone"), "--ecb-url", rates, "--retries", "0", "--output", "out"], in: folder.url)
+        #expect(missing.status == 69)
+        #expect(missing.stderr == "cryptoreport: WazirX tickers: \(server.url("/gone")) answered HTTP 404 Not Found.\n", "\(missing.stderr)")
     }
 }

@@ -152,21 +152,21 @@ struct SettingsTests {
         #expect(Settings(layers: [file]).output.noHistory)
     }
 
-    @Test("the README documents every key with its variable")
+    @Test("docs/options.md documents every key with its variable")
     func everyKeyCovered() throws {
-        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let options = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs/options.md"), encoding: .utf8)
         for key in SettingsLayer.keys {
-            #expect(readme.contains("`\(key.name)`"), "README does not name the key \(key.name)")
+            #expect(options.contains("`\(key.name)`"), "docs/options.md does not name the key \(key.name)")
         }
-        #expect(readme.contains("CRYPTOREPORT_<KEY>"))
+        #expect(options.contains("CRYPTOREPORT_<KEY>"))
     }
 
-    @Test("the README's configuration example reads, and says what it seems to")
+    @Test("the configuration example of docs/options.md reads, and says what it seems to")
     func readmeExample() throws {
-        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "```toml\n"))
-        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
-        let settings = Settings(layers: [try Self.file(String(readme[start.upperBound..<end.lowerBound]))])
+        let options = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs/options.md"), encoding: .utf8)
+        let start = try #require(options.range(of: "```toml\n"))
+        let end = try #require(options.range(of: "```", range: start.upperBound..<options.endIndex))
+        let settings = Settings(layers: [try Self.file(String(options[start.upperBound..<end.lowerBound]))])
         #expect(settings.report.currency == "SEK")
         #expect(settings.output.formats == [.csv, .html])
         #expect(settings.report.alerts.count == 4)

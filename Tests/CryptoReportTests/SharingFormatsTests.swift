@@ -104,9 +104,9 @@ struct SharingFormatsTests {
 
     // MARK: - The real tools
 
-    /// The README's book: its glob took the `latest` name too, listing the newest day twice.
+    /// The book of docs/outputs.md: its glob took the `latest` name too, listing the newest day twice.
     @Test(
-        "the README's book: include prices/cryptoreport-2*.ledger over a folder of runs reads each day's prices once",
+        "the book of docs/outputs.md: include prices/cryptoreport-2*.ledger over a folder of runs reads each day's prices once",
         .enabled(if: ExternalTool.installed("hledger"), "hledger is not installed (apt-get install hledger): skipped"))
     func hledgerBook() throws {
         let hledger = try #require(ExternalTool("hledger"))

@@ -1,7 +1,5 @@
 public import Foundation
 
-import NIOHTTP1
-
 /// A source could not be read at all.
 public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
     case unreachable(source: DataSource, location: String, reason: String)
@@ -46,7 +44,7 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
         case let .timedOut(source, location, seconds):
             "\(source.displayName): no answer from \(location) within \(Self.format(seconds)) s."
         case let .httpStatus(source, location, status):
-            "\(source.displayName): \(location) answered HTTP \([String(status), HTTPResponseStatus(statusCode: status).reasonPhrase].filter { !$0.isEmpty }.joined(separator: " "))."
+            "\(source.displayName): \(location) answered HTTP \([String(status), Self.reasonPhrases[status] ?? ""].filter { !$0.isEmpty }.joined(separator: " "))."
         case let .cutShort(source, location, received?, expected?):
             "\(source.displayName): the answer from \(location) was cut short (\(received) of \(expected) bytes)."
         case let .cutShort(source, location, _, _):
@@ -93,6 +91,22 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
         default: false
         }
     }
+
+    /// The reason phrases of RFC 9110 (and 429 of RFC 6585, 418): HTTP/2 sends none, and a
+    /// server's own may say anything.
+    static let reasonPhrases: [Int: String] = [
+        300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
+        307: "Temporary Redirect", 308: "Permanent Redirect",
+        400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found",
+        405: "Method Not Allowed", 406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout",
+        409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Content Too Large",
+        414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable", 417: "Expectation Failed",
+        418: "I'm a teapot", 421: "Misdirected Request", 422: "Unprocessable Content", 425: "Too Early",
+        426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests",
+        431: "Request Header Fields Too Large", 451: "Unavailable For Legal Reasons",
+        500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+        504: "Gateway Timeout", 505: "HTTP Version Not Supported", 511: "Network Authentication Required",
+    ]
 
     static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)

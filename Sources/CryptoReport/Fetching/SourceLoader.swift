@@ -41,7 +41,7 @@ package struct SourceLoader: Sendable {
     package var requestLog: RequestLog?
 
     package init(
-        http: any HTTPClient = NIOHTTPClient(), files: any FileReading = LocalFileReader(),
+        http: any HTTPClient = CurlHTTPClient(), files: any FileReading = LocalFileReader(),
         clock: any ReportClock = SystemClock(), sleeper: any Sleeper = TaskSleeper(),
         logger: Logger = Logger(label: "cryptoreport"), timeout: TimeInterval = 15,
         maximumBytes: Int = 50 * 1024 * 1024, retry: RetryPolicy = RetryPolicy(),

@@ -50,7 +50,7 @@ package struct Backfiller: Sendable {
     package var progress: @Sendable (Int, Int, String) -> Void
 
     package init(
-        store: HistoryStore, http: any HTTPClient = NIOHTTPClient(), clock: any ReportClock = SystemClock(),
+        store: HistoryStore, http: any HTTPClient = CurlHTTPClient(), clock: any ReportClock = SystemClock(),
         sleeper: any Sleeper = TaskSleeper(), logger: Logger = Logger(label: "cryptoreport"),
         progress: @escaping @Sendable (Int, Int, String) -> Void = { _, _, _ in }
     ) {

@@ -1,4 +1,4 @@
-/// Process exit codes, sysexits-style, documented in the README.
+/// Process exit codes, sysexits-style, documented in docs/errors.md.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
     /// Reports written, and an alert fired with `--fail-on-alert`.

@@ -17,7 +17,7 @@ public struct ReportPipeline: Sendable {
     public var standardOutput: any ReportPrinting = StandardOutput()
 
     public init(
-        http: any HTTPClient = NIOHTTPClient(), files: any FileReading = LocalFileReader(),
+        http: any HTTPClient = CurlHTTPClient(), files: any FileReading = LocalFileReader(),
         clock: any ReportClock = SystemClock(), sleeper: any Sleeper = TaskSleeper(),
         environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(label: "cryptoreport")
