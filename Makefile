@@ -9,7 +9,7 @@ SHARE    := .build/share
 # The commit `--version` names; "-dirty" when the working tree has changes.
 COMMIT   := $(shell git describe --always --dirty --abbrev=7 2>/dev/null)
 
-.PHONY: commit-header build demo test browser-test report install clean fuzz fuzz-smoke bench completions man check-static
+.PHONY: lint format commit-header build demo test browser-test report install clean fuzz fuzz-smoke bench completions man check-static
 
 ## Release binary at .build/release/cryptoreport, with the Swift runtime and Foundation linked in
 ## statically: it needs only system libraries (libc, libstdc++, libxml2, SQLite, zlib) where it is installed.
@@ -42,6 +42,13 @@ test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter '$(NET_SUITES)'
 	$(SWIFT) test --skip-build --skip '$(NET_SUITES)'
+
+## The code's style, as .swift-format says it (CI runs `make lint`; `make format` rewrites in place).
+STYLE_PATHS := Sources Tests Plugins Package.swift
+lint:
+	swift-format lint --strict --recursive $(STYLE_PATHS)
+format:
+	swift-format format --in-place --recursive $(STYLE_PATHS)
 
 ## The HTML report in Debian's Chromium through Playwright for Python (Tests/Browser/browser_test.py),
 ## on reports the debug binary makes; installs chromium (apt-get) and playwright (pip) when missing.

@@ -44,8 +44,9 @@ if CommandLine.arguments.dropFirst().first == "data", CommandLine.arguments.coun
     let payload = FetchedPayload(source: .tickers, location: .file(CommandLine.arguments[2]), data: body, fetchedAt: Date(), origin: .file)
     let ratesPayload = FetchedPayload(source: .rates, location: .embedded(name: "rates"), data: EmbeddedSample.rates, fetchedAt: Date(), origin: .sample)
     try best("build (\(decoded.tickers.count) tickers)") {
-        blackHole(try ReportBuilder(spec: spec, ratesAgeLimit: nil, generatedAt: Date()).build(
-            tickers: payload, decoded: decoded, rates: ratesPayload, exchangeRates: rates))
+        blackHole(
+            try ReportBuilder(spec: spec, ratesAgeLimit: nil, generatedAt: Date()).build(
+                tickers: payload, decoded: decoded, rates: ratesPayload, exchangeRates: rates))
     }
     exit(0)
 }
@@ -79,42 +80,50 @@ for ticker in decoded.tickers {
 }
 print("\(figures.count) figures from the \(decoded.tickers.count) tickers of the built-in sample, ×10.7235 where a price")
 
-compare("Decimal → plain text", items: figures.count, fast: { for value in figures { blackHole(DecimalParts.plainText(value)) } },
-        reference: { for value in figures { blackHole(value.description) } })
-compare("PlainNumber.format (15 digits)", items: figures.count, fast: { for value in figures { blackHole(PlainNumber.format(value)) } },
-        reference: {
-            for value in figures {
-                var input = value
-                var rounded = Decimal()
-                NSDecimalRound(&rounded, &input, 14 - PlainNumber.magnitude(of: value), .plain)
-                blackHole(rounded.description)
-            }
-        })
+compare(
+    "Decimal → plain text", items: figures.count, fast: { for value in figures { blackHole(DecimalParts.plainText(value)) } },
+    reference: { for value in figures { blackHole(value.description) } })
+compare(
+    "PlainNumber.format (15 digits)", items: figures.count, fast: { for value in figures { blackHole(PlainNumber.format(value)) } },
+    reference: {
+        for value in figures {
+            var input = value
+            var rounded = Decimal()
+            NSDecimalRound(&rounded, &input, 14 - PlainNumber.magnitude(of: value), .plain)
+            blackHole(rounded.description)
+        }
+    })
 for (currency, locale) in [("SEK", "sv_SE"), ("USD", "en_US"), ("INR", "en_IN")] {
     let numbers = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: locale))
     let reference = numbers.referenceFormatter()
-    compare("money, \(locale)", items: figures.count, fast: { for value in figures { blackHole(numbers.money(value)) } },
-            reference: { for value in figures { blackHole(reference.money(value)) } })
-    compare("percent, \(locale)", items: figures.count, fast: { for value in figures { blackHole(numbers.percent(value)) } },
-            reference: { for value in figures { blackHole(reference.percent(value)) } })
+    compare(
+        "money, \(locale)", items: figures.count, fast: { for value in figures { blackHole(numbers.money(value)) } },
+        reference: { for value in figures { blackHole(reference.money(value)) } })
+    compare(
+        "percent, \(locale)", items: figures.count, fast: { for value in figures { blackHole(numbers.percent(value)) } },
+        reference: { for value in figures { blackHole(reference.percent(value)) } })
 }
 // The arithmetic of the figures (FastDecimal, Foundation's results byte for byte) against
 // Foundation's operators: the converted price (a 38-digit rate times a price), the change.
 let rates = try ECBRatesParser().parseLatest(EmbeddedSample.rates)
 let sek = try CurrencyConverter(rates: rates, target: "SEK").quoteRates(for: decoded.tickers)
 let priced = decoded.tickers.compactMap { ticker in sek.rates[ticker.quoteAsset.lowercased()].map { (ticker, $0.rate) } }
-compare("price × rate", items: priced.count, fast: { for (ticker, rate) in priced { blackHole(FastDecimal.multiply(ticker.last, rate)) } },
-        reference: { for (ticker, rate) in priced { blackHole(ticker.last * rate) } })
+compare(
+    "price × rate", items: priced.count, fast: { for (ticker, rate) in priced { blackHole(FastDecimal.multiply(ticker.last, rate)) } },
+    reference: { for (ticker, rate) in priced { blackHole(ticker.last * rate) } })
 let opened = decoded.tickers.compactMap { ticker in ticker.open.map { (ticker.last, $0) } }.filter { $0.1 > 0 }
-compare("(last − open) ÷ open × 100", items: opened.count,
-        fast: { for (last, open) in opened { blackHole(FastDecimal.multiply(FastDecimal.divide(FastDecimal.subtract(last, open), open), 100)) } },
-        reference: { for (last, open) in opened { blackHole((last - open) / open * 100) } })
-compare("MarketAnalyser.row (every figure)", items: priced.count,
-        fast: { for (ticker, rate) in priced { blackHole(MarketAnalyser().row(ticker, rate: rate, currency: "SEK")) } },
-        reference: { for (ticker, rate) in priced { blackHole(MarketAnalyser().foundationRow(ticker, rate: rate, currency: "SEK")) } })
+compare(
+    "(last − open) ÷ open × 100", items: opened.count,
+    fast: { for (last, open) in opened { blackHole(FastDecimal.multiply(FastDecimal.divide(FastDecimal.subtract(last, open), open), 100)) } },
+    reference: { for (last, open) in opened { blackHole((last - open) / open * 100) } })
+compare(
+    "MarketAnalyser.row (every figure)", items: priced.count,
+    fast: { for (ticker, rate) in priced { blackHole(MarketAnalyser().row(ticker, rate: rate, currency: "SEK")) } },
+    reference: { for (ticker, rate) in priced { blackHole(MarketAnalyser().foundationRow(ticker, rate: rate, currency: "SEK")) } })
 let volumes = priced.compactMap { ticker, rate in ticker.volume.map { $0 * ticker.last * rate } }
-compare("sort by volume value", items: volumes.count, fast: { blackHole(volumes.map(DecimalOrder.init).sorted()) },
-        reference: { blackHole(volumes.sorted()) })
+compare(
+    "sort by volume value", items: volumes.count, fast: { blackHole(volumes.map(DecimalOrder.init).sorted()) },
+    reference: { blackHole(volumes.sorted()) })
 let texts = figures.map { DecimalParts.plainText($0) }
 _ = measure("DecimalText.parse", items: texts.count) { for text in texts { blackHole(DecimalText.parse(text)) } }
 let body = EmbeddedSample.tickers

@@ -41,7 +41,9 @@ struct BackfillCommand: AsyncParsableCommand {
     @Option(name: .customLong("ecb-history-url"), help: "The ECB 90-day history file.")
     var ecbHistoryURL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each request may take. (default: the settings', else 15)", valueName: "seconds"), transform: SettingKey.flag("timeout"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Seconds each request may take. (default: the settings', else 15)", valueName: "seconds"),
+        transform: SettingKey.flag("timeout"))
     var timeout: Duration?
 
     @Option(parsing: .unconditional, help: "Retries after a failed request. (default: the settings', else 3)", transform: SettingKey.flag("retries"))

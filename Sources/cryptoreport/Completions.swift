@@ -27,7 +27,8 @@ enum Completions {
     /// answers an option's values at the top level before it looks at the subcommand, so
     /// `history --format` would otherwise be offered html and ledger, which it refuses.
     static let formats = CompletionKind.custom { words, _, prefix in
-        let names = words.dropFirst().first == "history"
+        let names =
+            words.dropFirst().first == "history"
             ? HistoryCommand.Format.allCases.map(\.rawValue)
             : ["csv", "markdown", "md", "html", "json", "ledger", "beancount", "all"]
         return items(names, completing: prefix)

@@ -70,16 +70,16 @@ struct CryptoReportCommand: AsyncParsableCommand {
     static var reportHelp: String {
         helpMessage(for: ReportCommand.self)
             .replacingOccurrences(of: "USAGE: cryptoreport report ", with: "USAGE: cryptoreport [report] ")
-            + """
+                + """
 
 
-            SUBCOMMANDS:
-              report (default)        Write the day's report (these options).
-              history                 One asset's recorded series, to standard output.
-              backfill                Fill the history from WazirX daily klines and ECB rates.
+                SUBCOMMANDS:
+                  report (default)        Write the day's report (these options).
+                  history                 One asset's recorded series, to standard output.
+                  backfill                Fill the history from WazirX daily klines and ECB rates.
 
-              See 'cryptoreport help <subcommand>' for detailed help.
-            """
+                  See 'cryptoreport help <subcommand>' for detailed help.
+                """
     }
 
     static let exitCodes = """
@@ -130,9 +130,10 @@ struct CryptoReportCommand: AsyncParsableCommand {
         } catch {
             guard exitCode(for: error) != .success else { exit(withError: error) }
             // The help of the subcommand the arguments name, where that is not the report's.
-            let help = arguments.first.flatMap { first in
-                first == "report" ? nil : configuration.subcommands.first { $0._commandName == first }.map { "cryptoreport help \($0._commandName)" }
-            } ?? "cryptoreport --help"
+            let help =
+                arguments.first.flatMap { first in
+                    first == "report" ? nil : configuration.subcommands.first { $0._commandName == first }.map { "cryptoreport help \($0._commandName)" }
+                } ?? "cryptoreport --help"
             // The pointer to the help ends the sentence: "…; give one of them (see …)", not ". (see".
             var text = message(for: error)
             if text.hasSuffix(".") { text.removeLast() }

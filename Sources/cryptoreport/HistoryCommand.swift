@@ -86,7 +86,8 @@ struct HistoryCommand: ParsableCommand {
             }
             if let emptyWindow {
                 StandardStreams.writeError(
-                    "cryptoreport: history: no run in the last \(days) days; the newest recorded run is of \(ReportDates.minute(emptyWindow.newestRun)): --days \(emptyWindow.daysNeeded) reaches it.\n")
+                    "cryptoreport: history: no run in the last \(days) days; the newest recorded run is of \(ReportDates.minute(emptyWindow.newestRun)): --days \(emptyWindow.daysNeeded) reaches it.\n"
+                )
             }
             let bytes: [UInt8]
             switch format {

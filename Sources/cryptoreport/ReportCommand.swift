@@ -86,7 +86,9 @@ struct ReportCommand: AsyncParsableCommand {
             return zone
         }
         let machine = TimeZone.current
-        logger.warning("TZ=\(variable) names no time zone (such as Europe/Stockholm); times are in the machine's, \(machine.identifier). --timezone sets one for the reports.")
+        logger.warning(
+            "TZ=\(variable) names no time zone (such as Europe/Stockholm); times are in the machine's, \(machine.identifier). --timezone sets one for the reports."
+        )
         return machine
     }
 

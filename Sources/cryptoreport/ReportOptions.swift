@@ -7,56 +7,105 @@ import Foundation
 /// parsed unconditionally, so that `--timeout -1` is refused as a bad number rather than taken
 /// for a missing one.
 struct ReportOptions: ParsableArguments {
-    @Option(help: "Report currency: USD, EUR or any currency in the ECB file; two, like SEK,USD, make one HTML page that switches between them (and each other format once per currency). (default: USD)", completion: Completions.currencyList, transform: SettingKey.flag("currency"))
+    @Option(
+        help:
+            "Report currency: USD, EUR or any currency in the ECB file; two, like SEK,USD, make one HTML page that switches between them (and each other format once per currency). (default: USD)",
+        completion: Completions.currencyList, transform: SettingKey.flag("currency"))
     var currency: [CurrencyCode]?
-    @Option(help: "Locale for numbers in Markdown and HTML (default: the currency's own, e.g. sv_SE for SEK).", completion: .list(Completions.locales), transform: SettingKey.flag("locale"))
+    @Option(
+        help: "Locale for numbers in Markdown and HTML (default: the currency's own, e.g. sv_SE for SEK).", completion: .list(Completions.locales),
+        transform: SettingKey.flag("locale"))
     var locale: ReportLocale?
-    @Option(help: ArgumentHelp("Time zone for the times people read in HTML and Markdown, e.g. Europe/Stockholm; CSV and JSON keep UTC. (default: the machine's, from TZ)", valueName: "zone"), transform: SettingKey.flag("timezone"))
+    @Option(
+        help: ArgumentHelp(
+            "Time zone for the times people read in HTML and Markdown, e.g. Europe/Stockholm; CSV and JSON keep UTC. (default: the machine's, from TZ)",
+            valueName: "zone"), transform: SettingKey.flag("timezone"))
     var timezone: TimeZone?
 
-    @Option(name: .customLong("format"), help: "csv, markdown (md), html, json, ledger, beancount or all (the first four); repeat or separate with commas. (default: all)", completion: Completions.formats, transform: SettingKey.flag("formats") as @Sendable (String) throws -> [ReportFormat])
+    @Option(
+        name: .customLong("format"),
+        help: "csv, markdown (md), html, json, ledger, beancount or all (the first four); repeat or separate with commas. (default: all)",
+        completion: Completions.formats, transform: SettingKey.flag("formats") as @Sendable (String) throws -> [ReportFormat])
     var formats: [[ReportFormat]] = []
-    @Option(help: "rfc4180 (',' and '.') or excel (a byte-order mark; ';' and ',' for a decimal-comma locale such as sv_SE). (default: rfc4180)", completion: .list(CSVDialect.allCases.map(\.rawValue)), transform: SettingKey.flag("csv_dialect"))
+    @Option(
+        help: "rfc4180 (',' and '.') or excel (a byte-order mark; ';' and ',' for a decimal-comma locale such as sv_SE). (default: rfc4180)",
+        completion: .list(CSVDialect.allCases.map(\.rawValue)), transform: SettingKey.flag("csv_dialect"))
     var csvDialect: CSVDialect?
-    @Option(help: ArgumentHelp("Folder for the reports, or - for standard output (one format only). (default: Output)", valueName: "dir"), completion: .directory, transform: SettingKey.flag("output"))
+    @Option(
+        help: ArgumentHelp("Folder for the reports, or - for standard output (one format only). (default: Output)", valueName: "dir"), completion: .directory,
+        transform: SettingKey.flag("output"))
     var output: OutputSpec.Destination?
     // `--latest` / `--no-latest`, the key being `no_latest`: `layer()` turns it round.
-    @Flag(inversion: .prefixedNo, help: "Keep cryptoreport-latest-<CURRENCY>.<ext> copies of the newest reports in the folder (--no-latest: leave them as they are). (default: on)")
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Keep cryptoreport-latest-<CURRENCY>.<ext> copies of the newest reports in the folder (--no-latest: leave them as they are). (default: on)")
     var latest: Bool?
 
-    @Option(help: "primary (one market per asset) or all. (default: primary)", completion: .list(Selection.Markets.allCases.map(\.rawValue)), transform: SettingKey.flag("markets"))
+    @Option(
+        help: "primary (one market per asset) or all. (default: primary)", completion: .list(Selection.Markets.allCases.map(\.rawValue)),
+        transform: SettingKey.flag("markets"))
     var markets: Selection.Markets?
-    @Option(help: "Only these base assets or market symbols, comma-separated (e.g. btc,eth,wrxinr).", completion: Completions.assets, transform: SettingKey.flag("symbols"))
+    @Option(
+        help: "Only these base assets or market symbols, comma-separated (e.g. btc,eth,wrxinr).", completion: Completions.assets,
+        transform: SettingKey.flag("symbols"))
     var symbols: [String]?
-    @Option(help: "Order by change, volume, spread, name or price. (default: volume)", completion: .list(Selection.SortKey.allCases.map(\.rawValue)), transform: SettingKey.flag("sort"))
+    @Option(
+        help: "Order by change, volume, spread, name or price. (default: volume)", completion: .list(Selection.SortKey.allCases.map(\.rawValue)),
+        transform: SettingKey.flag("sort"))
     var sort: Selection.SortKey?
-    @Option(parsing: .unconditional, help: "Show only the first N markets (move alerts watch these rows; above/below alerts every market).", transform: SettingKey.flag("top"))
+    @Option(
+        parsing: .unconditional, help: "Show only the first N markets (move alerts watch these rows; above/below alerts every market).",
+        transform: SettingKey.flag("top"))
     var top: Int?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Least 24 h volume value, in the report currency, for a market to enter the top lists. (default: 100 USD's worth)", valueName: "amount"), transform: SettingKey.flag("min_volume_value"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Least 24 h volume value, in the report currency, for a market to enter the top lists. (default: 100 USD's worth)", valueName: "amount"),
+        transform: SettingKey.flag("min_volume_value"))
     var minVolumeValue: Decimal?
-    @Option(help: "Up to five base assets or markets for the HTML page's comparison chart, e.g. btc,eth,sol. (default: the five with the most volume value)", completion: Completions.assets, transform: SettingKey.flag("compare"))
+    @Option(
+        help: "Up to five base assets or markets for the HTML page's comparison chart, e.g. btc,eth,sol. (default: the five with the most volume value)",
+        completion: Completions.assets, transform: SettingKey.flag("compare"))
     var compare: [String]?
-    @Option(name: .customLong("alert"), help: "An alert rule, e.g. \"btc above 60000 SEK\"; repeatable (replaces the file's alerts).", transform: AlertRule.init(parsing:))
+    @Option(
+        name: .customLong("alert"), help: "An alert rule, e.g. \"btc above 60000 SEK\"; repeatable (replaces the file's alerts).",
+        transform: AlertRule.init(parsing:))
     var alerts: [AlertRule] = []
 
-    @Option(name: .customLong("tickers-url"), help: ArgumentHelp("Where to read the tickers: http(s) URL, file:// URL or path.", valueName: "url"), completion: .file(), transform: SettingKey.flag("tickers_url"))
+    @Option(
+        name: .customLong("tickers-url"), help: ArgumentHelp("Where to read the tickers: http(s) URL, file:// URL or path.", valueName: "url"),
+        completion: .file(), transform: SettingKey.flag("tickers_url"))
     var tickersURL: SourceLocation?
-    @Option(name: .customLong("ecb-url"), help: ArgumentHelp("Where to read the ECB rates: http(s) URL, file:// URL or path.", valueName: "url"), completion: .file(), transform: SettingKey.flag("ecb_url"))
+    @Option(
+        name: .customLong("ecb-url"), help: ArgumentHelp("Where to read the ECB rates: http(s) URL, file:// URL or path.", valueName: "url"),
+        completion: .file(), transform: SettingKey.flag("ecb_url"))
     var ecbURL: SourceLocation?
     @Flag(help: "Use the built-in real snapshot (WazirX 2022-11-22, ECB 2022-11-21); no network, no history unless --history.")
     var sample = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each fetch may take. (default: 15)", valueName: "seconds"), transform: SettingKey.flag("timeout"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Seconds each fetch may take. (default: 15)", valueName: "seconds"), transform: SettingKey.flag("timeout"))
     var timeout: Duration?
-    @Option(parsing: .unconditional, help: "Retries after a failed fetch (connection errors, timeouts, HTTP 5xx, 429, 418). (default: 3)", transform: SettingKey.flag("retries"))
+    @Option(
+        parsing: .unconditional, help: "Retries after a failed fetch (connection errors, timeouts, HTTP 5xx, 429, 418). (default: 3)",
+        transform: SettingKey.flag("retries"))
     var retries: Int?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the whole fetch phase may take, retries included. (default: 120)", valueName: "seconds"), transform: SettingKey.flag("deadline"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Seconds the whole fetch phase may take, retries included. (default: 120)", valueName: "seconds"),
+        transform: SettingKey.flag("deadline"))
     var deadline: Duration?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Largest payload accepted, in bytes; refused while downloading. (default: 50000000)", valueName: "bytes"), transform: SettingKey.flag("max_bytes"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Largest payload accepted, in bytes; refused while downloading. (default: 50000000)", valueName: "bytes"),
+        transform: SettingKey.flag("max_bytes"))
     var maxBytes: Int?
-    @Option(help: ArgumentHelp("Cache folder (default: $XDG_CACHE_HOME/cryptoreport or ~/.cache/cryptoreport).", valueName: "dir"), completion: .directory, transform: SettingKey.flag("cache_dir"))
+    @Option(
+        help: ArgumentHelp("Cache folder (default: $XDG_CACHE_HOME/cryptoreport or ~/.cache/cryptoreport).", valueName: "dir"), completion: .directory,
+        transform: SettingKey.flag("cache_dir"))
     var cacheDir: String?
-    @Option(parsing: .unconditionalSingleValue, help: "Oldest usable cache or ECB rates: 3d for both, or tickers=12h / rates=7d (defaults: tickers=24h, rates=5d). Repeatable.", transform: SettingKey.flag("max_age") as @Sendable (String) throws -> [MaxAge.Limit])
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: "Oldest usable cache or ECB rates: 3d for both, or tickers=12h / rates=7d (defaults: tickers=24h, rates=5d). Repeatable.",
+        transform: SettingKey.flag("max_age") as @Sendable (String) throws -> [MaxAge.Limit])
     var maxAge: [[MaxAge.Limit]] = []
 
     // The switches come in pairs (`--strict`, `--no-strict`), so that a flag can turn off what
@@ -68,15 +117,21 @@ struct ReportOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Accept ECB rates older than --max-age.")
     var allowStale: Bool?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for another run writing into the same folder. (default: 180)", valueName: "seconds"), transform: SettingKey.flag("lock_timeout"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Seconds to wait for another run writing into the same folder. (default: 180)", valueName: "seconds"),
+        transform: SettingKey.flag("lock_timeout"))
     var lockTimeout: Duration?
-    @Option(help: ArgumentHelp("History database (default: history.sqlite in the output folder).", valueName: "path"), completion: .file(extensions: ["sqlite"]), transform: SettingKey.flag("history"))
+    @Option(
+        help: ArgumentHelp("History database (default: history.sqlite in the output folder).", valueName: "path"), completion: .file(extensions: ["sqlite"]),
+        transform: SettingKey.flag("history"))
     var history: String?
     @Flag(help: "Neither record this run nor show trends.")
     var noHistory = false
     @Flag(inversion: .prefixedNo, help: "Exit with 10 when an alert fires (the reports are still written).")
     var failOnAlert: Bool?
-    @Option(help: ArgumentHelp("Folder with your own report.md.mustache / report.html.mustache.", valueName: "dir"), completion: .directory, transform: SettingKey.flag("templates"))
+    @Option(
+        help: ArgumentHelp("Folder with your own report.md.mustache / report.html.mustache.", valueName: "dir"), completion: .directory,
+        transform: SettingKey.flag("templates"))
     var templates: String?
 
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
@@ -100,7 +155,9 @@ struct ReportOptions: ParsableArguments {
                 key.rule.kind != .boolean
             else { continue }
             guard seen.insert(name).inserted else {
-                let hint = name == "currency" ? " (two currencies: --currency SEK,USD)"
+                let hint =
+                    name == "currency"
+                    ? " (two currencies: --currency SEK,USD)"
                     : key.rule.kind == .strings ? " (several: separated by commas, like btc,eth)" : ""
                 return "--\(name) is given twice; give it once\(hint)"
             }

@@ -49,7 +49,9 @@ struct AlertAndConfigTests {
         let result = AlertEvaluator().evaluate(rules, report: report, tickers: tickers, rates: rates)
         #expect(result.notes.map(\.reason) == [.notInReport(asset: "btc"), .notInReport(asset: "btc"), .noMarket(asset: "dogz")])
         #expect(result.fired.map(\.rule.description) == ["shib move 2 %", "any move 25 %"])
-        #expect(AlertText.note(result.notes[0]) == "alert \"btc move 1 %\": btc is not among the report's markets, which move rules watch (--symbols, --markets, --top)")
+        #expect(
+            AlertText.note(result.notes[0])
+                == "alert \"btc move 1 %\": btc is not among the report's markets, which move rules watch (--symbols, --markets, --top)")
     }
 
     @Test("since-last-report rules need history; without it they say so")
@@ -91,7 +93,8 @@ struct AlertAndConfigTests {
         #expect(fromFile.status == 0)
         #expect(fromFile.stdout == "a/cryptoreport-2022-11-22-SEK.csv\na/cryptoreport-2022-11-22-SEK-alerts.csv\n")
         #expect(fromFile.stderr == "cryptoreport: alert: btc above 1 SEK: BTC/USDT is at 171\u{00A0}447,35\u{00A0}kr\n")
-        let flags = try ExecutableTests.run(["--sample", "--config", file.path, "--currency", "EUR", "--format", "json", "--output", "b", "--fail-on-alert"], in: folder.url)
+        let flags = try ExecutableTests.run(
+            ["--sample", "--config", file.path, "--currency", "EUR", "--format", "json", "--output", "b", "--fail-on-alert"], in: folder.url)
         #expect(flags.status == 10)
         #expect(flags.stdout.hasPrefix("b/cryptoreport-2022-11-22-EUR.json\n"))
         #expect(flags.stderr.hasSuffix("cryptoreport: 1 alert fired (--fail-on-alert); the reports were written.\n"))
@@ -110,9 +113,12 @@ struct AlertAndConfigTests {
         // The default file, found through XDG_CONFIG_HOME, is used; --no-config ignores it.
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("xdg/cryptoreport"), withIntermediateDirectories: true)
         try Data("currency = \"NOK\"\nformats = [\"csv\"]\n".utf8).write(to: folder.url.appendingPathComponent("xdg/cryptoreport/config.toml"))
-        let xdg = try ExecutableTests.run(["--sample", "--output", "c"], in: folder.url, environment: ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("xdg").path])
+        let xdg = try ExecutableTests.run(
+            ["--sample", "--output", "c"], in: folder.url, environment: ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("xdg").path])
         #expect(xdg.stdout == "c/cryptoreport-2022-11-22-NOK.csv\n")
-        let ignored = try ExecutableTests.run(["--sample", "--no-config", "--format", "csv", "--output", "d"], in: folder.url, environment: ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("xdg").path])
+        let ignored = try ExecutableTests.run(
+            ["--sample", "--no-config", "--format", "csv", "--output", "d"], in: folder.url,
+            environment: ["XDG_CONFIG_HOME": folder.url.appendingPathComponent("xdg").path])
         #expect(ignored.stdout == "d/cryptoreport-2022-11-22-USD.csv\n")
     }
 }

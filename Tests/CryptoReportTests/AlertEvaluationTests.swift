@@ -57,10 +57,11 @@ struct AlertEvaluationTests {
         #expect(rules.count > 9_900)
         #expect(expected.count > 4_000 && expected.count < rules.count - 4_000)
         #expect(result.fired.map(\.rule.description) == expected)
-        #expect(result.notes == [
-            AlertNote(rule: rules[rules.count - 2], reason: .currencyNotInRates(currency: "XYZ", ratesDate: "2022-11-21")),
-            AlertNote(rule: rules[rules.count - 1], reason: .noMarket(asset: "nosuchcoin")),
-        ])
+        #expect(
+            result.notes == [
+                AlertNote(rule: rules[rules.count - 2], reason: .currencyNotInRates(currency: "XYZ", ratesDate: "2022-11-21")),
+                AlertNote(rule: rules[rules.count - 1], reason: .noMarket(asset: "nosuchcoin")),
+            ])
         // Each fired alert carries the price in its rule's currency, as a report in that currency shows it.
         for alert in result.fired.prefix(200) {
             guard case let .price(price, currency) = alert.figure else {

@@ -99,8 +99,10 @@ struct AmbiguousRatesTests {
         let noUSD = Data(real.replacingOccurrences(of: "<Cube currency='USD' rate='1.0246'/>", with: "").utf8)
         let sek = try Self.build(currency: "SEK", rates: noUSD)
         #expect(sek.summary.volumeFloor == 0 && sek.summary.volumeFloorUnknown)
-        #expect(sek.diagnostics.map(DiagnosticText.message).contains(
-            "the rates have no USD, so the top lists' floor of 100 USD's worth cannot be put in SEK: every market that traded may lead a list (--min-volume-value sets a floor)"))
+        #expect(
+            sek.diagnostics.map(DiagnosticText.message).contains(
+                "the rates have no USD, so the top lists' floor of 100 USD's worth cannot be put in SEK: every market that traded may lead a list (--min-volume-value sets a floor)"
+            ))
         let withUSD = try Self.build(currency: "SEK", rates: try Fixtures.rates)
         #expect(withUSD.summary.volumeFloor == 1072 && !withUSD.summary.volumeFloorUnknown)
         #expect(!withUSD.diagnostics.contains { $0.kind == .noVolumeFloor(currency: "SEK") })

@@ -285,11 +285,14 @@ struct BackfillTests {
         defer { server.stop() }
         let folder = try TemporaryFolder()
         let run = try ExecutableTests.run(
-            ["backfill", "--days", "2", "--symbols", "eth", "--history", "h.sqlite", "--no-config", "--api-url", server.url(""),
-             "--ecb-history-url", server.url("/hist.xml"), "--retries", "0"], in: folder.url)
+            [
+                "backfill", "--days", "2", "--symbols", "eth", "--history", "h.sqlite", "--no-config", "--api-url", server.url(""),
+                "--ecb-history-url", server.url("/hist.xml"), "--retries", "0",
+            ], in: folder.url)
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("cryptoreport: warning: backfill: ethusdt: WazirX klines: "), "\(run.stderr)")
-        #expect(run.stderr.hasSuffix("cryptoreport: backfill: no day of the 1 market could be stored (see the warnings); none is marked done.\n"), "\(run.stderr)")
+        #expect(
+            run.stderr.hasSuffix("cryptoreport: backfill: no day of the 1 market could be stored (see the warnings); none is marked done.\n"), "\(run.stderr)")
         #expect(run.stdout.isEmpty)
     }
 
@@ -302,8 +305,10 @@ struct BackfillTests {
         let folder = try TemporaryFolder()
         let process = Process()
         process.executableURL = ExecutableTests.binary
-        process.arguments = ["backfill", "--days", "2", "--symbols", "eth", "--history", "h.sqlite", "--no-config", "--api-url", server.url(""),
-                             "--ecb-history-url", server.url("/hist.xml")]
+        process.arguments = [
+            "backfill", "--days", "2", "--symbols", "eth", "--history", "h.sqlite", "--no-config", "--api-url", server.url(""),
+            "--ecb-history-url", server.url("/hist.xml"),
+        ]
         process.currentDirectoryURL = folder.url
         let errors = Pipe()
         process.standardError = errors

@@ -70,9 +70,10 @@ struct BadInputCorpusTests {
         #expect(duplicate.diagnostics.map(\.message) == ["skipped ticker #3 (bbbinr): the symbol appeared before; the first one is kept"])
         // A key repeated inside one object: the first value is read, like a repeated symbol.
         #expect(try bbb("duplicate-json-key-in-row")?.last == 2)
-        #expect(try tickers("duplicate-symbol-padded").diagnostics.map(\.message) == [
-            "skipped ticker #2 (aaainr): the symbol appeared before; the first one is kept"
-        ])
+        #expect(
+            try tickers("duplicate-symbol-padded").diagnostics.map(\.message) == [
+                "skipped ticker #2 (aaainr): the symbol appeared before; the first one is kept"
+            ])
         // A bad optional field is left empty with a note; null or missing is simply empty.
         let open = try tickers("openprice-negative")
         #expect(try bbb("openprice-negative")?.open == nil)
@@ -81,12 +82,14 @@ struct BadInputCorpusTests {
         // `at`: milliseconds as a number or a string; fractions kept.
         #expect(try bbb("at-string")?.updatedAt == Date(timeIntervalSince1970: 1_669_078_293))
         #expect(try bbb("at-float")?.updatedAt == Date(timeIntervalSince1970: 1_669_078_293.0005))
-        #expect(try tickers("1000-valid-rows-one-bad").diagnostics.map(\.message) == [
-            #"skipped ticker #501 (badinr): lastPrice "NaN" is not a positive number"#
-        ])
+        #expect(
+            try tickers("1000-valid-rows-one-bad").diagnostics.map(\.message) == [
+                #"skipped ticker #501 (badinr): lastPrice "NaN" is not a positive number"#
+            ])
 
         let rates = { (name: String) throws -> ExchangeRates in try ECBRatesParser().parseLatest(try CorpusRunner.data(case: name, in: "rates")) }
-        #expect(try rates("valid-minimal").perEuro == ["USD": Fixtures.decimal("1.0246"), "JPY": Fixtures.decimal("145.19"), "SEK": Fixtures.decimal("10.9873")])
+        #expect(
+            try rates("valid-minimal").perEuro == ["USD": Fixtures.decimal("1.0246"), "JPY": Fixtures.decimal("145.19"), "SEK": Fixtures.decimal("10.9873")])
         #expect(try rates("rate-zero").invalid == ["NOK": "0"])
         #expect(try rates("rate-exponent").perEuro["NOK"] == 100_000)
         #expect(try rates("rate-padded-with-spaces").perEuro["NOK"] == Fixtures.decimal("10.5"))
@@ -250,4 +253,3 @@ private enum CorpusRunner {
         try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
     }
 }
-

@@ -53,14 +53,18 @@ struct CacheTests {
         let later = Self.fetchTime.addingTimeInterval(3 * 3600)
         let report = try await Self.pipeline(failing, at: later).makeReport(Self.request(cache))
         #expect(report.sources.map(\.status) == [.cached, .live])
-        let banner = "Tickers from cache, fetched 2022-11-22 01:00 UTC — live fetch failed: cannot reach \(SourceLocation.defaultTickersURL): the connection was refused."
+        let banner =
+            "Tickers from cache, fetched 2022-11-22 01:00 UTC — live fetch failed: cannot reach \(SourceLocation.defaultTickersURL): the connection was refused."
         #expect(report.notices.map(NoticeText.text) == [banner])
         // The cached tickers are judged against their own fetch, so they are not stale.
         #expect(report.freshness.staleMarkets == 0)
         let templates = try TemplateRenderer()
         let pipeline = ReportPipeline()
         #expect(try pipeline.render(report, as: .markdown, templates: templates).contains("> - ⚠ **Tickers from cache, fetched 2022-11-22 01:00 UTC"))
-        #expect(try pipeline.render(report, as: .html, templates: templates).contains("<li>Tickers från cache, hämtade 2022-11-22 01:00 UTC — hämtningen misslyckades: cannot reach"), "the SEK page in Swedish, the fetch error as worded")
+        #expect(
+            try pipeline.render(report, as: .html, templates: templates).contains(
+                "<li>Tickers från cache, hämtade 2022-11-22 01:00 UTC — hämtningen misslyckades: cannot reach"),
+            "the SEK page in Swedish, the fetch error as worded")
         let json = try pipeline.render(report, as: .json, templates: templates)
         #expect(json.contains(#""status" : "cached""#))
         #expect(json.contains(#""live_error" : "cannot reach"#))
@@ -146,7 +150,8 @@ struct CacheTests {
         switch kind {
         case "other-url":
             try Data(stored.replacingOccurrences(of: "api.wazirx.com", with: "mirror.example").utf8).write(to: record)
-            expected = "WazirX tickers: the cached copy was fetched from https://mirror.example/sapi/v1/tickers/24hr, not https://api.wazirx.com/sapi/v1/tickers/24hr."
+            expected =
+                "WazirX tickers: the cached copy was fetched from https://mirror.example/sapi/v1/tickers/24hr, not https://api.wazirx.com/sapi/v1/tickers/24hr."
         case "future":
             try Data(stored.replacingOccurrences(of: "2022-11-22T01:00:00Z", with: "2099-01-01T00:00:00Z").utf8).write(to: record)
             expected = "WazirX tickers: the cached copy says it was fetched 2099-01-01 00:00 UTC, in the future."

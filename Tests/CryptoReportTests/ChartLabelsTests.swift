@@ -86,7 +86,9 @@ struct ChartLabelsTests {
             PriceChart.Limit(label: $0.2 + money($0.0), glyphLabel: ($0.1 == "up" ? "▲ " : "▼ ") + money($0.0), value: $0.0, direction: $0.1)
         }
         let points = zip(days, prices).map { PriceChart.Point(day: $0, value: $1) }
-        return PriceChart.svg(points, limits: limits, width: width, height: height, fontSize: fontSize, label: "BTC", months: ["jan", "feb", "mars", "apr", "maj", "juni", "juli", "aug", "sep", "okt", "nov", "dec"], format: money)
+        return PriceChart.svg(
+            points, limits: limits, width: width, height: height, fontSize: fontSize, label: "BTC",
+            months: ["jan", "feb", "mars", "apr", "maj", "juni", "juli", "aug", "sep", "okt", "nov", "dec"], format: money)
     }
 
     @Test("the low label and the last date never share a line; stacked labels keep a gap; the card keeps its middle date")

@@ -270,7 +270,9 @@ struct CommitRecoveryTests {
             let isNew = reports == ["a.csv": "new a", "b.md": "new b"]
             #expect(isNew || reports == ["a.csv": "old a", "b.md": "old b"], "stopped after step \(steps): \(reports)")
             #expect(isNew == recorded, "stopped after step \(steps): reports \(isNew ? "new" : "old"), day \(recorded ? "" : "not ")recorded")
-            #expect(!Self.contents(of: folder).keys.contains { $0.hasPrefix(".") }, "no journal or temporary file after step \(steps): \(Self.contents(of: folder).keys.sorted())")
+            #expect(
+                !Self.contents(of: folder).keys.contains { $0.hasPrefix(".") },
+                "no journal or temporary file after step \(steps): \(Self.contents(of: folder).keys.sorted())")
             if finished {
                 #expect(isNew)
                 break

@@ -23,9 +23,11 @@ struct ComparisonChartTests {
         report.hasHistory = true
         let model = ReportViewModel(report)
         #expect(model.hasComparison)
-        #expect(model.compared.map(\.name) == top.compactMap { symbol in report.rows.first { $0.symbol == symbol } }.map {
-            "\($0.baseAsset.uppercased())/\($0.quoteAsset.uppercased())"
-        })
+        #expect(
+            model.compared.map(\.name)
+                == top.compactMap { symbol in report.rows.first { $0.symbol == symbol } }.map {
+                    "\($0.baseAsset.uppercased())/\($0.quoteAsset.uppercased())"
+                })
         #expect(model.compared.map(\.change) == ["0,00\u{00A0}%", "+10,00\u{00A0}%", "+20,00\u{00A0}%", "+30,00\u{00A0}%", "+40,00\u{00A0}%"])
         let svg = model.comparison
         #expect(svg.components(separatedBy: "<polyline class=\"s").count - 1 == 5)
@@ -65,7 +67,8 @@ struct ChosenComparisonTests {
         #expect(report.summary.compared == ["ethusdt", "wrxinr"])
         #expect(report.summary.notCompared == ["nosuchcoin"])
         #expect(report.summary.comparedByChoice)
-        #expect(NoticeText.notCompared(report.summary.notCompared) == "--compare: no market in the table for \"nosuchcoin\"; the comparison chart leaves it out.")
+        #expect(
+            NoticeText.notCompared(report.summary.notCompared) == "--compare: no market in the table for \"nosuchcoin\"; the comparison chart leaves it out.")
 
         var withHistory = report
         for symbol in report.summary.compared + report.summary.topVolume.map(\.symbol) {
@@ -98,8 +101,10 @@ struct ChosenComparisonTests {
         #expect(run.stderr == "cryptoreport: warning: " + NoticeText.comparisonNotDrawn(.noHistory) + "\n")
         #expect(run.stderr.contains("needs prices of two days or more from the history"))
         let html = try String(contentsOf: folder.url.appendingPathComponent("o/cryptoreport-2022-11-22-SEK.html"), encoding: .utf8)
-        #expect(html.contains(
-            "<section class=\"card compare-card\" aria-label=\"Jämförelse\"><h2>Valda marknader, indexerade till 100</h2><p class=\"small\">Ingen jämförelse ännu: den kräver priser från minst två dagar ur historiken, och den här rapporten har ingen historik.</p></section>"))
+        #expect(
+            html.contains(
+                "<section class=\"card compare-card\" aria-label=\"Jämförelse\"><h2>Valda marknader, indexerade till 100</h2><p class=\"small\">Ingen jämförelse ännu: den kräver priser från minst två dagar ur historiken, och den här rapporten har ingen historik.</p></section>"
+            ))
         // Only the page draws the chart: a CSV run has nothing to say about it.
         let csv = try ExecutableTests.run(
             ["--sample", "--format", "csv", "--output", "c", "--no-history", "--compare", "btc,eth"], in: folder.url)

@@ -90,19 +90,21 @@ struct ConversionTests {
         let rates = ExchangeRates(date: "2022-11-21", perEuro: ["USD": Fixtures.decimal("1.0246"), "SEK": Fixtures.decimal("10.9873")])
         let result = try CurrencyConverter(rates: rates, target: "USD").quoteRates(for: Self.tickers)
         #expect(result.rates.keys.sorted() == ["btc", "usdt"])
-        #expect(result.reasons == [
-            "inr": "the ECB rates of 2022-11-21 have no INR",
-            // wrx has no wrxusdt market, and wrxinr needs INR.
-            "wrx": "the ECB rates of 2022-11-21 have no INR",
-            "xyz": "no xyzusdt or xyzinr market to price XYZ in USD",
-        ])
+        #expect(
+            result.reasons == [
+                "inr": "the ECB rates of 2022-11-21 have no INR",
+                // wrx has no wrxusdt market, and wrxinr needs INR.
+                "wrx": "the ECB rates of 2022-11-21 have no INR",
+                "xyz": "no xyzusdt or xyzinr market to price XYZ in USD",
+            ])
         let analysed = MarketAnalyser().analyse(Self.tickers, rates: result, currency: "USD")
         #expect(analysed.rows.map(\.symbol) == ["btcusdt", "ethbtc"])
-        #expect(analysed.diagnostics.map(\.message) == [
-            "left out 2 markets quoted in INR (btcinr, wrxinr): the ECB rates of 2022-11-21 have no INR",
-            "left out dogewrx: the ECB rates of 2022-11-21 have no INR",
-            "left out abcxyz: no xyzusdt or xyzinr market to price XYZ in USD",
-        ])
+        #expect(
+            analysed.diagnostics.map(\.message) == [
+                "left out 2 markets quoted in INR (btcinr, wrxinr): the ECB rates of 2022-11-21 have no INR",
+                "left out dogewrx: the ECB rates of 2022-11-21 have no INR",
+                "left out abcxyz: no xyzusdt or xyzinr market to price XYZ in USD",
+            ])
     }
 
     @Test("when not one market can be priced, the run fails with the reason (exit 65), not an empty report")
@@ -118,7 +120,8 @@ struct ConversionTests {
         } throws: { error in
             (error as? ConversionError) == .noMarketConverted(count: 2, currency: "USD", reasons: ["the ECB rates of 2022-11-21 have no INR"])
                 && (error as? ConversionError)?.exitStatus == .dataError
-                && (error as? ConversionError)?.errorDescription == "WazirX tickers: none of the 2 markets can be priced in USD: the ECB rates of 2022-11-21 have no INR."
+                && (error as? ConversionError)?.errorDescription
+                    == "WazirX tickers: none of the 2 markets can be priced in USD: the ECB rates of 2022-11-21 have no INR."
         }
     }
 

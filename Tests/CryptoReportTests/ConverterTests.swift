@@ -87,8 +87,9 @@ struct ConverterTests {
         let sek = try HTMLReportAppTests.sample("SEK"), usd = try HTMLReportAppTests.sample("USD")
         let data = try Self.decode(ReportViewModel.converterData([sek, usd]))
         #expect(data.ecbDate == "2022-11-21")
-        #expect(data.currencies.map(\.code) == ["SEK", "USD"] && data.currencies.map(\.locale) == ["sv-SE", "en-US"]
-              && data.currencies.map(\.digits) == [2, 2])
+        #expect(
+            data.currencies.map(\.code) == ["SEK", "USD"] && data.currencies.map(\.locale) == ["sv-SE", "en-US"]
+                && data.currencies.map(\.digits) == [2, 2])
         let btc = try #require(data.units.first { $0.name == "BTC" })
         let sekBTC = try #require(sek.rows.first { $0.symbol == "btcusdt" }), usdBTC = try #require(usd.rows.first { $0.symbol == "btcusdt" })
         #expect(btc.market == "btcusdt")
@@ -119,7 +120,12 @@ struct ConverterTests {
     func escaped() throws {
         let hostile = "\"><script>alert(1)</script>"
         let report = try HTMLReportAppTests.report(
-            [Fixtures.ticker(hostile.replacingOccurrences(of: "/", with: "\\/").replacingOccurrences(of: "\"", with: "\\\"") + "usdt", base: hostile.replacingOccurrences(of: "/", with: "\\/").replacingOccurrences(of: "\"", with: "\\\""), quote: "usdt", last: "2", volume: "1000")],
+            [
+                Fixtures.ticker(
+                    hostile.replacingOccurrences(of: "/", with: "\\/").replacingOccurrences(of: "\"", with: "\\\"") + "usdt",
+                    base: hostile.replacingOccurrences(of: "/", with: "\\/").replacingOccurrences(of: "\"", with: "\\\""), quote: "usdt", last: "2",
+                    volume: "1000")
+            ],
             currency: "USD")
         let html = try TemplateRenderer().render(report, format: .html)
         let start = try #require(html.range(of: "data-rates=\""))

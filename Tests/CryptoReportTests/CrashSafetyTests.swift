@@ -73,7 +73,9 @@ struct CrashSafetyTests {
         #expect(killedWhileWriting > 0, "no kill landed while the reports were being written")
         let last = try ExecutableTests.run(Self.arguments, in: folder.url)
         #expect(last.status == 0)
-        let entries = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { !$0.hasPrefix(".cryptoreport.lock") && !$0.hasPrefix("history.sqlite") }
+        let entries = try FileManager.default.contentsOfDirectory(atPath: out.path).filter {
+            !$0.hasPrefix(".cryptoreport.lock") && !$0.hasPrefix("history.sqlite")
+        }
         let shared = Self.names.map { $0.replacingOccurrences(of: "2022-11-22", with: "latest") } + ["index.html"]
         #expect(entries.sorted() == (Self.names + shared).sorted(), "leftover temporary files are removed (\(leftoversSeen) seen after kills)")
         // The history survived every kill: consistent, and the snapshot stored once.

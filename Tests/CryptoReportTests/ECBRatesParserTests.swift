@@ -74,7 +74,10 @@ struct ECBRatesParserTests {
             ("<html><head><title>503</title></head><body>Service Unavailable</body></html>", "ECB rates: got an HTML page instead of the ECB eurofxref XML."),
             ("<!DOCTYPE html><html><body><p>Error</body>", "ECB rates: got an HTML page instead of the ECB eurofxref XML."),
             (#"{"error":"nope"}"#, "ECB rates: not the ECB eurofxref XML (the body does not start with XML markup)."),
-            ("<gesmes:Envelope xmlns:gesmes='x'><Cube><Cube time='2022-11-21'>", "ECB rates: not the ECB eurofxref XML (line 1: Premature end of data in tag Cube line 1)."),
+            (
+                "<gesmes:Envelope xmlns:gesmes='x'><Cube><Cube time='2022-11-21'>",
+                "ECB rates: not the ECB eurofxref XML (line 1: Premature end of data in tag Cube line 1)."
+            ),
         ])
     func notRates(body: String, message: String) {
         #expect {
@@ -94,7 +97,8 @@ struct ECBRatesParserTests {
             """
         #expect(throws: DataError.self) { try ECBRatesParser().parseLatest(Data(xxe.utf8)) }
         let letters = Array("abcdefghij")
-        let laughs = "<?xml version=\"1.0\"?><!DOCTYPE l [<!ENTITY a \"aaaaaaaaaa\">"
+        let laughs =
+            "<?xml version=\"1.0\"?><!DOCTYPE l [<!ENTITY a \"aaaaaaaaaa\">"
             + (1...9).map { "<!ENTITY \(letters[$0]) \"" + String(repeating: "&\(letters[$0 - 1]);", count: 10) + "\">" }.joined()
             + "]><Cube>&j;</Cube>"
         #expect(throws: DataError.self) { try ECBRatesParser().parseLatest(Data(laughs.utf8)) }

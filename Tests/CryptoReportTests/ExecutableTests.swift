@@ -67,6 +67,40 @@ struct ExecutableTests {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build it with swift build")
     }
 
+    /// docs/sharing.md: a report's name says its day and currency, not its filters; a second run
+    /// of the day into the same folder replaces the first, and says so.
+    @Test("a second report of the same day and currency into one folder says it replaced the first")
+    func replacedSameDay() throws {
+        let folder = try TemporaryFolder()
+        let first = try Self.run(["--sample", "--format", "csv,json", "--output", "out", "--no-history"], in: folder.url)
+        #expect(first.status == 0 && first.stderr == "", "\(first.stderr)")
+        let second = try Self.run(["--sample", "--format", "csv", "--output", "out", "--no-history", "--top", "3"], in: folder.url)
+        #expect(second.status == 0)
+        #expect(
+            second.stderr
+                == "cryptoreport: warning: Output: replaced cryptoreport-2022-11-22-USD.csv in \(folder.url.appendingPathComponent("out").path), which an earlier run wrote "
+                + "for the same day and currency; give a run with other filters its own --output to keep both.\n", "\(second.stderr)")
+        let quiet = try Self.run(["--sample", "--format", "csv", "--output", "out", "--no-history", "--quiet"], in: folder.url)
+        #expect(quiet.status == 0 && quiet.stderr == "", "\(quiet.stderr)")
+    }
+
+    /// docs/options.md: `--locale` takes `$LANG`'s spelling, but `$LANG` itself is not read, so a
+    /// cron job's reports do not change with the machine's language.
+    @Test("$LANG does not change a report's locale; --locale takes its spelling")
+    func localeFromLang() throws {
+        let folder = try TemporaryFolder()
+        func locale(_ arguments: [String]) throws -> String? {
+            let run = try Self.run(
+                ["--sample", "--format", "json", "--output", "-", "--top", "1"] + arguments, in: folder.url,
+                environment: ["LANG": "sv_SE.UTF-8", "LC_ALL": "sv_SE.UTF-8"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+            return (json?["report"] as? [String: Any])?["locale"] as? String
+        }
+        #expect(try locale([]) == "en_US")
+        #expect(try locale(["--locale", "sv_SE.UTF-8"]) == "sv_SE")
+    }
+
     @Test("--sample from another directory: every format, only the paths on stdout")
     func sample() throws {
         let folder = try TemporaryFolder()
@@ -80,7 +114,8 @@ struct ExecutableTests {
 
     /// A group's shared folder: every file was 0644 whatever the umask, so a second user of the
     /// group could not take the lock, replace a report or record the day.
-    @Test("files the run makes follow the umask: 002 makes them group-writable, 022 and 077 do not", arguments: [(0o002, 0o664), (0o022, 0o644), (0o077, 0o600)])
+    @Test(
+        "files the run makes follow the umask: 002 makes them group-writable, 022 and 077 do not", arguments: [(0o002, 0o664), (0o022, 0o644), (0o077, 0o600)])
     func umask(mask: Int, mode: Int) throws {
         let folder = try TemporaryFolder()
         let arguments = ["--sample", "--no-config", "--format", "csv,html", "--output", "shared", "--history", "shared/history.sqlite", "--quiet"]
@@ -88,7 +123,10 @@ struct ExecutableTests {
             ["-c", "umask \(String(mask, radix: 8)); exec \"$0\" \"$@\"", Self.binary.path] + arguments, in: folder.url,
             executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(run.status == 0 && run.stderr == "")
-        let names = ["cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-USD.html", "cryptoreport-latest-USD.csv", "index.html", ".cryptoreport.lock", "history.sqlite"]
+        let names = [
+            "cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-USD.html", "cryptoreport-latest-USD.csv", "index.html", ".cryptoreport.lock",
+            "history.sqlite",
+        ]
         for name in names {
             let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent("shared/" + name).path)
             #expect((attributes[.posixPermissions] as? Int) == mode, "\(name) with umask \(String(mask, radix: 8))")
@@ -136,7 +174,8 @@ struct ExecutableTests {
         }
         try queue.close()
         for format in ["csv", "markdown", "json"] {
-            let history = try Self.run(["history", "--symbol", "eth", "--days", "3650", "--history", "o/h.sqlite", "--no-config", "--format", format], in: folder.url)
+            let history = try Self.run(
+                ["history", "--symbol", "eth", "--days", "3650", "--history", "o/h.sqlite", "--no-config", "--format", format], in: folder.url)
             #expect(history.status == 0, "\(history.stderr)")
             #expect(!history.stdout.contains("\u{1B}") && !history.stderr.contains("\u{1B}"), "\(format)")
             #expect(history.stdout.contains("ethinr"), "\(format): the asset's other markets are read as before")
@@ -176,13 +215,18 @@ struct ExecutableTests {
     @Test("an alert rule that cannot be checked is among the reports' warnings, as on standard error, even with --quiet")
     func alertNotesInReports() throws {
         let folder = try TemporaryFolder()
-        let arguments = ["--sample", "--no-config", "--currency", "SEK", "--format", "json,markdown,html", "--output", "out", "--alert", "btc above 60000 EURO", "--alert", "dogz move 5 %"]
+        let arguments = [
+            "--sample", "--no-config", "--currency", "SEK", "--format", "json,markdown,html", "--output", "out", "--alert", "btc above 60000 EURO", "--alert",
+            "dogz move 5 %",
+        ]
         let note = "alert \"btc above 60000 EURO\": the ECB rates of 2022-11-21 have no EURO"
         let quiet = try Self.run(arguments + ["--quiet"], in: folder.url)
         #expect(quiet.status == 0 && quiet.stderr == "")
         let said = try Self.run(arguments, in: folder.url)
         #expect(said.stderr.contains("cryptoreport: warning: \(note)\n"))
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-SEK.json"))) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-SEK.json")))
+            as? [String: Any]
         #expect(json?["warnings"] as? [String] == [note, "alert \"dogz move 5 %\": no market for dogz"])
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-SEK.md"), encoding: .utf8)
         #expect(markdown.contains("- \(note)\n"))
@@ -195,8 +239,10 @@ struct ExecutableTests {
     func verboseSteps() throws {
         let folder = try TemporaryFolder()
         let run = try Self.run(
-            ["--sample", "--no-config", "-v", "--currency", "SEK,USD", "--format", "csv,html", "--output", "out", "--history", "h.sqlite",
-             "--alert", "btc above 1 SEK"], in: folder.url)
+            [
+                "--sample", "--no-config", "-v", "--currency", "SEK,USD", "--format", "csv,html", "--output", "out", "--history", "h.sqlite",
+                "--alert", "btc above 1 SEK",
+            ], in: folder.url)
         #expect(run.status == 0, "\(run.stderr)")
         let steps = run.stderr.split(separator: "\n").filter { $0.hasPrefix("cryptoreport: debug: ") }
         let expected = [
@@ -227,7 +273,10 @@ struct ExecutableTests {
         #expect(typo.status == 0 && typo.stdout.contains("2022-11-22 00:51 UTC"))
         // This machine's zone is UTC: what the warning names and the report uses.
         let machine = TimeZone.current.identifier
-        #expect(typo.stderr == "cryptoreport: warning: TZ=Europe/Stokholm names no time zone (such as Europe/Stockholm); times are in the machine's, \(machine). --timezone sets one for the reports.\n")
+        #expect(
+            typo.stderr
+                == "cryptoreport: warning: TZ=Europe/Stokholm names no time zone (such as Europe/Stockholm); times are in the machine's, \(machine). --timezone sets one for the reports.\n"
+        )
         // A zone file's path, as containers set it.
         let path = try Self.run(arguments, in: folder.url, environment: ["TZ": ":/usr/share/zoneinfo/Europe/Stockholm"])
         #expect(path.status == 0 && path.stderr.isEmpty && path.stdout.contains("2022-11-22 01:51 GMT+1"), "\(path.stderr)")
@@ -252,7 +301,9 @@ struct ExecutableTests {
         #expect(folder.contents() == ["q"])
     }
 
-    @Test("a result that cannot be written to standard output (a full disk) is exit 73 and one sentence, not a crash, and records no day; a full standard error changes no exit status")
+    @Test(
+        "a result that cannot be written to standard output (a full disk) is exit 73 and one sentence, not a crash, and records no day; a full standard error changes no exit status"
+    )
     func fullStandardOutput() throws {
         let folder = try TemporaryFolder()
         let sources = ["--tickers-url", Fixtures.tickersURL.path, "--ecb-url", Fixtures.ratesURL.path]
@@ -272,7 +323,8 @@ struct ExecutableTests {
             let piped = try Self.run(
                 ["-c", "import os, signal, sys; signal.signal(signal.SIGPIPE, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])", Self.binary.path]
                     + arguments, in: folder.url, executable: URL(fileURLWithPath: "/usr/bin/python3"), standardOutput: gone.fileHandleForWriting)
-            #expect(piped.status == 73 && piped.stderr == "cryptoreport: Output: cannot write standard output: Broken pipe.\n", "\(piped.status) \(piped.stderr)")
+            #expect(
+                piped.status == 73 && piped.stderr == "cryptoreport: Output: cannot write standard output: Broken pipe.\n", "\(piped.status) \(piped.stderr)")
         }
         // A report standard output did not take is not recorded as the day's.
         let recorded = try Self.run(sources + ["--format", "csv", "--output", "-", "--history", "printed.sqlite"], in: folder.url, standardOutput: full)
@@ -288,7 +340,8 @@ struct ExecutableTests {
         // Standard streams closed by the caller: the next files opened would take their numbers
         // (the signals' pipe did, and read the messages as signals); each run ends with its own status.
         for (arguments, status) in [(["--bogus"], Int32(64)), (["--tickers-url", "/nonexistent/tickers.json"], 66), (["--sample", "--output", "c"], 0)] {
-            let closed = try Self.run(["-c", "exec \"$0\" \"$@\" <&- >&- 2>&-", Self.binary.path] + arguments, in: folder.url, executable: URL(fileURLWithPath: "/bin/sh"))
+            let closed = try Self.run(
+                ["-c", "exec \"$0\" \"$@\" <&- >&- 2>&-", Self.binary.path] + arguments, in: folder.url, executable: URL(fileURLWithPath: "/bin/sh"))
             #expect(closed.status == status, "\(arguments): \(closed.status)")
         }
         // An error with nowhere to say it still ends with its own status.
@@ -307,15 +360,27 @@ struct ExecutableTests {
             (["--top", "-1"], 64, "'-1' is invalid for '--top <top>': expected a positive whole number"),
             (["--timeout", "-1"], 64, "'-1' is invalid for '--timeout <seconds>': expected a positive number of seconds, up to 86400"),
             (["--retries", "-2"], 64, "'-2' is invalid for '--retries <retries>': expected a whole number from 0 to 10"),
-            (["--output", ""], 64, "'' is invalid for '--output <dir>': expected a folder, in which ~ and $HOME are the only variables, or - for standard output"),
+            (
+                ["--output", ""], 64,
+                "'' is invalid for '--output <dir>': expected a folder, in which ~ and $HOME are the only variables, or - for standard output"
+            ),
             (["--format", "pdf"], 64, "'pdf' is invalid for '--format <format>': expected csv, markdown, html, json, ledger, beancount or all"),
             (["--format", "csv,pdf"], 64, "\"pdf\" is not valid; expected csv, markdown, html, json, ledger, beancount or all"),
-            (["--history", "h.sqlite", "--no-history"], 64, "--history names a database and --no-history records none; give one of them (see cryptoreport --help)"),
+            (
+                ["--history", "h.sqlite", "--no-history"], 64,
+                "--history names a database and --no-history records none; give one of them (see cryptoreport --help)"
+            ),
             (["-q", "-v"], 64, "--quiet prints nothing on success and --verbose logs every step; give one of them (see cryptoreport --help)"),
-            (["--max-age", "-1d"], 64, "'-1d' is invalid for '--max-age <max-age>': expected a duration with its unit (s, m, h or d) like 24h or 5d, optionally as tickers=… or rates=…"),
+            (
+                ["--max-age", "-1d"], 64,
+                "'-1d' is invalid for '--max-age <max-age>': expected a duration with its unit (s, m, h or d) like 24h or 5d, optionally as tickers=… or rates=…"
+            ),
             // A bare number was seconds: "3", meant as days, failed every run as stale rates (65).
             // swift-argument-parser took the last: a USD report, not both.
-            (["--currency", "SEK", "--currency", "USD"], 64, "cryptoreport: --currency is given twice; give it once (two currencies: --currency SEK,USD) (see cryptoreport --help)"),
+            (
+                ["--currency", "SEK", "--currency", "USD"], 64,
+                "cryptoreport: --currency is given twice; give it once (two currencies: --currency SEK,USD) (see cryptoreport --help)"
+            ),
             (["--symbols", "btc", "--symbols=eth"], 64, "--symbols is given twice; give it once (several: separated by commas, like btc,eth)"),
             (["--max-age", "3"], 64, "'3' is invalid for '--max-age <max-age>': expected a duration with its unit (s, m, h or d)"),
             (["--max-age", "rates=7"], 64, "'rates=7' is invalid for '--max-age <max-age>': expected a duration with its unit"),
@@ -329,9 +394,15 @@ struct ExecutableTests {
             (["--tickers-url", "EMPTY"], 65, "WazirX tickers: empty (no data, or only white space)."),
             (["--ecb-url", "ZERO"], 65, "ECB rates: the rate of 2022-11-21 for INR is \"0\", not a positive number."),
             (["--tickers-url", "http://127.0.0.1:9/tickers", "--retries", "0"], 69, "WazirX tickers: cannot reach http://127.0.0.1:9/tickers"),
-            (["--tickers-url", "ftp://example.com/x"], 64, "'ftp://example.com/x' is invalid for '--tickers-url <url>': expected an http(s) URL, a file:// URL or a path"),
+            (
+                ["--tickers-url", "ftp://example.com/x"], 64,
+                "'ftp://example.com/x' is invalid for '--tickers-url <url>': expected an http(s) URL, a file:// URL or a path"
+            ),
             // A host is no part of a path: this was read as /t.json.
-            (["--tickers-url", "file://saved/t.json"], 64, "'file://saved/t.json' is invalid for '--tickers-url <url>': expected an http(s) URL, a file:// URL or a path"),
+            (
+                ["--tickers-url", "file://saved/t.json"], 64,
+                "'file://saved/t.json' is invalid for '--tickers-url <url>': expected an http(s) URL, a file:// URL or a path"
+            ),
         ])
     func failures(arguments: [String], status: Int32, message: String) throws {
         let folder = try TemporaryFolder()
@@ -384,7 +455,10 @@ struct ExecutableTests {
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("dir"), withIntermediateDirectories: false)
         let existing = try Self.run(["--sample", "--history", "dir", "--output", "out", "-q"], in: folder.url)
         #expect(existing.status == 74, "\(existing.stderr)")
-        #expect(existing.stderr == "cryptoreport: History: dir: it is a folder; name a file in it, such as dir/history.sqlite; the reports were written, but this run is not in the history.\n", "\(existing.stderr)")
+        #expect(
+            existing.stderr
+                == "cryptoreport: History: dir: it is a folder; name a file in it, such as dir/history.sqlite; the reports were written, but this run is not in the history.\n",
+            "\(existing.stderr)")
         #expect(folder.contents("dir").isEmpty)
     }
 
@@ -463,13 +537,18 @@ struct ExecutableTests {
         // A mistyped subcommand is named as such, not blamed on the options that follow it.
         let typo = try Self.run(["hisory", "--symbol", "btc"], in: folder.url)
         #expect(typo.status == 64 && typo.stdout.isEmpty)
-        #expect(typo.stderr == "cryptoreport: there is no subcommand \"hisory\" (did you mean \"history\"?); there are report, history, backfill (see cryptoreport --help)\n")
+        #expect(
+            typo.stderr
+                == "cryptoreport: there is no subcommand \"hisory\" (did you mean \"history\"?); there are report, history, backfill (see cryptoreport --help)\n"
+        )
         let typoHelp = try Self.run(["hisory", "--help"], in: folder.url)
         #expect(typoHelp.status == 64 && typoHelp.stdout.isEmpty && typoHelp.stderr.contains("(did you mean \"history\"?)"), "\(typoHelp.stdout)")
         let helpTypo = try Self.run(["help", "bakfill"], in: folder.url)
         #expect(helpTypo.status == 64 && helpTypo.stderr.hasPrefix("cryptoreport: help: there is no subcommand \"bakfill\" (did you mean \"backfill\"?);"))
         let unknown = try Self.run(["xyz"], in: folder.url)
-        #expect(unknown.status == 64 && unknown.stderr == "cryptoreport: there is no subcommand \"xyz\"; there are report, history, backfill (see cryptoreport --help)\n")
+        #expect(
+            unknown.status == 64
+                && unknown.stderr == "cryptoreport: there is no subcommand \"xyz\"; there are report, history, backfill (see cryptoreport --help)\n")
         #expect(try Self.run(["help", "history"], in: folder.url).stdout.contains("--days"))
         let version = try Self.run(["--version"], in: folder.url)
         #expect(version.status == 0 && version.stdout.hasPrefix("0."), "\(version.stdout)")

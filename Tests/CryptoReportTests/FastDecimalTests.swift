@@ -72,7 +72,10 @@ struct FastDecimalTests {
         ).map { drawn in
             let (high, low, shift, exponent, negative) = drawn
             // A shift of the 128-bit pattern gives every bit length equally often.
-            let (h, l) = shift >= 64 ? (UInt64(0), high >> UInt64(shift - 64)) : (shift == 0 ? (high, low) : (high >> UInt64(shift), low >> UInt64(shift) | high << UInt64(64 - shift)))
+            let (h, l) =
+                shift >= 64
+                ? (UInt64(0), high >> UInt64(shift - 64))
+                : (shift == 0 ? (high, low) : (high >> UInt64(shift), low >> UInt64(shift) | high << UInt64(64 - shift)))
             return FastDecimalTests.make(high: h, low: l, exponent: exponent, negative: negative)
         }
         await propertyCheck(count: 3000, input: operand, operand) { a, b in
@@ -139,8 +142,10 @@ struct FastDecimalTests {
 @Suite("MarketAnalyser's figures are Foundation's")
 struct FastAnalyserTests {
     static func figures(_ row: MarketRow) -> [Decimal?] {
-        [row.price, row.open, row.high, row.low, row.bid, row.ask, row.changePercent, row.spread, row.spreadPercent,
-         row.volume, row.volumeValue, row.fxRate]
+        [
+            row.price, row.open, row.high, row.low, row.bid, row.ask, row.changePercent, row.spread, row.spreadPercent,
+            row.volume, row.volumeValue, row.fxRate,
+        ]
     }
 
     static func bytes(_ value: Decimal?) -> [UInt8] { value.map(FastDecimalTests.bytes) ?? [] }

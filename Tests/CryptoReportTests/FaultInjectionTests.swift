@@ -12,7 +12,8 @@ struct FaultInjectionTests {
         var request = Settings()
         request.fetch.tickers = .at(server.url(tickers))
         request.fetch.rates = .at(server.url("/rates"), .rates)
-        request.fetch.cacheDirectory = FileManager.default.temporaryDirectory
+        request.fetch.cacheDirectory =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("cryptoreport-cache-\(UUID().uuidString)").path
         request.fetch.retry = RetryPolicy(retries: retries, baseDelay: 0.2)
         // Tests that wait for a time limit set their own; this one only keeps a broken run from hanging.
@@ -120,7 +121,12 @@ struct FaultInjectionTests {
     @Test("a gzip body cut short is reported as broken off")
     func truncatedGzip() async throws {
         // 40 tickers as JSON, gzip-compressed (Python's gzip.compress, mtime 0): 133 bytes.
-        let gzip: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 237, 205, 59, 10, 128, 48, 20, 68, 209, 173, 72, 106, 139, 36, 69, 252, 116, 238, 192, 94, 44, 18, 77, 33, 68, 130, 190, 103, 33, 226, 222, 53, 160, 184, 1, 203, 233, 134, 203, 192, 233, 14, 65, 251, 236, 98, 16, 117, 38, 28, 15, 27, 141, 44, 242, 123, 90, 242, 13, 145, 231, 167, 167, 182, 108, 145, 191, 248, 62, 131, 37, 110, 215, 105, 240, 41, 42, 35, 165, 76, 213, 166, 143, 50, 166, 146, 69, 169, 43, 125, 215, 51, 207, 96, 193, 130, 5, 11, 22, 44, 88, 176, 96, 193, 130, 5, 11, 22, 44, 88, 176, 254, 183, 250, 11, 27, 128, 110, 104, 224, 16, 0, 0]
+        let gzip: [UInt8] = [
+            31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 237, 205, 59, 10, 128, 48, 20, 68, 209, 173, 72, 106, 139, 36, 69, 252, 116, 238, 192, 94, 44, 18, 77, 33, 68, 130,
+            190, 103, 33, 226, 222, 53, 160, 184, 1, 203, 233, 134, 203, 192, 233, 14, 65, 251, 236, 98, 16, 117, 38, 28, 15, 27, 141, 44, 242, 123, 90, 242,
+            13, 145, 231, 167, 167, 182, 108, 145, 191, 248, 62, 131, 37, 110, 215, 105, 240, 41, 42, 35, 165, 76, 213, 166, 143, 50, 166, 146, 69, 169, 43,
+            125, 215, 51, 207, 96, 193, 130, 5, 11, 22, 44, 88, 176, 96, 193, 130, 5, 11, 22, 44, 88, 176, 254, 183, 250, 11, 27, 128, 110, 104, 224, 16, 0, 0,
+        ]
         let cut = Response(
             status: 200, body: Data(gzip), headers: ["Content-Encoding": "gzip"], behaviour: .truncate(after: 60))
         let server = try Self.server(tickersRoute: cut)

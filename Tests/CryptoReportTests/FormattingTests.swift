@@ -8,18 +8,22 @@ struct FormattingTests {
     let usd = PeopleNumberFormatter(currency: "USD", locale: Locale(identifier: "en_US"))
     let sek = PeopleNumberFormatter(currency: "SEK", locale: Locale(identifier: "sv_SE"))
 
-    @Test("USD in en_US, with at least four significant digits", arguments: [
-        ("1234.56", "$1,234.56"), ("0.0000086", "$0.000008600"), ("16100.005", "$16,100.01"), ("0.5", "$0.5000"),
-        ("1.2345", "$1.235"), ("12345678901234567890.5", "$12,345,678,901,234,567,890.50"), ("0", "$0.00"),
-    ])
+    @Test(
+        "USD in en_US, with at least four significant digits",
+        arguments: [
+            ("1234.56", "$1,234.56"), ("0.0000086", "$0.000008600"), ("16100.005", "$16,100.01"), ("0.5", "$0.5000"),
+            ("1.2345", "$1.235"), ("12345678901234567890.5", "$12,345,678,901,234,567,890.50"), ("0", "$0.00"),
+        ])
     func dollars(value: String, expected: String) {
         #expect(usd.money(Fixtures.decimal(value)) == expected)
     }
 
-    @Test("SEK in sv_SE: space grouping, comma decimals, kr after", arguments: [
-        ("1234.56", "1 234,56 kr"), ("0.0000086", "0,000008600 kr"), ("171447.3476", "171 447,35 kr"),
-        ("98765432109876543210", "98 765 432 109 876 543 210,00 kr"),
-    ])
+    @Test(
+        "SEK in sv_SE: space grouping, comma decimals, kr after",
+        arguments: [
+            ("1234.56", "1 234,56 kr"), ("0.0000086", "0,000008600 kr"), ("171447.3476", "171 447,35 kr"),
+            ("98765432109876543210", "98 765 432 109 876 543 210,00 kr"),
+        ])
     func kronor(value: String, expected: String) {
         // sv_SE groups with a no-break space; compare with plain spaces for readability.
         #expect(sek.money(Fixtures.decimal(value)).replacingOccurrences(of: "\u{00A0}", with: " ") == expected)
@@ -40,12 +44,14 @@ struct FormattingTests {
         #expect(usd.quantity(nil) == "")
     }
 
-    @Test("plain numbers: no grouping, no exponent, 15 significant digits", arguments: [
-        ("0.00000053", "0.00000053"), ("1398000", "1398000"), ("0.131211225556053142260038811762949693", "0.131211225556053"),
-        ("171447.347647862580519227015420651961739", "171447.347647863"), ("-1.30864197530864197530864197530864197", "-1.30864197530864"),
-        ("123000000000000000000000000000000", "123000000000000000000000000000000"),
-        ("0.000000000000000000000000000001", "0.000000000000000000000000000001"), ("0", "0"),
-    ])
+    @Test(
+        "plain numbers: no grouping, no exponent, 15 significant digits",
+        arguments: [
+            ("0.00000053", "0.00000053"), ("1398000", "1398000"), ("0.131211225556053142260038811762949693", "0.131211225556053"),
+            ("171447.347647862580519227015420651961739", "171447.347647863"), ("-1.30864197530864197530864197530864197", "-1.30864197530864"),
+            ("123000000000000000000000000000000", "123000000000000000000000000000000"),
+            ("0.000000000000000000000000000001", "0.000000000000000000000000000001"), ("0", "0"),
+        ])
     func plain(value: String, expected: String) {
         #expect(PlainNumber.format(Fixtures.decimal(value)) == expected)
     }

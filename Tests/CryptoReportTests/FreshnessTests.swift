@@ -74,9 +74,10 @@ struct FreshnessTests {
             tickers: [Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000", at: Self.at)],
             rates: Fixtures.ecbXML(date: "2022-11-18", rates: Self.usd))
         #expect(report.freshness.ratesBehind)
-        #expect(report.notices.map(NoticeText.text) == [
-            "ECB rates are of 2022-11-18; the rates of 2022-11-21 should have been published by the time of these tickers."
-        ])
+        #expect(
+            report.notices.map(NoticeText.text) == [
+                "ECB rates are of 2022-11-18; the rates of 2022-11-21 should have been published by the time of these tickers."
+            ])
     }
 
     @Test("rates older than --max-age are an error unless --allow-stale")
@@ -236,7 +237,8 @@ struct FreshnessTests {
         let folder = try TemporaryFolder()
         // The real day of 2022-11-21, and after it a made-up 2022-11-22 published 14 h after the tickers.
         let real = try String(contentsOf: Fixtures.ratesURL, encoding: .utf8)
-        let later = real.replacingOccurrences(of: "<Cube time='2022-11-21'>", with: "<Cube time='2022-11-22'><Cube currency='USD' rate='2'/></Cube><Cube time='2022-11-21'>")
+        let later = real.replacingOccurrences(
+            of: "<Cube time='2022-11-21'>", with: "<Cube time='2022-11-22'><Cube currency='USD' rate='2'/></Cube><Cube time='2022-11-21'>")
         #expect(later != real)
         let file = folder.url.appendingPathComponent("two-days.xml")
         try Data(later.utf8).write(to: file)
@@ -251,7 +253,10 @@ struct FreshnessTests {
         #expect(report.rates.date == "2024-11-28")
         #expect(report.freshness.ratesAhead)
         #expect(report.notices.map(\.kind) == [.ratesAhead])
-        #expect(report.notices.first.map(NoticeText.text) == "ECB rates are of 2024-11-28, published after these tickers (the rates in effect were those of 2022-11-21); prices are converted at later rates.")
+        #expect(
+            report.notices.first.map(NoticeText.text)
+                == "ECB rates are of 2024-11-28, published after these tickers (the rates in effect were those of 2022-11-21); prices are converted at later rates."
+        )
         #expect(try JSONRenderer().render(report).contains(#""rates_ahead" : true"#))
     }
 
@@ -265,6 +270,9 @@ struct FreshnessTests {
             rates: Fixtures.ecbXML(date: "2022-11-22", rates: Self.usd), fetchedAt: Self.utc("2022-11-22T16:00:00Z"))
         #expect(report.freshness.ratesAhead == ahead)
         #expect(report.notices.contains { $0.kind == .ratesAhead } == ahead)
-        #expect(TARGETCalendar.ratesInEffect([ExchangeRates(date: "2022-11-22", perEuro: [:]), ExchangeRates(date: "2022-11-21", perEuro: [:])], at: Self.utc(tickerTime))?.date == (ahead ? "2022-11-21" : "2022-11-22"))
+        #expect(
+            TARGETCalendar.ratesInEffect(
+                [ExchangeRates(date: "2022-11-22", perEuro: [:]), ExchangeRates(date: "2022-11-21", perEuro: [:])], at: Self.utc(tickerTime))?.date
+                == (ahead ? "2022-11-21" : "2022-11-22"))
     }
 }

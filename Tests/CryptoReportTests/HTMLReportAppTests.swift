@@ -70,9 +70,11 @@ struct HTMLReportAppTests {
         #expect(markdown.contains("- Top lists: markets that traded at least $2,500 in 24 h (1 left out"))
     }
 
-    @Test("min_volume_value reads amounts exactly and refuses what is not one", arguments: [
-        ("5000", "5000"), ("2500.50", "2500.5"), (" 0 ", "0"), ("1_000", "1000"),
-    ])
+    @Test(
+        "min_volume_value reads amounts exactly and refuses what is not one",
+        arguments: [
+            ("5000", "5000"), ("2500.50", "2500.5"), (" 0 ", "0"), ("1_000", "1000"),
+        ])
     func amountParser(text: String, expected: String) throws {
         let value = try Rules.amount.text(text)
         #expect("\(value)" == expected)
@@ -221,7 +223,9 @@ struct HTMLReportAppTests {
         ethTrend.days = ["2022-11-21", "2022-11-22"]
         report.rows[eth].trend = ethTrend
         report.hasHistory = true
-        report.alertRules = [try AlertRule(parsing: "btc above 180000 SEK"), try AlertRule(parsing: "btc below 14000 USD"), try AlertRule(parsing: "eth above 1 SEK")]
+        report.alertRules = [
+            try AlertRule(parsing: "btc above 180000 SEK"), try AlertRule(parsing: "btc below 14000 USD"), try AlertRule(parsing: "eth above 1 SEK"),
+        ]
         let model = ReportViewModel(report)
         let detail = try #require(model.details.first { $0.symbol == "btcusdt" })
         #expect(detail.hasSeries && detail.hasLimits)
@@ -251,7 +255,9 @@ struct HTMLReportAppTests {
         #expect(section.contains("<div class=\"history\"><p class=\"small\">Diagrammet och de tidigare dagarna kräver JavaScript.</p></div>"))
         #expect(!section.contains("Inget diagram än"))
         // A market the history holds one day of says its chart is still to come.
-        #expect(report.hasHistory && html.contains("<p class=\"small\">Inget diagram än: priset över tid visas när historiken har tidigare dagar för den här marknaden.</p>"))
+        #expect(
+            report.hasHistory
+                && html.contains("<p class=\"small\">Inget diagram än: priset över tid visas när historiken har tidigare dagar för den här marknaden.</p>"))
         #expect(!section.contains("Inget diagram"))
         // Without history, a detail says why it has no chart: here, none was kept.
         let plain = try Self.render(try Self.sample("SEK"), .html)
@@ -344,7 +350,10 @@ struct HTMLReportAppTests {
     @Test("the page forbids every network request and loads nothing from outside")
     func contentSecurityPolicy() throws {
         let html = try Self.render(try Self.sample(), .html)
-        #expect(html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:;"))
+        #expect(
+            html.contains(
+                "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:;"
+            ))
         for reference in [" src=\"http", "url(http", "@import", "<link "] {
             #expect(!html.contains(reference), "\(reference)")
         }

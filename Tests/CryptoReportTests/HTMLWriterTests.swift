@@ -98,9 +98,10 @@ struct HTMLWriterTests {
         #expect(model.moreAlertsLabel == "\(model.alerts.count - 5) larm till")
         try Self.expectSame(model, "many alerts")
         let html = HTMLWriter.render(model)
-        let section = try #require(html.range(of: "<section class=\"alerts\"").flatMap { start in
-            html[start.lowerBound...].range(of: "</section>").map { html[start.lowerBound..<$0.upperBound] }
-        })
+        let section = try #require(
+            html.range(of: "<section class=\"alerts\"").flatMap { start in
+                html[start.lowerBound...].range(of: "</section>").map { html[start.lowerBound..<$0.upperBound] }
+            })
         #expect(section.components(separatedBy: "<li>").count - 1 == model.alerts.count)
         #expect(section.contains("<details class=\"more-alerts\"><summary>\(model.alerts.count - 5) larm till</summary>"))
         // Every link opens a detail the page has; the market the table leaves out has none.

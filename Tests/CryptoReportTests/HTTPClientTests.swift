@@ -33,7 +33,9 @@ struct HTTPClientTests {
 
     @Test("a redirect loop is not fetched again: one attempt, exit 69, one line")
     func loopNotRetried() throws {
-        let server = try LoopbackServer(routes: ["/a": Self.redirect("/b"), "/b": Self.redirect("/a"), "/r": .init(status: 200, body: try Fixtures.rates, contentType: "text/xml")])
+        let server = try LoopbackServer(routes: [
+            "/a": Self.redirect("/b"), "/b": Self.redirect("/a"), "/r": .init(status: 200, body: try Fixtures.rates, contentType: "text/xml"),
+        ])
         defer { server.stop() }
         let folder = try TemporaryFolder()
         let run = try ExecutableTests.run(
@@ -96,9 +98,11 @@ struct HTTPClientTests {
         ])
         defer { server.stop() }
         let folder = try TemporaryFolder()
-        let run = try ExecutableTests.run(["--tickers-url", server.url("/t"), "--ecb-url", server.url("/r"), "--retries", "3", "--output", "out"], in: folder.url)
+        let run = try ExecutableTests.run(
+            ["--tickers-url", server.url("/t"), "--ecb-url", server.url("/r"), "--retries", "3", "--output", "out"], in: folder.url)
         #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr == "cryptoreport: WazirX tickers: the answer from \(server.url("/t")) says it is gzip-encoded, but does not decode.\n", "\(run.stderr)")
+        #expect(
+            run.stderr == "cryptoreport: WazirX tickers: the answer from \(server.url("/t")) says it is gzip-encoded, but does not decode.\n", "\(run.stderr)")
         #expect(server.requests.map(\.path).filter { $0 == "/t" }.count == 1)
     }
 

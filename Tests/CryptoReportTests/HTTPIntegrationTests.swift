@@ -19,7 +19,8 @@ struct HTTPIntegrationTests {
     /// A fresh cache per request, so that no test reads another's (or the user's) cache.
     static func request(_ server: LoopbackServer, tickers: String = "/sapi/v1/tickers/24hr", rates: String = "/eurofxref-daily.xml") -> Settings {
         var request = Settings()
-        request.fetch.cacheDirectory = FileManager.default.temporaryDirectory
+        request.fetch.cacheDirectory =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("cryptoreport-cache-\(UUID().uuidString)").path
         request.fetch.retry.retries = 0
         request.report.currency = "SEK"
@@ -43,6 +44,22 @@ struct HTTPIntegrationTests {
         sample.report.currency = "SEK"
         sample.fetch.sample = true
         #expect(try await pipeline.makeReport(sample).rows == report.rows)
+    }
+
+    /// docs/errors.md: a file is judged against its own newest ticker, an http(s) URL against the
+    /// fetch, as the live feed is; the tool cannot tell a replay over HTTP from a halted exchange.
+    @Test("an old capture over HTTP is judged against the fetch and is stale; the same capture as a file is not")
+    func replayOverHTTP() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let pipeline = ReportPipeline(clock: FixedClock(Fixtures.captureTime.addingTimeInterval(3 * 86400)))
+        var request = Self.request(server)
+        request.fetch.rates = .at(Fixtures.ratesURL.path, .rates)
+        let served = try await pipeline.makeReport(request)
+        #expect(served.rows.allSatisfy(\.isStale) && served.freshness.halt != nil, "\(served.freshness)")
+        request.fetch.tickers = .at(Fixtures.tickersURL.path)
+        let read = try await pipeline.makeReport(request)
+        #expect(!read.rows.contains(where: \.isStale) && read.freshness.halt == nil, "\(read.freshness)")
     }
 
     @Test("a 500 is an unreachable-source error naming the source and status")

@@ -52,7 +52,9 @@ struct HistoryExportPathTests {
             if daysAgo != 3 { snapshot.tickers.append(Ticker(symbol: "FOOUSDT", baseAsset: "FOO", quoteAsset: "USDT", last: Decimal(daysAgo) / 8)) }
             if daysAgo == 2 || daysAgo == 4 {
                 snapshot.tickers.append(
-                    Ticker(symbol: "BTCUSDT", baseAsset: "BTC", quoteAsset: "USDT", open: 100, last: Decimal(100 + daysAgo), volume: Decimal(daysAgo * 1000), updatedAt: at))
+                    Ticker(
+                        symbol: "BTCUSDT", baseAsset: "BTC", quoteAsset: "USDT", open: 100, last: Decimal(100 + daysAgo), volume: Decimal(daysAgo * 1000),
+                        updatedAt: at))
             }
             if daysAgo <= 3 { snapshot.tickers.append(Ticker(symbol: "btcwrx", baseAsset: "btc", quoteAsset: "wrx", last: 90_000, volume: 1, updatedAt: at)) }
             if daysAgo == 4 { snapshot.rates.perEuro["SEK"] = nil }
@@ -103,7 +105,8 @@ struct HistoryExportPathTests {
         let btc = try exporter.series(symbol: "btc", currency: "USD", days: 90, now: Self.captured)
         #expect(Set(btc.map(\.row.symbol)) == ["btcusdt", "BTCUSDT"])
         #expect(try exporter.series(symbol: "btc", currency: "INR", days: 90, now: Self.captured).contains { $0.row.symbol == "btcinr" }, "the day without USD")
-        #expect(try exporter.series(symbol: "ethfoo", currency: "SEK", days: 90, now: Self.captured).count == 4, "not on the day FOO has no price, nor without SEK")
+        #expect(
+            try exporter.series(symbol: "ethfoo", currency: "SEK", days: 90, now: Self.captured).count == 4, "not on the day FOO has no price, nor without SEK")
     }
 
     @Test("the JSON export's bytes are JSONEncoder's, figures missing or not, text to escape or not")

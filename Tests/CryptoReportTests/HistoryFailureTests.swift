@@ -19,7 +19,9 @@ struct HistoryFailureTests {
         #expect(HistoryStore.describe(CocoaError(.fileWriteNoPermission)) == "permission denied (its folder cannot be made or written)")
         #expect(HistoryStore.describe(CocoaError(.fileWriteOutOfSpace)) == "no space left on the device")
         #expect(!HistoryStore.describe(CocoaError(.fileNoSuchFile)).hasSuffix("."))
-        #expect(HistoryError.cannotOpen(path: "h.sqlite", reason: HistoryStore.describe(CocoaError(.fileWriteNoPermission))).errorDescription?.contains(".;") == false)
+        #expect(
+            HistoryError.cannotOpen(path: "h.sqlite", reason: HistoryStore.describe(CocoaError(.fileWriteNoPermission))).errorDescription?.contains(".;")
+                == false)
     }
 
     @Test("a full disk during the history write: one line on stderr even with --quiet, exit 74, the reports kept")
@@ -73,19 +75,21 @@ struct HistoryFailureTests {
         let market = try ExecutableTests.run(["history", "--symbol", "btcusdt"] + export, in: folder.url)
         #expect(market.status == 65)
         #expect(market.stdout.isEmpty)
-        #expect(market.stderr == """
-            cryptoreport: History: out/history.sqlite: 1 stored row for "btcusdt" cannot be read (not figures this tool writes); \
-            the database may be damaged.\n
-            """)
+        #expect(
+            market.stderr == """
+                cryptoreport: History: out/history.sqlite: 1 stored row for "btcusdt" cannot be read (not figures this tool writes); \
+                the database may be damaged.\n
+                """)
         // The asset's other markets are still there: the export goes on without the damaged row,
         // and says what it left out.
         let asset = try ExecutableTests.run(["history", "--symbol", "btc"] + export, in: folder.url)
         #expect(asset.status == 0)
         #expect(asset.stdout.contains(",btcinr,SEK,"), "\(asset.stdout)")
-        #expect(asset.stderr == """
-            cryptoreport: warning: History: out/history.sqlite: 1 stored row for "btc" cannot be read (not figures this tool writes); \
-            the database may be damaged. They are left out.\n
-            """)
+        #expect(
+            asset.stderr == """
+                cryptoreport: warning: History: out/history.sqlite: 1 stored row for "btc" cannot be read (not figures this tool writes); \
+                the database may be damaged. They are left out.\n
+                """)
     }
 
     @Test("history.sqlite as a symbolic link is refused, not followed: exit 74, nothing created where it points")

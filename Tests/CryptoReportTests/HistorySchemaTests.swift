@@ -132,7 +132,7 @@ struct HistorySchemaTests {
 
     @Test("the integer forms read back as the plain text did, over many figures")
     func storedNumbers() throws {
-        var generator = NumberReferenceTests.SeededGenerator(state: 20221122)
+        var generator = NumberReferenceTests.SeededGenerator(state: 20_221_122)
         var checked = 0
         for _ in 0..<20000 {
             let digits = Int(generator.next() % 38) + 1
@@ -163,7 +163,9 @@ struct HistorySchemaTests {
         #expect(StoredNumber.last(Self.d("1398000.0")) == (1398 << 6 | (3 + 32)).databaseValue)
         #expect(StoredNumber.figure(Self.d("1399000"), last: StoredNumber.Parts(Self.d("1398000"))) == Int64(2).databaseValue)
         #expect(StoredNumber.figure(Self.d("1399000.5"), last: StoredNumber.Parts(Self.d("1398000"))) == ((13_990_005 << 6 | 31) << 1 | 1).databaseValue)
-        #expect(StoredNumber.last(Self.d("21615.96940084552698")) == Data([UInt8(bitPattern: -14), 0] + [0xFA, 0xA3, 0x4F, 0xE1, 0xF6, 0x88, 0xFF, 0x1D]).databaseValue)
+        #expect(
+            StoredNumber.last(Self.d("21615.96940084552698"))
+                == Data([UInt8(bitPattern: -14), 0] + [0xFA, 0xA3, 0x4F, 0xE1, 0xF6, 0x88, 0xFF, 0x1D]).databaseValue)
         let long = try #require(DecimalParts(isNegative: false, exponent: -30, high: .max, low: .max).decimal)
         #expect(StoredNumber.last(long) == DecimalParts.plainText(long).databaseValue)
         #expect(Self.same(StoredNumber.readLast(StoredNumber.last(long))?.value, Self.v3(long)))
@@ -172,7 +174,7 @@ struct HistorySchemaTests {
     @Test("a last price read from the statement for the trends is the one readLast gives, byte for byte, or none where it gives none")
     func lastFromStatement() throws {
         var values: [DatabaseValue] = []
-        var generator = NumberReferenceTests.SeededGenerator(state: 20261124)
+        var generator = NumberReferenceTests.SeededGenerator(state: 20_261_124)
         for _ in 0..<5000 {
             let digits = Int(generator.next() % 38) + 1
             let text = (0..<digits).map { _ in String(generator.next() % 10) }.joined()
@@ -310,7 +312,9 @@ struct HistorySchemaTests {
     static func v3Database(at path: String) throws -> (snapshots: [Snapshot], rates: [ExchangeRates]) {
         let old = try DatabaseQueue(path: path)
         try HistoryStore.migrator.migrate(old, upTo: "v3")
-        var snapshots = [try realSnapshot(daysAgo: 3), try realSnapshot(daysAgo: 2, factor: Self.d("1.0003")), try realSnapshot(daysAgo: 1, factor: Self.d("0.97"))]
+        var snapshots = [
+            try realSnapshot(daysAgo: 3), try realSnapshot(daysAgo: 2, factor: Self.d("1.0003")), try realSnapshot(daysAgo: 1, factor: Self.d("0.97")),
+        ]
         snapshots[1].kind = .backfill
         snapshots[2].rates.perEuro["SEK"] = Self.d("11.0001")
         let text = { (value: Decimal?) in value.map(DecimalParts.plainText) }
@@ -354,7 +358,8 @@ struct HistorySchemaTests {
         }
         try old.close()
         var expected = snapshots
-        expected[0].tickers.append(Ticker(symbol: "badopeninr", baseAsset: "badopen", quoteAsset: "inr", last: Self.d("2"), updatedAt: Date(timeIntervalSince1970: 0.005)))
+        expected[0].tickers.append(
+            Ticker(symbol: "badopeninr", baseAsset: "badopen", quoteAsset: "inr", last: Self.d("2"), updatedAt: Date(timeIntervalSince1970: 0.005)))
         return (expected, snapshots.map(\.rates))
     }
 
@@ -411,7 +416,8 @@ struct HistorySchemaTests {
             #expect(try db.tableExists("market_name") == false)
             #expect(try db.columns(in: "market").map(\.name).contains("symbol"))
             let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM market")
-            #expect(rows == v3.snapshots.map(\.tickers.count).reduce(0, +) + 1, "each snapshot's markets (one read without its bad `open`) and the row v3 skipped")
+            #expect(
+                rows == v3.snapshots.map(\.tickers.count).reduce(0, +) + 1, "each snapshot's markets (one read without its bad `open`) and the row v3 skipped")
         }
         try queue.close()
         try Self.expectV3Values(try HistoryStore(path: path), v3)

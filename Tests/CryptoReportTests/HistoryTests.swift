@@ -252,9 +252,11 @@ struct HistoryTests {
         #expect(try fresh.runs(in: Date(timeIntervalSince1970: 0)...Date()).isEmpty)
     }
 
-    @Test("sparklines", arguments: [
-        (["1", "2", "3", "4", "5", "6", "7", "8"], "▁▂▃▄▅▆▇█"), (["5", "5", "5"], "▄▄▄"), (["3"], ""), (["2", "1", "2"], "█▁█"),
-    ])
+    @Test(
+        "sparklines",
+        arguments: [
+            (["1", "2", "3", "4", "5", "6", "7", "8"], "▁▂▃▄▅▆▇█"), (["5", "5", "5"], "▄▄▄"), (["3"], ""), (["2", "1", "2"], "█▁█"),
+        ])
     func unicodeSparkline(values: [String], expected: String) {
         #expect(Sparkline.unicode(values.map(Fixtures.decimal)) == expected)
     }
@@ -326,7 +328,8 @@ struct HistoryTests {
             points.append(String(format: "%.1f,%.1f", x, y))
         }
         let direction = last > first ? "up" : last < first ? "down" : "flat"
-        var svg = "<svg class=\"spark \(direction)\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(escape(label ?? "\(values.count)-day price trend"))\">"
+        var svg =
+            "<svg class=\"spark \(direction)\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(escape(label ?? "\(values.count)-day price trend"))\">"
         svg += "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"\(points.joined(separator: " "))\"/>"
         if let labels {
             let x = Int((Double(width) - margin + 4).rounded())
@@ -356,7 +359,10 @@ struct HistoryTests {
     @Test("SVG sparkline golden")
     func svgSparkline() {
         let svg = Sparkline.svg(["1", "3", "2"].map(Fixtures.decimal), width: 100, height: 24)
-        #expect(svg == #"<svg class="spark up" viewBox="0 0 100 24" width="100" height="24" role="img" aria-label="3-day price trend"><polyline fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round" points="2.0,22.0 50.0,2.0 98.0,12.0"/></svg>"#)
+        #expect(
+            svg
+                == #"<svg class="spark up" viewBox="0 0 100 24" width="100" height="24" role="img" aria-label="3-day price trend"><polyline fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round" points="2.0,22.0 50.0,2.0 98.0,12.0"/></svg>"#
+        )
     }
 
     @Test("a run records its snapshot; the next run shows the trend in every format")
@@ -404,10 +410,11 @@ struct HistoryTests {
         try database.close()
         let log = LogRecorder()
         let outcome = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime), logger: log.logger).run(request)
-        #expect(log.messages.filter { $0.contains("cannot be read") } == [
-            "History: \(path): 1 stored row of the month the trends read cannot be read (not figures this tool writes); "
-                + "the database may be damaged. The trends leave them out.",
-        ])
+        #expect(
+            log.messages.filter { $0.contains("cannot be read") } == [
+                "History: \(path): 1 stored row of the month the trends read cannot be read (not figures this tool writes); "
+                    + "the database may be damaged. The trends leave them out."
+            ])
         #expect(outcome.report.rows.first { $0.symbol == "btcusdt" }?.trend?.change7d == nil)
         #expect(outcome.report.rows.first { $0.symbol == "ethusdt" }?.trend?.change7d != nil, "the other markets keep their day")
     }
@@ -480,7 +487,10 @@ struct HistoryTests {
         let store = try HistoryStore()
         // A name of an id far past the others (ids are rowids, which a hand-edited file may spread).
         try store.write { try $0.execute(sql: "INSERT INTO market_name (id, symbol, base_asset, quote_asset) VALUES (5000000000, 'XYZBTC', 'XYZ', 'btc')") }
-        var snapshots = [try Self.snapshot(daysAgo: 3, factor: Fixtures.decimal("0.5")), try Self.snapshot(daysAgo: 2, factor: Fixtures.decimal("0.7"), rateFactor: Fixtures.decimal("1.1")), try Self.snapshot(daysAgo: 1, factor: 1)]
+        var snapshots = [
+            try Self.snapshot(daysAgo: 3, factor: Fixtures.decimal("0.5")),
+            try Self.snapshot(daysAgo: 2, factor: Fixtures.decimal("0.7"), rateFactor: Fixtures.decimal("1.1")), try Self.snapshot(daysAgo: 1, factor: 1),
+        ]
         for index in snapshots.indices {
             // Quote assets priced through WRX and BTC, one priced only by a market spelt in
             // capitals (and not at all on the middle day), a symbol stored in two spellings.
@@ -505,7 +515,9 @@ struct HistoryTests {
             let rates = try day.quoteRates(for: stored.tickers).rates
             var prices: [String: Decimal] = [:]
             for ticker in stored.tickers {
-                if let rate = rates[ticker.quoteAsset.lowercased()] { prices[ticker.symbol.lowercased()] = (FastDecimal(ticker.last) * FastDecimal(rate.rate)).decimal }
+                if let rate = rates[ticker.quoteAsset.lowercased()] {
+                    prices[ticker.symbol.lowercased()] = (FastDecimal(ticker.last) * FastDecimal(rate.rate)).decimal
+                }
             }
             for (symbol, price) in prices { expected[symbol, default: []].append(price) }
         }
@@ -545,7 +557,9 @@ struct HistoryTests {
         #expect(throws: HistoryError.noSeries(symbol: "nosuch", days: 90, runs: 1)) {
             try exporter.series(symbol: "NoSuch", currency: "SEK", days: 90, now: Self.captured)
         }
-        #expect(HistoryError.noSeries(symbol: "nosuch", days: 90, runs: 1).errorDescription == "History: no market matches \"nosuch\" in the 1 recorded run of the last 90 days.")
+        #expect(
+            HistoryError.noSeries(symbol: "nosuch", days: 90, runs: 1).errorDescription
+                == "History: no market matches \"nosuch\" in the 1 recorded run of the last 90 days.")
         #expect(HistoryError.failed(path: "h", reason: "file is not a database").asInput.exitStatus == .noInput)
     }
 
@@ -628,7 +642,10 @@ struct HistoryTests {
         let elsewhere = try TemporaryFolder()
         let missing = try ExecutableTests.run(["history", "--symbol", "btc", "--no-config"], in: elsewhere.url)
         #expect(missing.status == 64)
-        #expect(missing.stderr.hasSuffix("Output/history.sqlite, where the reports keep it; run a report first (a --sample run records one only when given --history), backfill, or name one with --history.\n"), "\(missing.stderr)")
+        #expect(
+            missing.stderr.hasSuffix(
+                "Output/history.sqlite, where the reports keep it; run a report first (a --sample run records one only when given --history), backfill, or name one with --history.\n"
+            ), "\(missing.stderr)")
         let named = try ExecutableTests.run(["history", "--symbol", "btc", "--history", "none.sqlite", "--no-config"], in: elsewhere.url)
         #expect(named.status == 64)
         #expect(named.stderr == "cryptoreport: History: no database at none.sqlite; run a report first, or backfill.\n", "\(named.stderr)")
@@ -638,7 +655,10 @@ struct HistoryTests {
         for extra in [[], ["--currency", "XYZ"], ["--format", "json"]] {
             let empty = try ExecutableTests.run(["history", "--symbol", "nosuch", "--history", "empty.sqlite", "--no-config"] + extra, in: elsewhere.url)
             #expect(empty.status == 64 && empty.stdout.isEmpty, "\(extra): \(empty.stdout)")
-            #expect(empty.stderr == "cryptoreport: History: empty.sqlite holds no run yet; run a report first (a --sample run records one only when given --history), or backfill.\n", "\(empty.stderr)")
+            #expect(
+                empty.stderr
+                    == "cryptoreport: History: empty.sqlite holds no run yet; run a report first (a --sample run records one only when given --history), or backfill.\n",
+                "\(empty.stderr)")
         }
         let corrupt = folder.url.appendingPathComponent("corrupt.sqlite")
         try Data(repeating: 0x41, count: 4096).write(to: corrupt)

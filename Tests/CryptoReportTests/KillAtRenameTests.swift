@@ -91,7 +91,11 @@ struct KillAtRenameTests {
                 ["--tickers-url", "/no/such.json", "--ecb-url", "e.xml", "--output", "cr", "--currency", "SEK"], in: folder.url)
             #expect(failing.status == 66)
             let after = Self.reports(in: out)
-            if after == oldSet { sawOld += 1 } else if after == newSet { sawNew += 1 } else {
+            if after == oldSet {
+                sawOld += 1
+            } else if after == newSet {
+                sawNew += 1
+            } else {
                 Issue.record("killed at rename \(when): the reports are a mix of two runs")
             }
             let hidden = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".tmp") || $0.contains("journal") }

@@ -34,8 +34,10 @@ struct NumberReferenceTests {
         var values: [Decimal] = []
         for row in report.rows {
             values += [row.price, row.fxRate]
-            values += [row.open, row.high, row.low, row.bid, row.ask, row.changePercent, row.spread, row.spreadPercent,
-                       row.volume, row.volumeValue].compactMap { $0 }
+            values += [
+                row.open, row.high, row.low, row.bid, row.ask, row.changePercent, row.spread, row.spreadPercent,
+                row.volume, row.volumeValue,
+            ].compactMap { $0 }
         }
         values += report.summary.ratesUsed.map(\.rate)
         if let premium = report.summary.inrPremium { values += [premium.percent, premium.usdtInrLast, premium.ecbUsdInr] }
@@ -105,11 +107,13 @@ struct NumberReferenceTests {
         #expect(PeopleNumberFormatter.minorUnits(of: "XAU") == 2)
     }
 
-    @Test("a price from a thousand up has the currency's own decimals; below, two or four significant digits", arguments: [
-        ("JPY", "2426288.58", "¥2,426,289"), ("JPY", "1000.4", "¥1,000"), ("JPY", "999.994", "¥999.99"), ("JPY", "152.034", "¥152.03"),
-        ("JPY", "0.0012934", "¥0.001293"), ("JPY", "0", "¥0"), ("KRW", "23289565.61", "₩23,289,566"), ("ISK", "2469194.81", "ISK 2,469,195"),
-        ("USD", "17105.734", "$17,105.73"), ("USD", "1.0724", "$1.072"), ("USD", "0", "$0.00"), ("HUF", "6835445.77", "HUF 6,835,445.77"),
-    ])
+    @Test(
+        "a price from a thousand up has the currency's own decimals; below, two or four significant digits",
+        arguments: [
+            ("JPY", "2426288.58", "¥2,426,289"), ("JPY", "1000.4", "¥1,000"), ("JPY", "999.994", "¥999.99"), ("JPY", "152.034", "¥152.03"),
+            ("JPY", "0.0012934", "¥0.001293"), ("JPY", "0", "¥0"), ("KRW", "23289565.61", "₩23,289,566"), ("ISK", "2469194.81", "ISK 2,469,195"),
+            ("USD", "17105.734", "$17,105.73"), ("USD", "1.0724", "$1.072"), ("USD", "0", "$0.00"), ("HUF", "6835445.77", "HUF 6,835,445.77"),
+        ])
     func wholeCurrencies(currency: String, value: String, expected: String) throws {
         let numbers = PeopleNumberFormatter(currency: currency, locale: Locale(identifier: "en_US"))
         let amount = try #require(Decimal(string: value, locale: Locale(identifier: "en_US_POSIX")))
@@ -199,7 +203,9 @@ struct NumberReferenceTests {
         }
     }
 
-    @Test("a detail's premium, worked out in hundredths, is the Decimal one's text and class: every pair of the sample, random pairs and exact ties", arguments: ["USD", "SEK"])
+    @Test(
+        "a detail's premium, worked out in hundredths, is the Decimal one's text and class: every pair of the sample, random pairs and exact ties",
+        arguments: ["USD", "SEK"])
     func premium(currency: String) async throws {
         let locale = Locale(identifier: PeopleNumberFormatter.defaultLocaleIdentifier(for: currency))
         let numbers = PeopleNumberFormatter(currency: currency, locale: locale)
@@ -341,8 +347,10 @@ struct NumberReferenceTests {
     @Test("report dates: calendar fields from the seconds agree with Calendar's")
     func dates() {
         var generator = SeededGenerator(state: 7)
-        var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_669_078_292.123), Fixtures.reportTime,
-                     Date(timeIntervalSince1970: 951_782_400), Date(timeIntervalSince1970: 253_402_300_799.999)]
+        var dates = [
+            Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_669_078_292.123), Fixtures.reportTime,
+            Date(timeIntervalSince1970: 951_782_400), Date(timeIntervalSince1970: 253_402_300_799.999),
+        ]
         for _ in 0..<20000 {
             let milliseconds = Double(Int64.random(in: 0..<253_402_300_800_000, using: &generator))
             dates.append(Date(timeIntervalSince1970: milliseconds / 1000))
@@ -402,7 +410,8 @@ struct NumberReferenceTests {
         var scanned = 0
         for body in bodies where TickerDecoder().scan(body) != nil {
             scanned += 1
-            #expect(outcome { try TickerDecoder().decode(body) } == outcome { try TickerDecoder().decodeWithJSONDecoder(body) },
+            #expect(
+                outcome { try TickerDecoder().decode(body) } == outcome { try TickerDecoder().decodeWithJSONDecoder(body) },
                 "\(String(decoding: body.prefix(80), as: UTF8.self))")
         }
         #expect(scanned > 5, "the real capture and most fixtures take the scanner")

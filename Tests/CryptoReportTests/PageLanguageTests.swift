@@ -141,8 +141,9 @@ struct PageLanguageTests {
     @Test("notices and alerts on the page are Swedish; the log's wording stays English")
     func noticesAndAlerts() {
         let notice = Notice.staleMarkets(count: 3)
-        #expect(NoticeText.text(notice, time: ReportDates.minute, strings: PageStrings(.swedish))
-            == "3 marknader har inte uppdaterats på över en timme; de är märkta som inaktuella.")
+        #expect(
+            NoticeText.text(notice, time: ReportDates.minute, strings: PageStrings(.swedish))
+                == "3 marknader har inte uppdaterats på över en timme; de är märkta som inaktuella.")
         #expect(NoticeText.text(notice) == "3 markets have not updated for over an hour; they are marked stale.")
         #expect(AlertText.text(.day, strings: PageStrings(.swedish)) == "på 24 h")
         #expect(AlertText.text(.sinceLastReport) == "since the last report")

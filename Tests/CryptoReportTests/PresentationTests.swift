@@ -143,25 +143,28 @@ struct PresentationTests {
         let result = AlertEvaluator().evaluate(rules, report: report, tickers: tickers, rates: rates)
         let sekPerUSD = Fixtures.decimal("10.9873") / Fixtures.decimal("1.0246")
         let srm = try #require(report.rows.first { $0.symbol == "srmusdt" })
-        #expect(result.fired == [
-            FiredAlert(
-                rule: rules[0], symbol: "btcusdt", baseAsset: "btc", quoteAsset: "usdt",
-                figure: .price(Fixtures.decimal("15988") * sekPerUSD, currency: "SEK")),
-            FiredAlert(
-                rule: rules[1], symbol: "srmusdt", baseAsset: "srm", quoteAsset: "usdt",
-                figure: .change(try #require(srm.changePercent), period: .day, price: srm.price, currency: "USD")),
-        ])
+        #expect(
+            result.fired == [
+                FiredAlert(
+                    rule: rules[0], symbol: "btcusdt", baseAsset: "btc", quoteAsset: "usdt",
+                    figure: .price(Fixtures.decimal("15988") * sekPerUSD, currency: "SEK")),
+                FiredAlert(
+                    rule: rules[1], symbol: "srmusdt", baseAsset: "srm", quoteAsset: "usdt",
+                    figure: .change(try #require(srm.changePercent), period: .day, price: srm.price, currency: "USD")),
+            ])
         #expect(result.fired.map(\.unit) == ["SEK", "%"])
-        #expect(result.notes == [
-            AlertNote(rule: rules[2], reason: .noMarket(asset: "nosuch")),
-            AlertNote(rule: rules[3], reason: .currencyNotInRates(currency: "XYZ", ratesDate: "2022-11-21")),
-            AlertNote(rule: rules[4], reason: .noHistory),
-        ])
-        #expect(result.notes.map(AlertText.note) == [
-            "alert \"nosuch above 1 USD\": no market for nosuch",
-            "alert \"btc above 1 XYZ\": the ECB rates of 2022-11-21 have no XYZ",
-            "alert \"sol move 5 % since last report\": no history to compare with (--no-history or no earlier run)",
-        ])
+        #expect(
+            result.notes == [
+                AlertNote(rule: rules[2], reason: .noMarket(asset: "nosuch")),
+                AlertNote(rule: rules[3], reason: .currencyNotInRates(currency: "XYZ", ratesDate: "2022-11-21")),
+                AlertNote(rule: rules[4], reason: .noHistory),
+            ])
+        #expect(
+            result.notes.map(AlertText.note) == [
+                "alert \"nosuch above 1 USD\": no market for nosuch",
+                "alert \"btc above 1 XYZ\": the ECB rates of 2022-11-21 have no XYZ",
+                "alert \"sol move 5 % since last report\": no history to compare with (--no-history or no earlier run)",
+            ])
         let messages = [
             "btc above 170000 SEK: BTC/USDT is at 171\u{00A0}447,35\u{00A0}kr",
             "srm move 25 %: SRM/USDT moved +28.61% in 24 h, now $0.4295",
@@ -170,9 +173,10 @@ struct PresentationTests {
 
         report.alerts = result.fired
         let csv = CSVRenderer().alerts(report)
-        #expect(csv == "rule,symbol,value,unit,message\r\n"
-            + "btc above 170000 SEK,btcusdt,171447.347647863,SEK,\"\(messages[0])\"\r\n"
-            + "srm move 25 %,srmusdt,28.6086409772748,%,\"\(messages[1])\"\r\n")
+        #expect(
+            csv == "rule,symbol,value,unit,message\r\n"
+                + "btc above 170000 SEK,btcusdt,171447.347647863,SEK,\"\(messages[0])\"\r\n"
+                + "srm move 25 %,srmusdt,28.6086409772748,%,\"\(messages[1])\"\r\n")
         // The page and the Markdown write a limit's figure in the report's number style, as
         // every other figure of theirs; JSON, the alerts file and the log in its currency's own.
         let inReportStyle = ["btc above 170000 SEK: BTC/USDT is at SEK\u{00A0}171,447.35", messages[1]]
@@ -194,31 +198,33 @@ struct PresentationTests {
             spreadPercent: nil, volume: nil, volumeValue: nil, fxRate: Fixtures.decimal("10.72"), updatedAt: nil)
         let point = HistoryExporter.Point(time: Self.fetched, kind: .backfill, row: row, ratesDate: "2022-11-21")
         let renderer = HistoryRenderer(symbol: "btc", currency: "SEK")
-        #expect(try renderer.json([point]) == """
-            {
-              "currency" : "SEK",
-              "points" : [
+        #expect(
+            try renderer.json([point]) == """
                 {
-                  "change_pct" : "-1.25",
-                  "fx_rate" : "10.72",
-                  "high" : null,
-                  "kind" : "backfill",
-                  "low" : null,
-                  "open" : null,
-                  "price" : "171447.5",
-                  "rates_date" : "2022-11-21",
-                  "symbol" : "btcusdt",
-                  "time" : "2022-11-22T01:00:00Z",
-                  "volume" : null,
-                  "volume_value" : null
+                  "currency" : "SEK",
+                  "points" : [
+                    {
+                      "change_pct" : "-1.25",
+                      "fx_rate" : "10.72",
+                      "high" : null,
+                      "kind" : "backfill",
+                      "low" : null,
+                      "open" : null,
+                      "price" : "171447.5",
+                      "rates_date" : "2022-11-21",
+                      "symbol" : "btcusdt",
+                      "time" : "2022-11-22T01:00:00Z",
+                      "volume" : null,
+                      "volume_value" : null
+                    }
+                  ],
+                  "symbol" : "btc"
                 }
-              ],
-              "symbol" : "btc"
-            }
 
-            """)
-        #expect(renderer.csv([point]) == HistoryRenderer.csvColumns.joined(separator: ",") + "\r\n"
-            + "2022-11-22T01:00:00Z,btcusdt,SEK,171447.5,,,,-1.25,,,10.72,2022-11-21,backfill\r\n")
+                """)
+        #expect(
+            renderer.csv([point]) == HistoryRenderer.csvColumns.joined(separator: ",") + "\r\n"
+                + "2022-11-22T01:00:00Z,btcusdt,SEK,171447.5,,,,-1.25,,,10.72,2022-11-21,backfill\r\n")
         let markdown = renderer.markdown([point], locale: Locale(identifier: "sv_SE"))
         #expect(markdown.hasPrefix("# BTC in SEK\n"))
         #expect(markdown.contains("| 2022-11-22 01:00 UTC | btcusdt | 171\u{00A0}447,50\u{00A0}kr | −1,25\u{00A0}% |  | 2022-11-21 | backfill |"))

@@ -33,8 +33,16 @@ struct ReportWriterTests {
         try writer.write([("a.csv", "old a"), ("latest.csv", "old latest")])
         var made: [String] = []
         try writer.write(files: [
-            .init(name: "a.csv", contents: .rendered { made.append("a"); return "new a" }),
-            .init(name: "b.md", contents: .rendered { made.append("b"); return "new b" }),
+            .init(
+                name: "a.csv",
+                contents: .rendered {
+                    made.append("a"); return "new a"
+                }),
+            .init(
+                name: "b.md",
+                contents: .rendered {
+                    made.append("b"); return "new b"
+                }),
             .init(name: "latest.csv", contents: .copy(of: "a.csv")),
         ])
         #expect(made == ["a", "b"])
@@ -50,7 +58,9 @@ struct ReportWriterTests {
         #expect(Self.everything(in: folder) == ["a.csv", "b.md", "latest.csv"])
     }
 
-    @Test("a report streamed in pieces is staged as their bytes, its copy linked to it, on the real file system and on one without hard links", arguments: [false, true])
+    @Test(
+        "a report streamed in pieces is staged as their bytes, its copy linked to it, on the real file system and on one without hard links",
+        arguments: [false, true])
     func streamed(wholeFiles: Bool) throws {
         let folder = try TemporaryFolder()
         var writer = ReportWriter(directory: folder.url)
@@ -182,9 +192,10 @@ extension ReportWriterTests {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("staged").path
         let pieces = (0..<16).map { piece in (0..<((piece * 197_003) % 600_000)).map { UInt8(truncatingIfNeeded: ($0 &* 31) ^ ($0 >> 9) ^ piece) } }
-        #expect(POSIXCommitFileSystem().createSynced(path) { write in
-            for piece in pieces { piece.withUnsafeBytes(write) }
-        } == 0)
+        #expect(
+            POSIXCommitFileSystem().createSynced(path) { write in
+                for piece in pieces { piece.withUnsafeBytes(write) }
+            } == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(pieces.joined()))
         #expect(POSIXCommitFileSystem().createSynced(path) { _ in } == EEXIST)
     }
@@ -211,7 +222,9 @@ final class FailingSync: CommitFileSystem, @unchecked Sendable {
 
 extension ReportWriterTests {
     /// Issue 32: EIO or ENOSPC on the folder's sync after the renames was ignored (exit 0).
-    @Test("a folder that cannot be synced after the renames is an error (73), with the new reports in place and the commit finished by the next run", arguments: [2, 3])
+    @Test(
+        "a folder that cannot be synced after the renames is an error (73), with the new reports in place and the commit finished by the next run",
+        arguments: [2, 3])
     func syncAfterRenames(failing: Int) throws {
         let folder = try TemporaryFolder()
         var writer = ReportWriter(directory: folder.url)

@@ -38,37 +38,91 @@ struct SettingsTests {
     /// What each setting reads, by example: a value per layer and what it comes to. Not every
     /// key needs a row; `precedence` covers each key with values of its own making.
     static let cases: [Case] = [
-        Case(key: "currency", file: "[\"SEK\", \"USD\"]", environment: "nok", flag: "EUR,SEK", read: { $0.report.currencies.map(\.code).joined(separator: ",") }, expected: ("USD", "SEK,USD", "NOK", "EUR,SEK")),
-        Case(key: "timezone", file: "\"Europe/Stockholm\"", environment: "Asia/Kolkata", flag: "America/New_York", read: { $0.report.timeZone?.identifier ?? "-" }, expected: ("-", "Europe/Stockholm", "Asia/Kolkata", "America/New_York")),
-        Case(key: "locale", file: "\"sv_SE\"", environment: "en-GB", flag: "de_DE", read: { $0.report.locale?.identifier ?? "-" }, expected: ("-", "sv_SE", "en_GB", "de_DE")),
-        Case(key: "formats", file: "[\"html\", \"csv\"]", environment: "json", flag: "md,all", read: { $0.output.formats.map(\.rawValue).joined(separator: ",") }, expected: ("csv,markdown,html,json", "csv,html", "json", "csv,markdown,html,json")),
-        Case(key: "csv_dialect", file: "\"excel\"", environment: "rfc4180", flag: "EXCEL", read: { $0.output.csvDialect.rawValue }, expected: ("rfc4180", "excel", "rfc4180", "excel")),
+        Case(
+            key: "currency", file: "[\"SEK\", \"USD\"]", environment: "nok", flag: "EUR,SEK", read: { $0.report.currencies.map(\.code).joined(separator: ",") },
+            expected: ("USD", "SEK,USD", "NOK", "EUR,SEK")),
+        Case(
+            key: "timezone", file: "\"Europe/Stockholm\"", environment: "Asia/Kolkata", flag: "America/New_York",
+            read: { $0.report.timeZone?.identifier ?? "-" }, expected: ("-", "Europe/Stockholm", "Asia/Kolkata", "America/New_York")),
+        Case(
+            key: "locale", file: "\"sv_SE\"", environment: "en-GB", flag: "de_DE", read: { $0.report.locale?.identifier ?? "-" },
+            expected: ("-", "sv_SE", "en_GB", "de_DE")),
+        Case(
+            key: "formats", file: "[\"html\", \"csv\"]", environment: "json", flag: "md,all",
+            read: { $0.output.formats.map(\.rawValue).joined(separator: ",") },
+            expected: ("csv,markdown,html,json", "csv,html", "json", "csv,markdown,html,json")),
+        Case(
+            key: "csv_dialect", file: "\"excel\"", environment: "rfc4180", flag: "EXCEL", read: { $0.output.csvDialect.rawValue },
+            expected: ("rfc4180", "excel", "rfc4180", "excel")),
         Case(key: "no_latest", file: "true", environment: "false", flag: "yes", read: { "\($0.output.latest)" }, expected: ("true", "false", "true", "false")),
-        Case(key: "output", file: "\"/srv/r\"", environment: "e", flag: "out", read: { "\($0.output.destination)" }, expected: ("directory(\"Output\")", "directory(\"/srv/r\")", "directory(\"e\")", "directory(\"out\")")),
-        Case(key: "symbols", file: "[\"BTC\", \"eth\"]", environment: "sol", flag: "wrxinr, ada", read: { $0.report.selection.symbols.joined(separator: ",") }, expected: ("", "btc,eth", "sol", "wrxinr,ada")),
-        Case(key: "markets", file: "\"all\"", environment: "primary", flag: "ALL", read: { $0.report.selection.markets.rawValue }, expected: ("primary", "all", "primary", "all")),
-        Case(key: "sort", file: "\"change\"", environment: "name", flag: "price", read: { $0.report.selection.sort.rawValue }, expected: ("volume", "change", "name", "price")),
-        Case(key: "top", file: "1_000", environment: "5", flag: "3", read: { $0.report.selection.top.map(String.init) ?? "-" }, expected: ("-", "1000", "5", "3")),
-        Case(key: "compare", file: "[\"BTC\", \"eth\"]", environment: "sol", flag: "wrxinr, ada", read: { $0.report.compare.joined(separator: ",") }, expected: ("", "btc,eth", "sol", "wrxinr,ada")),
-        Case(key: "min_volume_value", file: "2_500.5", environment: "0", flag: "10000", read: { $0.report.minimumVolumeValue.map { "\($0)" } ?? "-" }, expected: ("-", "2500.5", "0", "10000")),
-        Case(key: "history", file: "\"h.sqlite\"", environment: "e.sqlite", flag: "f.sqlite", read: { $0.output.database ?? "-" }, expected: ("-", "h.sqlite", "e.sqlite", "f.sqlite")),
-        Case(key: "no_history", file: "true", environment: "false", flag: "true", read: { "\($0.output.noHistory)" }, expected: ("false", "true", "false", "true")),
-        Case(key: "fail_on_alert", file: "true", environment: "no", flag: "1", read: { "\($0.command.failOnAlert)" }, expected: ("false", "true", "false", "true")),
-        Case(key: "alerts", file: "['btc above 60000 SEK', \"any move 10%\"]", environment: "eth below 1500 USD", flag: "sol move 5 % since last report", read: { $0.report.alerts.map(\.description).joined(separator: ";") }, expected: ("", "btc above 60000 SEK;any move 10%", "eth below 1500 USD", "sol move 5 % since last report")),
-        Case(key: "tickers_url", file: "\"saved/t.json\"", environment: "file:///srv/t.json", flag: "https://example.org/t", read: { $0.fetch.tickers?.description ?? "-" }, expected: ("-", "saved/t.json", "/srv/t.json", "https://example.org/t")),
-        Case(key: "ecb_url", file: "\"saved/e.xml\"", environment: "/srv/e.xml", flag: "http://127.0.0.1:1/e", read: { $0.fetch.rates?.description ?? "-" }, expected: ("-", "saved/e.xml", "/srv/e.xml", "http://127.0.0.1:1/e")),
+        Case(
+            key: "output", file: "\"/srv/r\"", environment: "e", flag: "out", read: { "\($0.output.destination)" },
+            expected: ("directory(\"Output\")", "directory(\"/srv/r\")", "directory(\"e\")", "directory(\"out\")")),
+        Case(
+            key: "symbols", file: "[\"BTC\", \"eth\"]", environment: "sol", flag: "wrxinr, ada", read: { $0.report.selection.symbols.joined(separator: ",") },
+            expected: ("", "btc,eth", "sol", "wrxinr,ada")),
+        Case(
+            key: "markets", file: "\"all\"", environment: "primary", flag: "ALL", read: { $0.report.selection.markets.rawValue },
+            expected: ("primary", "all", "primary", "all")),
+        Case(
+            key: "sort", file: "\"change\"", environment: "name", flag: "price", read: { $0.report.selection.sort.rawValue },
+            expected: ("volume", "change", "name", "price")),
+        Case(
+            key: "top", file: "1_000", environment: "5", flag: "3", read: { $0.report.selection.top.map(String.init) ?? "-" }, expected: ("-", "1000", "5", "3")
+        ),
+        Case(
+            key: "compare", file: "[\"BTC\", \"eth\"]", environment: "sol", flag: "wrxinr, ada", read: { $0.report.compare.joined(separator: ",") },
+            expected: ("", "btc,eth", "sol", "wrxinr,ada")),
+        Case(
+            key: "min_volume_value", file: "2_500.5", environment: "0", flag: "10000", read: { $0.report.minimumVolumeValue.map { "\($0)" } ?? "-" },
+            expected: ("-", "2500.5", "0", "10000")),
+        Case(
+            key: "history", file: "\"h.sqlite\"", environment: "e.sqlite", flag: "f.sqlite", read: { $0.output.database ?? "-" },
+            expected: ("-", "h.sqlite", "e.sqlite", "f.sqlite")),
+        Case(
+            key: "no_history", file: "true", environment: "false", flag: "true", read: { "\($0.output.noHistory)" },
+            expected: ("false", "true", "false", "true")),
+        Case(
+            key: "fail_on_alert", file: "true", environment: "no", flag: "1", read: { "\($0.command.failOnAlert)" },
+            expected: ("false", "true", "false", "true")),
+        Case(
+            key: "alerts", file: "['btc above 60000 SEK', \"any move 10%\"]", environment: "eth below 1500 USD", flag: "sol move 5 % since last report",
+            read: { $0.report.alerts.map(\.description).joined(separator: ";") },
+            expected: ("", "btc above 60000 SEK;any move 10%", "eth below 1500 USD", "sol move 5 % since last report")),
+        Case(
+            key: "tickers_url", file: "\"saved/t.json\"", environment: "file:///srv/t.json", flag: "https://example.org/t",
+            read: { $0.fetch.tickers?.description ?? "-" }, expected: ("-", "saved/t.json", "/srv/t.json", "https://example.org/t")),
+        Case(
+            key: "ecb_url", file: "\"saved/e.xml\"", environment: "/srv/e.xml", flag: "http://127.0.0.1:1/e", read: { $0.fetch.rates?.description ?? "-" },
+            expected: ("-", "saved/e.xml", "/srv/e.xml", "http://127.0.0.1:1/e")),
         Case(key: "sample", file: "true", environment: "false", flag: "true", read: { "\($0.fetch.sample)" }, expected: ("false", "true", "false", "true")),
-        Case(key: "timeout", file: "2.5", environment: "1e1", flag: "0.25", read: { "\($0.fetch.timeout)" }, expected: ("15.0 seconds", "2.5 seconds", "10.0 seconds", "0.25 seconds")),
+        Case(
+            key: "timeout", file: "2.5", environment: "1e1", flag: "0.25", read: { "\($0.fetch.timeout)" },
+            expected: ("15.0 seconds", "2.5 seconds", "10.0 seconds", "0.25 seconds")),
         Case(key: "retries", file: "5", environment: "0", flag: "10", read: { "\($0.fetch.retry.retries)" }, expected: ("3", "5", "0", "10")),
-        Case(key: "deadline", file: "60", environment: "30", flag: "86400", read: { "\($0.fetch.deadline)" }, expected: ("120.0 seconds", "60.0 seconds", "30.0 seconds", "86400.0 seconds")),
-        Case(key: "max_bytes", file: "1_000_000", environment: "2000", flag: "3000", read: { "\($0.fetch.maximumBytes)" }, expected: ("50000000", "1000000", "2000", "3000")),
-        Case(key: "cache_dir", file: "'C:\\cache'", environment: "/var/cache/cr", flag: "c", read: { $0.fetch.cacheDirectory ?? "-" }, expected: ("-", "C:\\cache", "/var/cache/cr", "c")),
-        Case(key: "max_age", file: "[\"tickers=12h\", \"rates=7d\"]", environment: "rates=2d", flag: "1h", read: { "\(Int($0.fetch.maxAge.tickers)),\(Int($0.fetch.maxAge.rates))" }, expected: ("86400,432000", "43200,604800", "43200,172800", "3600,3600")),
+        Case(
+            key: "deadline", file: "60", environment: "30", flag: "86400", read: { "\($0.fetch.deadline)" },
+            expected: ("120.0 seconds", "60.0 seconds", "30.0 seconds", "86400.0 seconds")),
+        Case(
+            key: "max_bytes", file: "1_000_000", environment: "2000", flag: "3000", read: { "\($0.fetch.maximumBytes)" },
+            expected: ("50000000", "1000000", "2000", "3000")),
+        Case(
+            key: "cache_dir", file: "'C:\\cache'", environment: "/var/cache/cr", flag: "c", read: { $0.fetch.cacheDirectory ?? "-" },
+            expected: ("-", "C:\\cache", "/var/cache/cr", "c")),
+        Case(
+            key: "max_age", file: "[\"tickers=12h\", \"rates=7d\"]", environment: "rates=2d", flag: "1h",
+            read: { "\(Int($0.fetch.maxAge.tickers)),\(Int($0.fetch.maxAge.rates))" }, expected: ("86400,432000", "43200,604800", "43200,172800", "3600,3600")),
         Case(key: "strict", file: "true", environment: "false", flag: "yes", read: { "\($0.fetch.strict)" }, expected: ("false", "true", "false", "true")),
         Case(key: "offline", file: "true", environment: "false", flag: "true", read: { "\($0.fetch.offline)" }, expected: ("false", "true", "false", "true")),
-        Case(key: "allow_stale", file: "true", environment: "false", flag: "true", read: { "\($0.fetch.allowStale)" }, expected: ("false", "true", "false", "true")),
-        Case(key: "lock_timeout", file: "0", environment: "5", flag: "0.5", read: { "\($0.output.lockTimeout)" }, expected: ("180.0 seconds", "0.0 seconds", "5.0 seconds", "0.5 seconds")),
-        Case(key: "templates", file: "\"/etc/cr\"", environment: "/home/t", flag: "t", read: { $0.output.templates ?? "-" }, expected: ("-", "/etc/cr", "/home/t", "t")),
+        Case(
+            key: "allow_stale", file: "true", environment: "false", flag: "true", read: { "\($0.fetch.allowStale)" },
+            expected: ("false", "true", "false", "true")),
+        Case(
+            key: "lock_timeout", file: "0", environment: "5", flag: "0.5", read: { "\($0.output.lockTimeout)" },
+            expected: ("180.0 seconds", "0.0 seconds", "5.0 seconds", "0.5 seconds")),
+        Case(
+            key: "templates", file: "\"/etc/cr\"", environment: "/home/t", flag: "t", read: { $0.output.templates ?? "-" },
+            expected: ("-", "/etc/cr", "/home/t", "t")),
         Case(key: "quiet", file: "true", environment: "false", flag: "true", read: { "\($0.command.quiet)" }, expected: ("false", "true", "false", "true")),
         Case(key: "verbose", file: "true", environment: "false", flag: "true", read: { "\($0.command.verbose)" }, expected: ("false", "true", "false", "true")),
     ]
@@ -91,7 +145,8 @@ struct SettingsTests {
     /// is tested with no row of its own; a key that accepts fewer than two needs a text here.
     static let texts = [
         "true", "false", "5", "1", "3", "2.5", "0.5", "SEK,USD", "NOK", "Europe/Stockholm", "Asia/Kolkata", "sv_SE", "en_GB", "html,csv", "json",
-        "excel", "rfc4180", "all", "primary", "change", "name", "btc,eth", "sol", "btc above 60000 SEK", "eth below 1500 USD", "3d", "30m", "1h", "tickers=12h", "rates=2d",
+        "excel", "rfc4180", "all", "primary", "change", "name", "btc,eth", "sol", "btc above 60000 SEK", "eth below 1500 USD", "3d", "30m", "1h", "tickers=12h",
+        "rates=2d",
         "saved/t.json", "https://example.org/t",
     ]
 
@@ -104,7 +159,9 @@ struct SettingsTests {
         }
     }
 
-    @Test("every key has a file key, a variable and a flag, each reading the same, and flags > environment > file > defaults", arguments: SettingsLayer.keys.map(\.name))
+    @Test(
+        "every key has a file key, a variable and a flag, each reading the same, and flags > environment > file > defaults",
+        arguments: SettingsLayer.keys.map(\.name))
     func precedence(_ name: String) throws {
         let key = try #require(SettingsLayer.key(name))
         func file(_ text: String) throws -> Settings { Settings(layers: [try Self.file("\(name) = \(Self.toml(text, key.rule.kind))\n")]) }
@@ -190,25 +247,49 @@ struct SettingsTests {
             ("format = \"html\"", "Config: c.toml, line 1: unknown key \"format\" (did you mean \"formats\"?)."),
             ("top = 0", "Config: c.toml, line 1: top: \"0\" is not valid; expected a positive whole number."),
             ("\n[report]\ncurrency = \"SEK\"", "Config: c.toml, line 2: [report]: sections are not used; put every key at the top level."),
-            ("alerts = [\"btc above 60,000 SEK\"]", "Config: c.toml, line 1: alerts: alert \"btc above 60,000 SEK\": write 60,000 with a point for the fraction and no grouping, as in 60000 or 0.5."),
-            ("alerts = [\"btc above -1 USD\"]", "Config: c.toml, line 1: alerts: alert \"btc above -1 USD\": -1 is not above zero; a price limit or a move is a positive number."),
-            ("alerts = [\"btc sideways\"]", "Config: c.toml, line 1: alerts: alert \"btc sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
+            (
+                "alerts = [\"btc above 60,000 SEK\"]",
+                "Config: c.toml, line 1: alerts: alert \"btc above 60,000 SEK\": write 60,000 with a point for the fraction and no grouping, as in 60000 or 0.5."
+            ),
+            (
+                "alerts = [\"btc above -1 USD\"]",
+                "Config: c.toml, line 1: alerts: alert \"btc above -1 USD\": -1 is not above zero; a price limit or a move is a positive number."
+            ),
+            (
+                "alerts = [\"btc sideways\"]",
+                "Config: c.toml, line 1: alerts: alert \"btc sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."
+            ),
             ("currency = \"SEK\"\ncurrency = \"USD\"", "Config: c.toml, line 2: not valid TOML (key-value pair): cannot redefine existing string 'currency'."),
             ("output = \"x", "Config: c.toml, line 1: not valid TOML (string): encountered end-of-file."),
             ("# mine\nmarkets = \"foo\"", "Config: c.toml, line 2: markets: \"foo\" is not valid; expected primary or all."),
-            ("formats = [\"csv\", \"pdf\"]", "Config: c.toml, line 1: formats: \"pdf\" is not valid; expected csv, markdown, html, json, ledger, beancount or all."),
+            (
+                "formats = [\"csv\", \"pdf\"]",
+                "Config: c.toml, line 1: formats: \"pdf\" is not valid; expected csv, markdown, html, json, ledger, beancount or all."
+            ),
             ("formats = []", "Config: c.toml, line 1: formats: the list is empty; expected csv, markdown, html, json, ledger, beancount or all."),
             ("currency = []", "Config: c.toml, line 1: currency: the list is empty; expected one or two three-letter currency codes such as SEK or SEK,USD."),
             ("\nlocale = \"xx_YY\"", "Config: c.toml, line 2: locale: \"xx_YY\" is not valid; expected a locale identifier such as en_US or sv_SE."),
             ("timeout = 0", "Config: c.toml, line 1: timeout: \"0\" is not valid; expected a positive number of seconds, up to 86400."),
             ("timeout = \"5\"", "Config: c.toml, line 1: timeout: expected a positive number of seconds, up to 86400, not a string."),
             ("top = 2.5", "Config: c.toml, line 1: top: expected a positive whole number, not a number with a fraction."),
-            ("retries = 99999999999999999999", "Config: c.toml, line 1: not valid TOML (decimal integer): '99999999999999999999' is not representable in 64 bits."),
+            (
+                "retries = 99999999999999999999",
+                "Config: c.toml, line 1: not valid TOML (decimal integer): '99999999999999999999' is not representable in 64 bits."
+            ),
             ("strict = \"yes\"", "Config: c.toml, line 1: strict: expected true or false, not a string."),
-            ("output = \"\"", "Config: c.toml, line 1: output: \"\" is not valid; expected a folder, in which ~ and $HOME are the only variables, or - for standard output."),
+            (
+                "output = \"\"",
+                "Config: c.toml, line 1: output: \"\" is not valid; expected a folder, in which ~ and $HOME are the only variables, or - for standard output."
+            ),
             ("symbols = [\"btc\", 1]", "Config: c.toml, line 1: symbols: expected an array of strings, not a whole number."),
-            ("alerts = [\n  \"btc above 1 USD\",\n  # a comment\n  \"eth sideways\",\n]", "Config: c.toml, line 4: alerts: alert \"eth sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."),
-            ("alerts = [\n  \"btc above 1 USD\",\n  \"eth below 2 USD\n]", "Config: c.toml, line 3: not valid TOML (string): unescaped control characters other than TAB (U+0009) are explicitly prohibited."),
+            (
+                "alerts = [\n  \"btc above 1 USD\",\n  # a comment\n  \"eth sideways\",\n]",
+                "Config: c.toml, line 4: alerts: alert \"eth sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."
+            ),
+            (
+                "alerts = [\n  \"btc above 1 USD\",\n  \"eth below 2 USD\n]",
+                "Config: c.toml, line 3: not valid TOML (string): unescaped control characters other than TAB (U+0009) are explicitly prohibited."
+            ),
             // toml++ reads up to the first NUL, so what follows it was silently ignored.
             ("top = 5\n\u{0}\nmarkets = \"foo\"", "Config: c.toml, line 2: not valid TOML: a NUL byte; a configuration file is text."),
         ])
@@ -225,7 +306,9 @@ struct SettingsTests {
         #expect(throws: SettingsError.environment(variable: "CRYPTOREPORT_RETRIES", message: "\"many\" is not valid; expected a whole number from 0 to 10")) {
             try EnvironmentReader().read(["CRYPTOREPORT_RETRIES": "many"])
         }
-        let unknown = EnvironmentReader().unknownVariables(in: ["CRYPTOREPORT_CURENCY": "SEK", "CRYPTOREPORT_CURRENCY": "SEK", "CRYPTOREPORT_FORMAT": "csv", "CRYPTOREPORT_COLOUR": "red"])
+        let unknown = EnvironmentReader().unknownVariables(in: [
+            "CRYPTOREPORT_CURENCY": "SEK", "CRYPTOREPORT_CURRENCY": "SEK", "CRYPTOREPORT_FORMAT": "csv", "CRYPTOREPORT_COLOUR": "red",
+        ])
         #expect(unknown.map(\.variable) == ["CRYPTOREPORT_COLOUR", "CRYPTOREPORT_CURENCY", "CRYPTOREPORT_FORMAT"])
         #expect(unknown.map(\.meant) == [nil, "CRYPTOREPORT_CURRENCY", "CRYPTOREPORT_FORMATS"])
     }
@@ -264,7 +347,8 @@ struct SettingsTests {
         let run = try ExecutableTests.run(["--sample", "--config", file.path], in: folder.url, environment: ["HOME": home])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(folder.contents("home") == ["h.sqlite", "out"])
-        let history = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "3650", "--config", file.path, "--format", "csv"], in: folder.url, environment: ["HOME": home])
+        let history = try ExecutableTests.run(
+            ["history", "--symbol", "btc", "--days", "3650", "--config", file.path, "--format", "csv"], in: folder.url, environment: ["HOME": home])
         #expect(history.status == 0 && history.stdout.contains("Z,btcusdt,USD,15988,"), "\(history.stderr)")
         #expect(try Rules.path.text("a~/b") == "a~/b")
         // Another account's home is refused (issue 32: `output = "~root/rep"` wrote into root's home).

@@ -153,7 +153,9 @@ struct SharedFolderTests {
         var rows = try Self.indexRows(try Self.read(folder, "index.html"))
         #expect(rows.first { $0.currency == "USD" }?.links == ["cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-SEK.html#cur=USD"])
         #expect(rows.first { $0.currency == "SEK" }?.links == ["cryptoreport-2022-11-22-SEK.csv", "cryptoreport-2022-11-22-SEK.html"])
-        #expect(try Self.read(folder, "index.html").contains("<li>USD: <a href=\"cryptoreport-latest-USD.csv\">CSV</a> <a href=\"cryptoreport-latest-SEK.html#cur=USD\">HTML</a> </li>"))
+        #expect(
+            try Self.read(folder, "index.html").contains(
+                "<li>USD: <a href=\"cryptoreport-latest-USD.csv\">CSV</a> <a href=\"cryptoreport-latest-SEK.html#cur=USD\">HTML</a> </li>"))
 
         // The next day, HTML alone: USD has a row with its page only; the day before keeps its
         // link, read from that page's head; a one-currency page of a third day links nothing more.
@@ -161,9 +163,10 @@ struct SharedFolderTests {
         try await Self.run(day: 2, currency: "SEK", formats: [.html], in: folder)
         let html = try Self.read(folder, "index.html")
         rows = try Self.indexRows(html)
-        #expect(rows.filter { $0.currency == "USD" }.map(\.links) == [
-            ["cryptoreport-2022-11-23-SEK.html#cur=USD"], ["cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-SEK.html#cur=USD"],
-        ])
+        #expect(
+            rows.filter { $0.currency == "USD" }.map(\.links) == [
+                ["cryptoreport-2022-11-23-SEK.html#cur=USD"], ["cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-SEK.html#cur=USD"],
+            ])
         #expect(rows.filter { $0.date == "2022-11-24" }.map(\.currency) == ["SEK"])
         #expect(html.contains("<a href=\"cryptoreport-latest-USD.csv\">CSV</a> </li>"), "the newest SEK page holds no USD: the latest USD is its CSV")
         let present = Set(folder.allContents("out"))
@@ -236,7 +239,10 @@ struct SharedFolderTests {
         #expect(ReportFileName(parsing: "cryptoreport-2022-11-22-SEK.csv") == ReportFileName(date: "2022-11-22", currency: "SEK", kind: .report(.csv)))
         #expect(ReportFileName(parsing: "cryptoreport-2022-11-22-SEK-alerts.csv")?.latestName == "cryptoreport-latest-SEK-alerts.csv")
         #expect(ReportFileName(parsing: "cryptoreport-2022-11-22-SEK.beancount")?.kind == .report(.beancount))
-        for name in ["cryptoreport-latest-SEK.csv", "index.html", "history.sqlite", "cryptoreport-2022-11-22-SEK.pdf", "cryptoreport-2022-1-22-SEK.csv", "cryptoreport-2022-11-22-sek.csv", ".cryptoreport-2022-11-22-SEK.csv.1A2B3C4D.tmp"] {
+        for name in [
+            "cryptoreport-latest-SEK.csv", "index.html", "history.sqlite", "cryptoreport-2022-11-22-SEK.pdf", "cryptoreport-2022-1-22-SEK.csv",
+            "cryptoreport-2022-11-22-sek.csv", ".cryptoreport-2022-11-22-SEK.csv.1A2B3C4D.tmp",
+        ] {
             #expect(ReportFileName(parsing: name) == nil, "\(name)")
         }
         // Only days of the calendar.
@@ -255,7 +261,8 @@ struct SharedFolderTests {
         let out = folder.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out.appendingPathComponent("cryptoreport-2022-11-20-SEK.csv"), withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(
-            at: out.appendingPathComponent("cryptoreport-2022-11-19-SEK.csv"), withDestinationURL: out.appendingPathComponent("cryptoreport-2022-11-22-SEK.csv"))
+            at: out.appendingPathComponent("cryptoreport-2022-11-19-SEK.csv"), withDestinationURL: out.appendingPathComponent("cryptoreport-2022-11-22-SEK.csv")
+        )
         // Later than any real day, as text: before, the newest day of the folder.
         try Data("x".utf8).write(to: out.appendingPathComponent("cryptoreport-2099-13-45-SEK.csv"))
         try await Self.run(day: 1, formats: [.csv], in: folder)

@@ -10,7 +10,9 @@ import Testing
 /// to start, and the machine is shared with the other suites' time limits.
 @Suite("Sharing formats: accounting prices and spreadsheet CSV", .serialized)
 struct SharingFormatsTests {
-    static func render(_ currency: CurrencyCode, _ format: ReportFormat, dialect: CSVDialect = .rfc4180, markets: Selection.Markets = .primary) async throws -> String {
+    static func render(_ currency: CurrencyCode, _ format: ReportFormat, dialect: CSVDialect = .rfc4180, markets: Selection.Markets = .primary) async throws
+        -> String
+    {
         var settings = Settings()
         settings.report.currency = currency
         settings.report.selection.markets = markets
@@ -34,9 +36,12 @@ struct SharingFormatsTests {
         return prices
     }
 
-    @Test("ledger, beancount and the excel CSV match their golden files",
-        arguments: [("SEK", ReportFormat.ledger, CSVDialect.rfc4180), ("SEK", .beancount, .rfc4180), ("USD", .ledger, .rfc4180),
-            ("SEK", .csv, .excel), ("USD", .csv, .excel)])
+    @Test(
+        "ledger, beancount and the excel CSV match their golden files",
+        arguments: [
+            ("SEK", ReportFormat.ledger, CSVDialect.rfc4180), ("SEK", .beancount, .rfc4180), ("USD", .ledger, .rfc4180),
+            ("SEK", .csv, .excel), ("USD", .csv, .excel),
+        ])
     func golden(currency: String, format: ReportFormat, dialect: CSVDialect) async throws {
         let text = try await Self.render(CurrencyCode(stringLiteral: currency), format, dialect: dialect)
         let suffix = dialect == .excel ? "-excel" : ""
@@ -148,7 +153,8 @@ struct SharingFormatsTests {
 
     @Test(
         "bean-check accepts the beancount file with its commodities declared, and Beancount's loader reads every price back as the CSV's figure",
-        .enabled(if: ExternalTool.installed("bean-check") && ExternalTool.beancountPython != nil, "Beancount is not installed (pip install beancount): skipped"),
+        .enabled(
+            if: ExternalTool.installed("bean-check") && ExternalTool.beancountPython != nil, "Beancount is not installed (pip install beancount): skipped"),
         arguments: ["SEK", "USD"])
     func beancountRoundTrip(currency: String) async throws {
         let beanCheck = try #require(ExternalTool("bean-check"))
@@ -159,7 +165,8 @@ struct SharingFormatsTests {
         try Data(text.utf8).write(to: prices)
         // A book declares its commodities once; the daily price files are included into it.
         let names = Set(text.split(separator: "\n").filter { !$0.hasPrefix(";") }.map { String($0.split(separator: " ")[2]) })
-        let book = (["option \"operating_currency\" \"\(currency)\"", "plugin \"beancount.plugins.check_commodity\"", "2022-01-01 commodity \(currency)"]
+        let book =
+            (["option \"operating_currency\" \"\(currency)\"", "plugin \"beancount.plugins.check_commodity\"", "2022-01-01 commodity \(currency)"]
             + names.sorted().map { "2022-01-01 commodity \($0)" } + ["include \"prices.beancount\""]).joined(separator: "\n") + "\n"
         let main = folder.url.appendingPathComponent("book.beancount")
         try Data(book.utf8).write(to: main)

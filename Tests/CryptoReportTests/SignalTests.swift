@@ -15,16 +15,19 @@ struct SignalTests {
 
     /// Starts the binary on a server that answers after 20 s, sends `signal` once the request is
     /// in, and returns the exit status, standard error and the output folder.
-    func interrupt(with signal: Int32, output: String? = "out", environment extra: [String: String] = [:]) throws -> (reason: Process.TerminationReason, status: Int32, stderr: String, out: URL, folder: TemporaryFolder) {
+    func interrupt(with signal: Int32, output: String? = "out", environment extra: [String: String] = [:]) throws -> (
+        reason: Process.TerminationReason, status: Int32, stderr: String, out: URL, folder: TemporaryFolder
+    ) {
         let slow = LoopbackServer.Response(status: 200, body: try Fixtures.tickers, delay: 20)
         let server = try LoopbackServer(routes: ["/t": slow, "/r": .init(status: 200, body: try Fixtures.rates, contentType: "text/xml")])
         defer { server.stop() }
         let folder = try TemporaryFolder()
         let process = Process()
         process.executableURL = ExecutableTests.binary
-        process.arguments = [
-            "--tickers-url", server.url("/t"), "--ecb-url", server.url("/r"), "--currency", "SEK", "--timeout", "60",
-        ] + (output.map { ["--output", $0] } ?? []) + (output == "out" ? [] : ["--format", "csv"])
+        process.arguments =
+            [
+                "--tickers-url", server.url("/t"), "--ecb-url", server.url("/r"), "--currency", "SEK", "--timeout", "60",
+            ] + (output.map { ["--output", $0] } ?? []) + (output == "out" ? [] : ["--format", "csv"])
         process.currentDirectoryURL = folder.url
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = folder.url.appendingPathComponent("cache").path
@@ -85,7 +88,9 @@ struct SignalTests {
         #expect(left.allSatisfy { $0 == OutputLock.fileName }, "\(left)")
     }
 
-    @Test("SIGTERM while fetching: exit 143, one line, no temporary file, the lock released", arguments: [(SIGTERM, "SIGTERM", 143), (SIGINT, "SIGINT", 130), (SIGHUP, "SIGHUP", 129)])
+    @Test(
+        "SIGTERM while fetching: exit 143, one line, no temporary file, the lock released",
+        arguments: [(SIGTERM, "SIGTERM", 143), (SIGINT, "SIGINT", 130), (SIGHUP, "SIGHUP", 129)])
     func whileFetching(_ signal: Int32, _ name: String, _ status: Int32) async throws {
         let run = try interrupt(with: signal)
         #expect(run.reason == .exit, "the run ends itself rather than being killed")
@@ -148,7 +153,8 @@ struct SignalTests {
         // Markdown report): the SIGTERM, sent to the process as kill(1) would, lands mid-commit.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: strace)
-        process.arguments = ["-f", "-o", "/dev/null", "-e", "trace=rename", "-e", "inject=rename:delay_exit=2000000:when=3", ExecutableTests.binary.path]
+        process.arguments =
+            ["-f", "-o", "/dev/null", "-e", "trace=rename", "-e", "inject=rename:delay_exit=2000000:when=3", ExecutableTests.binary.path]
             + ["--sample", "--currency", "SEK", "--output", "out", "--no-config"] + (history.map { ["--history", $0] } ?? ["--no-history"])
         process.currentDirectoryURL = folder.url
         let err = Pipe()

@@ -78,8 +78,9 @@ struct SourceTextTests {
     func joinedMarkup() throws {
         // The test's premise: each of these does hide the markup from swift-mustache.
         for joiner in Self.joiners {
-            let text = joiner.properties.isGraphemeExtend || joiner.properties.isEmojiModifier
-                || ["\u{E33}", "\u{EB3}"].contains(joiner) ? "\"\(joiner)" : "\(joiner)\""
+            let text =
+                joiner.properties.isGraphemeExtend || joiner.properties.isEmojiModifier
+                    || ["\u{E33}", "\u{EB3}"].contains(joiner) ? "\"\(joiner)" : "\(joiner)\""
             #expect(try Self.rawMarkupAfterMustache(text), "\(text.debugDescription)")
             #expect(SourceText.containsUnsafe(text), "\(text.debugDescription)")
             #expect(!(try Self.rawMarkupAfterMustache(SourceText.printable(text))), "\(text.debugDescription)")

@@ -59,10 +59,11 @@ struct TickerDecoderTests {
         ])
         let result = try TickerDecoder().decode(data)
         #expect(result.tickers.map(\.updatedAt) == [nil, nil, Date(timeIntervalSince1970: 1_230_940_800)])
-        #expect(result.diagnostics.map(\.message) == [
-            "aaainr: at 0 is not a time in milliseconds; left empty",
-            "bbbinr: at 1669078293 is not a time in milliseconds; left empty",
-        ])
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "aaainr: at 0 is not a time in milliseconds; left empty",
+                "bbbinr: at 1669078293 is not a time in milliseconds; left empty",
+            ])
     }
 
     @Test("unknown fields are ignored, numbers sent as JSON numbers are read exactly")
@@ -123,8 +124,9 @@ struct TickerDecoderTests {
         #expect(messages.contains(#"volusdt: volume "1e20" is outside the range 1e-20 to 1e20; left empty"#), "\(messages)")
         let rates = try ECBRatesParser().parseLatest(Fixtures.ecbXML(rates: [("USD", "1e30")]))
         #expect(throws: ConversionError.invalidRate(currency: "USD", text: "1e30", date: "2022-11-21")) { try rates.unitsPerEuro("USD") }
-        #expect(ConversionError.invalidRate(currency: "USD", text: "1e30", date: "2022-11-21").errorDescription
-            == #"ECB rates: the rate of 2022-11-21 for USD is "1e30", outside the range 1e-20 to 1e20."#)
+        #expect(
+            ConversionError.invalidRate(currency: "USD", text: "1e30", date: "2022-11-21").errorDescription
+                == #"ECB rates: the rate of 2022-11-21 for USD is "1e30", outside the range 1e-20 to 1e20."#)
     }
 
     @Test("a bad optional field is left empty with a note, the row stays")
@@ -151,7 +153,10 @@ struct TickerDecoderTests {
             (#"{"status":"ok"}"#, "WazirX tickers: not a JSON array of tickers (got a JSON object)."),
             (#"[{"symbol":"btcinr","baseAsset":"btc","#, "WazirX tickers: not a JSON array of tickers (the JSON is malformed, truncated or not UTF-8)."),
             ("[]", "WazirX tickers: none of the 0 tickers received is usable."),
-            (#"[{"symbol":"x"}]"#, "WazirX tickers: none of the 1 tickers received is usable (first: skipped ticker #1 (x): no usable baseAsset or quoteAsset)."),
+            (
+                #"[{"symbol":"x"}]"#,
+                "WazirX tickers: none of the 1 tickers received is usable (first: skipped ticker #1 (x): no usable baseAsset or quoteAsset)."
+            ),
             ("\"tickers\"", "WazirX tickers: not a JSON array of tickers (got a JSON string)."),
         ])
     func notTickers(body: String, message: String) {

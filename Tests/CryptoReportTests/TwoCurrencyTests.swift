@@ -7,17 +7,21 @@ import Testing
 /// every other format once per currency, under today's names.
 @Suite("Two currencies in one report")
 struct TwoCurrencyTests {
-    @Test("currency takes one or two codes, from a flag, the environment or the file", arguments: [
-        ("SEK", "SEK"), ("sek,usd", "SEK,USD"), (" USD , SEK ", "USD,SEK"),
-    ])
+    @Test(
+        "currency takes one or two codes, from a flag, the environment or the file",
+        arguments: [
+            ("SEK", "SEK"), ("sek,usd", "SEK,USD"), (" USD , SEK ", "USD,SEK"),
+        ])
     func parsed(text: String, expected: String) throws {
         let codes: [CurrencyCode] = try SettingKey.flag("currency")(text)
         #expect(codes.map(\.code).joined(separator: ",") == expected)
     }
 
-    @Test("a currency given twice, three currencies or a bad code are refused, naming the fault", arguments: [
-        ("SEK,SEK", "SEK is given twice"), ("SEK,USD,EUR", "one or two currencies, not 3"), ("SEK,DOLLAR", "\"DOLLAR\" is not valid"),
-    ])
+    @Test(
+        "a currency given twice, three currencies or a bad code are refused, naming the fault",
+        arguments: [
+            ("SEK,SEK", "SEK is given twice"), ("SEK,USD,EUR", "one or two currencies, not 3"), ("SEK,DOLLAR", "\"DOLLAR\" is not valid"),
+        ])
     func refused(text: String, message: String) {
         #expect {
             let _: [CurrencyCode] = try SettingKey.flag("currency")(text)
@@ -61,11 +65,12 @@ struct TwoCurrencyTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("two-currencies-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let outcome = try await Self.run(["SEK", "USD"], into: folder)
-        #expect(outcome.written.map(\.lastPathComponent).sorted() == [
-            "cryptoreport-2022-11-22-SEK.csv", "cryptoreport-2022-11-22-SEK.html", "cryptoreport-2022-11-22-SEK.json",
-            "cryptoreport-2022-11-22-SEK.md", "cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-USD.json",
-            "cryptoreport-2022-11-22-USD.md",
-        ])
+        #expect(
+            outcome.written.map(\.lastPathComponent).sorted() == [
+                "cryptoreport-2022-11-22-SEK.csv", "cryptoreport-2022-11-22-SEK.html", "cryptoreport-2022-11-22-SEK.json",
+                "cryptoreport-2022-11-22-SEK.md", "cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-USD.json",
+                "cryptoreport-2022-11-22-USD.md",
+            ])
         let alone = folder.appendingPathComponent("usd-alone")
         _ = try await Self.run(["USD"], into: alone)
         for name in ["cryptoreport-2022-11-22-USD.csv", "cryptoreport-2022-11-22-USD.json", "cryptoreport-2022-11-22-USD.md"] {
@@ -87,9 +92,14 @@ struct TwoCurrencyTests {
             for (first, second) in [(row.price, alt.price), (row.high, alt.high), (row.volumeValue, alt.volumeValue)] {
                 #expect(html.contains(" data-alt=\"\(Self.escaped(second))\">\(Self.escaped(first))<"), "\(row.symbol): \(first) / \(second)")
             }
-            #expect(html.contains(" data-alt=\"\(Self.escaped(alt.change))\"><span class=\"ar\" aria-hidden=\"true\">\(row.arrow)</span>\(Self.escaped(row.change))<"))
+            #expect(
+                html.contains(
+                    " data-alt=\"\(Self.escaped(alt.change))\"><span class=\"ar\" aria-hidden=\"true\">\(row.arrow)</span>\(Self.escaped(row.change))<"))
         }
-        #expect(html.contains("<div class=\"switch\" id=\"currency-switch\" role=\"group\" aria-label=\"Valuta\" hidden><button type=\"button\" data-i=\"0\">SEK</button><button type=\"button\" data-i=\"1\">USD</button></div>"))
+        #expect(
+            html.contains(
+                "<div class=\"switch\" id=\"currency-switch\" role=\"group\" aria-label=\"Valuta\" hidden><button type=\"button\" data-i=\"0\">SEK</button><button type=\"button\" data-i=\"1\">USD</button></div>"
+            ))
         #expect(html.contains("<div class=\"cur-0\"><header>\n  <h1>Kryptopriser i SEK, 2022-11-22</h1>"), "a SEK page is Swedish, in both its views")
         #expect(html.contains("<div class=\"cur-1\"><header>\n  <h1>Kryptopriser i USD, 2022-11-22</h1>"))
         #expect(html.contains("<title data-alt=\"Kryptopriser i USD, 2022-11-22\">Kryptopriser i SEK, 2022-11-22</title>"))

@@ -12,14 +12,15 @@ struct WarningSummaryTests {
         list.insert(Diagnostic(.tickers, "no market matches \"x\" (--symbols)"), at: 3)
         list += (1...6).map { Diagnostic(.tickers, "s\($0): volume \"-1\" is not a non-negative number; left empty", group: "volume left empty") }
         let summary = Diagnostic.summarised(list)
-        #expect(summary.map(\.message) == [
-            "skipped ticker #1: no lastPrice", "skipped ticker #2: no lastPrice", "skipped ticker #3: no lastPrice",
-            "no market matches \"x\" (--symbols)", "skipped ticker #4: no lastPrice", "skipped ticker #5: no lastPrice",
-            "… and 995 more rows like it (no lastPrice)",
-            "s1: volume \"-1\" is not a non-negative number; left empty", "s2: volume \"-1\" is not a non-negative number; left empty",
-            "s3: volume \"-1\" is not a non-negative number; left empty", "s4: volume \"-1\" is not a non-negative number; left empty",
-            "s5: volume \"-1\" is not a non-negative number; left empty", "… and 1 more row like it (volume left empty)",
-        ])
+        #expect(
+            summary.map(\.message) == [
+                "skipped ticker #1: no lastPrice", "skipped ticker #2: no lastPrice", "skipped ticker #3: no lastPrice",
+                "no market matches \"x\" (--symbols)", "skipped ticker #4: no lastPrice", "skipped ticker #5: no lastPrice",
+                "… and 995 more rows like it (no lastPrice)",
+                "s1: volume \"-1\" is not a non-negative number; left empty", "s2: volume \"-1\" is not a non-negative number; left empty",
+                "s3: volume \"-1\" is not a non-negative number; left empty", "s4: volume \"-1\" is not a non-negative number; left empty",
+                "s5: volume \"-1\" is not a non-negative number; left empty", "… and 1 more row like it (volume left empty)",
+            ])
         #expect(DiagnosticText.grouped(999_980) == "999,980" && DiagnosticText.grouped(1_000_000) == "1,000,000" && DiagnosticText.grouped(12) == "12")
     }
 
@@ -58,7 +59,8 @@ struct WarningSummaryTests {
         let payload = FetchedPayload(source: .tickers, location: .file("t"), data: Fixtures.tickerJSON(tickers), fetchedAt: Fixtures.captureTime)
         var spec = ReportSpec(currency: "INR")
         spec.selection = Selection(markets: .all)
-        let report = try ReportBuilder(spec: spec, generatedAt: Fixtures.captureTime).build(tickers: payload, rates: Fixtures.payload(.rates, try Fixtures.rates))
+        let report = try ReportBuilder(spec: spec, generatedAt: Fixtures.captureTime).build(
+            tickers: payload, rates: Fixtures.payload(.rates, try Fixtures.rates))
         let lines = report.diagnostics.map(DiagnosticText.message)
         #expect(lines.contains("btcinr: highPrice 1 is below lowPrice 99999; its figures are shown as sent"))
         #expect(lines.contains("ethinr: lastPrice 95000 is outside lowPrice 90000 to highPrice 94000; its figures are shown as sent"))
@@ -77,12 +79,15 @@ struct WarningSummaryTests {
         tickers += (1...6).map { Fixtures.ticker("c\($0)inr", base: "c\($0)", quote: "inr", last: "2", bid: "2.5", ask: "2.0") }
         try Fixtures.tickerJSON(tickers).write(to: folder.url.appendingPathComponent("t.json"))
         let run = try ExecutableTests.run(
-            ["--tickers-url", "t.json", "--ecb-url", Fixtures.ratesURL.path, "--currency", "INR", "--markets", "all", "--output", "out",
-             "--format", "csv,json", "--no-history"],
+            [
+                "--tickers-url", "t.json", "--ecb-url", Fixtures.ratesURL.path, "--currency", "INR", "--markets", "all", "--output", "out",
+                "--format", "csv,json", "--no-history",
+            ],
             in: folder.url)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.first == "cryptoreport: warning: WazirX tickers: btcinr: bidPrice 1399000 is above askPrice 1398000 (a crossed book); its spread is negative")
+        #expect(
+            lines.first == "cryptoreport: warning: WazirX tickers: btcinr: bidPrice 1399000 is above askPrice 1398000 (a crossed book); its spread is negative")
         #expect(lines.filter { $0.contains("(a crossed book)") }.count == 5, "btcinr and c1…c4 by name")
         #expect(lines.last == "cryptoreport: warning: WazirX tickers: … and 2 more rows like it (bid above ask)")
         #expect(!run.stderr.contains("ethinr") && !run.stderr.contains("wrxinr"), "an ordinary book and a zero spread say nothing")

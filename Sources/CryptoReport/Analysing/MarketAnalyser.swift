@@ -43,7 +43,9 @@ package struct MarketAnalyser: Sendable {
             guard let low = ticker.low, let high = ticker.high, high > 0 else { continue }
             if high < low || ticker.last < low || ticker.last > high {
                 diagnostics.append(
-                    Diagnostic(.tickers, .contradictoryRange(symbol: ticker.symbol, low: low, high: high, last: ticker.last), group: "figures that contradict each other"))
+                    Diagnostic(
+                        .tickers, .contradictoryRange(symbol: ticker.symbol, low: low, high: high, last: ticker.last),
+                        group: "figures that contradict each other"))
             }
         }
         return Result(rows: rows, diagnostics: diagnostics)

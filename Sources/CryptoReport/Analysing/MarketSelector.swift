@@ -16,13 +16,16 @@ package struct MarketSelector: Sendable {
         // Positions, sorted, then the rows copied once, not filtered and then sorted as copies.
         // Every market without `--symbols` asks nothing of a row: no copy of each one and no
         // lower-cased symbol just to keep them all.
-        let kept = wanted.isEmpty && selection.markets == .all ? Array(rows.indices) : rows.indices.filter { index in
-            let row = rows[index]
-            let symbol = row.symbol.lowercased()
-            if wanted.contains(symbol) { return true }
-            if !wanted.isEmpty && !wanted.contains(row.baseAsset.lowercased()) { return false }
-            return selection.markets == .all || primary.contains(symbol)
-        }
+        let kept =
+            wanted.isEmpty && selection.markets == .all
+            ? Array(rows.indices)
+            : rows.indices.filter { index in
+                let row = rows[index]
+                let symbol = row.symbol.lowercased()
+                if wanted.contains(symbol) { return true }
+                if !wanted.isEmpty && !wanted.contains(row.baseAsset.lowercased()) { return false }
+                return selection.markets == .all || primary.contains(symbol)
+            }
         return sortedPositions(kept, of: rows).map { rows[$0] }
     }
 

@@ -120,10 +120,14 @@ package struct Backfiller: Sendable {
             }
             let (snapshots, withoutRates, pastRates) = try days(of: ticker, klines: klines, rateDays: rateDays, now: now, location: url)
             if withoutRates > 0 {
-                logger.warning("backfill: \(symbol): \(withoutRates) \(withoutRates == 1 ? "day" : "days") older than the ECB rates on hand (from \(rateDays.last?.date ?? "?")) were left out")
+                logger.warning(
+                    "backfill: \(symbol): \(withoutRates) \(withoutRates == 1 ? "day" : "days") older than the ECB rates on hand (from \(rateDays.last?.date ?? "?")) were left out"
+                )
             }
             if pastRates > 0 {
-                logger.warning("backfill: \(symbol): \(pastRates) \(pastRates == 1 ? "day" : "days") more than a week after the newest ECB rates on hand (\(rateDays.first?.date ?? "?")) were left out")
+                logger.warning(
+                    "backfill: \(symbol): \(pastRates) \(pastRates == 1 ? "day" : "days") more than a week after the newest ECB rates on hand (\(rateDays.first?.date ?? "?")) were left out"
+                )
             }
             guard !snapshots.isEmpty else {
                 leaveOut("no day could be stored; it is left out")

@@ -138,7 +138,10 @@ package struct HistoryExporter: Sendable {
             // fifth of a ten-year export).
             if last.markets == choice.markets, last.rated == choice.rated, let pick = last.pick {
                 guard let index = pick, let rate = own[index].rate else { return }
-                emit(Point(time: run.sourceTime, kind: run.kind, row: analyser.row(own[index].ticker, rate: rate, currency: converter.target), ratesDate: rates.date))
+                emit(
+                    Point(
+                        time: run.sourceTime, kind: run.kind, row: analyser.row(own[index].ticker, rate: rate, currency: converter.target),
+                        ratesDate: rates.date))
                 return
             }
             // Every priced market's row, in stored order, as `MarketAnalyser.analyse` makes them.

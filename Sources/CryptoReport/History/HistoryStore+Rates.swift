@@ -59,7 +59,9 @@ extension HistoryStore {
     /// a run of rows per currency, not every currency of every day. The days come from
     /// those rows: a date with a wanted rate is a stored day. Only a date none of whose rates is
     /// wanted asks the key for the newest stored day not after it, as the days' list would say.
-    static func rates(onOrBefore dates: Set<String>, currencies: Set<String>, from first: String, to last: String, in db: Database) throws -> [String: ExchangeRates?] {
+    static func rates(onOrBefore dates: Set<String>, currencies: Set<String>, from first: String, to last: String, in db: Database) throws -> [String:
+        ExchangeRates?]
+    {
         let wanted = currencies.sorted()
         let list = Array(repeating: "?", count: wanted.count).joined(separator: ",")
         // The days in date order, each made as its first row comes. Rows come by currency, then

@@ -15,7 +15,8 @@ extension HistoryStore {
         try read { db in
             // Columns by position from the statement, not by name through `Row`, which looks
             // each one up.
-            let statement = try db.makeStatement(sql: "SELECT id, source_time, kind, rates_date FROM run WHERE source_time BETWEEN ? AND ? ORDER BY source_time")
+            let statement = try db.makeStatement(
+                sql: "SELECT id, source_time, kind, rates_date FROM run WHERE source_time BETWEEN ? AND ? ORDER BY source_time")
             try statement.setArguments([Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)])
             let rows = try Row.fetchCursor(statement)
             let raw = statement.sqliteStatement
@@ -60,7 +61,9 @@ extension HistoryStore {
     ///
     /// `currencies`: the only ECB rates read (each day's others left out), `nil` for all: a
     /// conversion asks for two or three of a day's currencies.
-    public func markets(of asset: String, in runs: [RunSummary], currencies: Set<String>? = nil) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
+    public func markets(of asset: String, in runs: [RunSummary], currencies: Set<String>? = nil) throws(HistoryError) -> [Int64: (
+        tickers: [Ticker], rates: ExchangeRates?
+    )] {
         guard let earliest = runs.map(\.sourceTime).min(), let latest = runs.map(\.sourceTime).max() else { return [:] }
         return try read { db in
             var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
@@ -210,9 +213,11 @@ extension HistoryStore {
     package func lastPrices(of runs: [RunSummary]) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
         var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
         try forEachLastPrices(of: runs) { names, id, prices, rates in
-            result[id] = (prices.compactMap { price in
-                names[price.nameID].map { Ticker(symbol: $0.symbol, baseAsset: "", quoteAsset: $0.quoteAsset, last: price.last.decimal) }
-            }, rates)
+            result[id] = (
+                prices.compactMap { price in
+                    names[price.nameID].map { Ticker(symbol: $0.symbol, baseAsset: "", quoteAsset: $0.quoteAsset, last: price.last.decimal) }
+                }, rates
+            )
         }
         return result
     }

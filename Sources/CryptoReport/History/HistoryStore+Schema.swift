@@ -77,14 +77,14 @@ extension HistoryStore {
                         SELECT symbol, base_asset, quote_asset FROM market
                         GROUP BY symbol, base_asset, quote_asset ORDER BY MIN(rowid);
                     """ + Self.marketTable("market_v4") + """
-                    ;
-                    CREATE TABLE rate_v4 (
-                        date TEXT NOT NULL,
-                        currency TEXT NOT NULL,
-                        per_euro NOT NULL,
-                        PRIMARY KEY (date, currency)
-                    ) WITHOUT ROWID;
-                    """)
+                        ;
+                        CREATE TABLE rate_v4 (
+                            date TEXT NOT NULL,
+                            currency TEXT NOT NULL,
+                            per_euro NOT NULL,
+                            PRIMARY KEY (date, currency)
+                        ) WITHOUT ROWID;
+                        """)
             try copyV3Rates(in: db)
             try copyV3Markets(in: db)
             try db.execute(sql: "DROP TABLE market; ALTER TABLE market_v4 RENAME TO market")

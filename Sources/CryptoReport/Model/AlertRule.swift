@@ -27,7 +27,8 @@ public struct AlertRule: Sendable, Equatable, CustomStringConvertible {
         // "10%" and "10 %" alike.
         let words = description.lowercased().replacingOccurrences(of: "%", with: " % ")
             .split(separator: " ").map(String.init)
-        let usage = "alert \"\(description)\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\""
+        let usage =
+            "alert \"\(description)\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\""
         guard words.count >= 3 else { throw ParseError(message: usage) }
         asset = words[0] == "any" ? nil : words[0]
         guard let number = DecimalText.parse(words[2]), number > 0 else {

@@ -116,13 +116,19 @@ package struct DecimalParts: Sendable, Equatable {
 
     private static func proves(_ layout: Layout) -> Bool {
         let probes: [(Decimal, DecimalParts)] = [
-            (Decimal(sign: .minus, exponent: -3, significand: 12345),
-             DecimalParts(isNegative: true, exponent: -3, high: 0, low: 12345)),
-            (Decimal(sign: .plus, exponent: 7, significand: Decimal(UInt64.max)),
-             DecimalParts(isNegative: false, exponent: 7, high: 0, low: UInt64.max)),
+            (
+                Decimal(sign: .minus, exponent: -3, significand: 12345),
+                DecimalParts(isNegative: true, exponent: -3, high: 0, low: 12345)
+            ),
+            (
+                Decimal(sign: .plus, exponent: 7, significand: Decimal(UInt64.max)),
+                DecimalParts(isNegative: false, exponent: 7, high: 0, low: UInt64.max)
+            ),
             // (2^64 − 1) × (2^16 + 1) = 2^80 + 2^64 − 2^16 − 1 (it ends in 5): stored as is.
-            (Decimal(UInt64.max) * Decimal(65537),
-             DecimalParts(isNegative: false, exponent: 0, high: 0x1_0000, low: 0xFFFF_FFFF_FFFE_FFFF)),
+            (
+                Decimal(UInt64.max) * Decimal(65537),
+                DecimalParts(isNegative: false, exponent: 0, high: 0x1_0000, low: 0xFFFF_FFFF_FFFE_FFFF)
+            ),
             (Decimal(0), DecimalParts(isNegative: false, exponent: 0, high: 0, low: 0)),
         ]
         for (value, expected) in probes {

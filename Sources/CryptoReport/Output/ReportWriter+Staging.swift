@@ -17,14 +17,15 @@ extension ReportWriter {
             }
             try check(create(staged, text), file.name)
         case let .streamed(produce):
-            try check(fileSystem.createSynced(path(staged)) { write in
-                withoutActuallyEscaping(write) { write in
-                    produce { piece in
-                        var piece = piece
-                        piece.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+            try check(
+                fileSystem.createSynced(path(staged)) { write in
+                    withoutActuallyEscaping(write) { write in
+                        produce { piece in
+                            var piece = piece
+                            piece.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+                        }
                     }
-                }
-            }, file.name)
+                }, file.name)
         case let .bytes(produce):
             var failure: (any Error)?
             let error = fileSystem.createSynced(path(staged)) { write in

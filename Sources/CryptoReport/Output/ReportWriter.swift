@@ -58,7 +58,9 @@ package struct ReportWriter: Sendable {
             guard let journal = found.journal else {
                 throw .writeFailed(
                     path: path(found.file),
-                    reason: "the journal of an interrupted commit is damaged or not one this tool wrote (it names files outside the folder's own), so it was left as it is and the reports in the folder may be a mix of two runs; check them, then remove the journal")
+                    reason:
+                        "the journal of an interrupted commit is damaged or not one this tool wrote (it names files outside the folder's own), so it was left as it is and the reports in the folder may be a mix of two runs; check them, then remove the journal"
+                )
             }
             switch found.direction {
             case .forward:

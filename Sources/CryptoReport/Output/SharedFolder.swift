@@ -29,8 +29,10 @@ package struct SharedFolder: Sendable {
     /// `latest` names nor appear in the index, and the run warns of them.
     package func additions(
         for report: Report, names: [String], removing obsolete: [String], pageCurrencies: [String] = []
-    ) -> (files: [ReportWriter.File], removing: [String], ignored: [String]) {
+    ) -> (files: [ReportWriter.File], removing: [String], ignored: [String], replaced: [String]) {
         let present = Self.regularFiles(in: directory.path)
+        // An earlier run's reports of the same day and currency, which this run's replace.
+        let replaced = names.filter { name in present.contains(name) && ReportFileName(parsing: name).map { $0.kind != .alerts } ?? false }
         let removed = Set(obsolete)
         let latestPossible = ReportDates.day(report.generatedAt.addingTimeInterval(86_400))
         let named = present.compactMap(ReportFileName.init(parsing:)).filter { !removed.contains($0.name) }
@@ -83,7 +85,7 @@ package struct SharedFolder: Sendable {
                 contents: .rendered {
                     IndexRenderer().render(reports: listed, latest: latestListed, report: report, pages: pages, alertsPage: alertsPage)
                 }))
-        return (extra, gone, ignored)
+        return (extra, gone, ignored, replaced)
     }
 
     /// The names of the folder's regular files: a folder or a symbolic link named like a report

@@ -45,10 +45,11 @@ struct RawTickerRow: Decodable, Sendable {
     /// The fields of `keys` an element has, in one slot each: no dictionary per ticker, with its
     /// allocation and a hash per field.
     struct Fields: TickerFields, Sendable {
-        private var slots: (
-            JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?,
-            JSONScalar?, JSONScalar?
-        ) = (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+        private var slots:
+            (
+                JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?, JSONScalar?,
+                JSONScalar?, JSONScalar?
+            ) = (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
 
         init() {}
 

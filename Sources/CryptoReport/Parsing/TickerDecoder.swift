@@ -171,7 +171,8 @@ package struct TickerDecoder: Sendable {
         }
         guard let symbol = identifier(.symbol) else {
             return .failure(
-                Problem(diagnostic: Diagnostic(
+                Problem(
+                    diagnostic: Diagnostic(
                         .tickers, "skipped \(position): no symbol, or not a plain string of up to \(Self.maximumIdentifierLength) characters",
                         group: "no usable symbol")))
         }

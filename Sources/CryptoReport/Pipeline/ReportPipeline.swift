@@ -129,7 +129,8 @@ public struct ReportPipeline: Sendable {
         let needsView = output.formats.contains { $0 == .markdown || $0 == .html }
         // The built-in page makes each detail as it writes it (`lazyDetails`); a template of the
         // user's is given them all.
-        let view = needsView
+        let view =
+            needsView
             ? ReportViewModel(report, details: others.isEmpty && output.formats.contains(.html), lazyDetails: templates.rendersHTMLItself)
             : nil
         // Markdown keeps English (only the HTML page and the index follow the locale's language):
@@ -168,20 +169,26 @@ public struct ReportPipeline: Sendable {
             // whole in memory.
             switch format {
             case .csv:
-                return ReportWriter.File(name: name, contents: .bytes { write in
-                    streamReport(to: write) { CSVRenderer(dialect: output.csvDialect).write(each, to: &$0) }
-                })
+                return ReportWriter.File(
+                    name: name,
+                    contents: .bytes { write in
+                        streamReport(to: write) { CSVRenderer(dialect: output.csvDialect).write(each, to: &$0) }
+                    })
             case .json:
-                return ReportWriter.File(name: name, contents: .bytes { write in
-                    try streamReport(to: write) { try JSONRenderer().write(each, to: &$0) }
-                })
+                return ReportWriter.File(
+                    name: name,
+                    contents: .bytes { write in
+                        try streamReport(to: write) { try JSONRenderer().write(each, to: &$0) }
+                    })
             case .markdown where templates.rendersMarkdownItself:
                 let eachView = each.currency == report.currency ? markdownView : nil
-                return ReportWriter.File(name: name, contents: .bytes { write in
-                    streamReport(to: write) {
-                        MarkdownWriter.write(eachView ?? ReportViewModel(each, strings: .english, details: false), to: &$0)
-                    }
-                })
+                return ReportWriter.File(
+                    name: name,
+                    contents: .bytes { write in
+                        streamReport(to: write) {
+                            MarkdownWriter.write(eachView ?? ReportViewModel(each, strings: .english, details: false), to: &$0)
+                        }
+                    })
             default: break
             }
             if format == .html || format == .markdown, !(format == .html && templates.rendersHTMLItself) {
@@ -190,14 +197,16 @@ public struct ReportPipeline: Sendable {
                 return ReportWriter.File(name: name, contents: .text(try make()))
             }
             guard format == .html else { return ReportWriter.File(name: name, contents: .rendered(make)) }
-            return ReportWriter.File(name: name, contents: .bytes { write in
-                streamReport(to: write) { output in
-                    HTMLWriter.write(
-                        others.isEmpty
-                            ? view ?? ReportViewModel(each, lazyDetails: true) : ReportViewModel(each, alternatives: others, lazyDetails: true),
-                        to: &output)
-                }
-            })
+            return ReportWriter.File(
+                name: name,
+                contents: .bytes { write in
+                    streamReport(to: write) { output in
+                        HTMLWriter.write(
+                            others.isEmpty
+                                ? view ?? ReportViewModel(each, lazyDetails: true) : ReportViewModel(each, alternatives: others, lazyDetails: true),
+                            to: &output)
+                    }
+                })
         }
         var obsolete: [String] = []
         for each in reports {
@@ -217,6 +226,9 @@ public struct ReportPipeline: Sendable {
         if !shared.ignored.isEmpty {
             logger.warning("\(NoticeText.futureReports(shared.ignored, folder: writer.directory.path))")
         }
+        if !shared.replaced.isEmpty {
+            logger.warning("\(NoticeText.replaced(shared.replaced, folder: writer.directory.path))")
+        }
         // One commit step: the files staged, the day recorded and the files published under one
         // journal (ReportWriter.write(files:removing:recording:)). The run's own reports are what
         // it names; the copies and the index follow them.
@@ -225,7 +237,9 @@ public struct ReportPipeline: Sendable {
         if let failure = committed.notRecorded {
             historyFailure = historyFailure ?? (failure as? HistoryError)?.asNotRecorded ?? .notRecorded(path: history?.path ?? "", reason: "\(failure)")
         }
-        step("\(files.count + shared.files.count) files written in \(writer.directory.path): \(files.count) of this run's, \(shared.files.count) latest copies and index")
+        step(
+            "\(files.count + shared.files.count) files written in \(writer.directory.path): \(files.count) of this run's, \(shared.files.count) latest copies and index"
+        )
         if let history { step(Self.recordStep(history, failure: historyFailure)) }
         return Outcome(report: report, written: written, historyFailure: historyFailure)
     }

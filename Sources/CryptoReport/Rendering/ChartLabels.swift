@@ -71,7 +71,9 @@ enum ChartLabels {
 
     /// Which of the first, middle and last date ticks fit under a plot from `left` to `right`
     /// without touching: the middle goes first, then the first.
-    static func ticks(_ texts: (first: String, middle: String?, last: String), at middleX: Double, left: Double, right: Double, em: Double) -> (first: Bool, middle: Bool) {
+    static func ticks(_ texts: (first: String, middle: String?, last: String), at middleX: Double, left: Double, right: Double, em: Double) -> (
+        first: Bool, middle: Bool
+    ) {
         func width(_ text: String) -> Double { Self.width(text, em: em) }
         let gap = em * 0.5
         let first = left + width(texts.first) + gap <= right - width(texts.last)

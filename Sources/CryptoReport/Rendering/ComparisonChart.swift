@@ -42,7 +42,9 @@ enum ComparisonChart {
     /// The stylesheet leaves a right margin for the `100` label (`.chart-svg.compare`).
     ///
     /// - Returns: empty unless two series have two days or more in common with the window.
-    static func svg(_ series: [Series], height: Int = 240, fontSize: Int = 12, label: String, months: [String] = PriceChart.englishMonths, monthFirst: Bool = false) -> String {
+    static func svg(
+        _ series: [Series], height: Int = 240, fontSize: Int = 12, label: String, months: [String] = PriceChart.englishMonths, monthFirst: Bool = false
+    ) -> String {
         let days = Array(Set(series.flatMap { $0.points.map(\.day) })).sorted()
         let usable = usable(series)
         guard days.count > 1, usable.count > 1 else { return "" }
@@ -68,7 +70,8 @@ enum ComparisonChart {
         svg += "<svg width=\"100%\" height=\"\(height)\" viewBox=\"0 0 1000 \(height)\" preserveAspectRatio=\"none\">"
         for (number_, line) in rebased.enumerated() {
             let points = line.map { "\(number(x($0.0))),\(number(y($0.1)))" }.joined(separator: " ")
-            svg += "<polyline class=\"s\(number_)\" fill=\"none\" stroke-width=\"1.8\" stroke-linejoin=\"round\" vector-effect=\"non-scaling-stroke\" points=\"\(points)\"/>"
+            svg +=
+                "<polyline class=\"s\(number_)\" fill=\"none\" stroke-width=\"1.8\" stroke-linejoin=\"round\" vector-effect=\"non-scaling-stroke\" points=\"\(points)\"/>"
         }
         svg += "</svg>"
         // The first, middle and last days; the middle only when it is another day well apart.
@@ -76,7 +79,8 @@ enum ComparisonChart {
         let ticks = days.count > 4 ? [(0, "start"), (middle, "middle"), (days.count - 1, "end")] : [(0, "start"), (days.count - 1, "end")]
         for (day, anchor) in ticks {
             let percent = String(format: "%.1f", x(day) / 10).replacingOccurrences(of: ".0", with: "")
-            svg += "<text class=\"day\" x=\"\(percent)%\" y=\"\(height - 3)\" text-anchor=\"\(anchor)\">\(escape(PriceChart.shortDay(days[day], months: months, monthFirst: monthFirst)))</text>"
+            svg +=
+                "<text class=\"day\" x=\"\(percent)%\" y=\"\(height - 3)\" text-anchor=\"\(anchor)\">\(escape(PriceChart.shortDay(days[day], months: months, monthFirst: monthFirst)))</text>"
         }
         return svg + "</svg>"
     }

@@ -8,18 +8,21 @@ package enum DiagnosticText {
         case let .unmatchedSymbol(symbol):
             return "no market matches \"\(symbol)\" (--symbols)"
         case let .leftOut(symbols, quoteAsset, reason):
-            let what = symbols.count == 1
+            let what =
+                symbols.count == 1
                 ? symbols[0]
                 : "\(symbols.count) markets quoted in \(quoteAsset.uppercased()) (\(symbols.prefix(3).joined(separator: ", "))\(symbols.count > 3 ? ", …" : ""))"
             return "left out \(what): \(reason)"
         case let .crossedBook(symbol, bid, ask):
-            return "\(symbol): bidPrice \(DecimalParts.plainText(bid)) is above askPrice \(DecimalParts.plainText(ask)) (a crossed book); its spread is negative"
+            return
+                "\(symbol): bidPrice \(DecimalParts.plainText(bid)) is above askPrice \(DecimalParts.plainText(ask)) (a crossed book); its spread is negative"
         case let .contradictoryRange(symbol, low, high, last):
             let (low, high, last) = (DecimalParts.plainText(low), DecimalParts.plainText(high), DecimalParts.plainText(last))
             let what = high < low ? "highPrice \(high) is below lowPrice \(low)" : "lastPrice \(last) is outside lowPrice \(low) to highPrice \(high)"
             return "\(symbol): \(what); its figures are shown as sent"
         case let .noVolumeFloor(currency):
-            return "the rates have no USD, so the top lists' floor of 100 USD's worth cannot be put in \(currency): every market that traded may lead a list (--min-volume-value sets a floor)"
+            return
+                "the rates have no USD, so the top lists' floor of 100 USD's worth cannot be put in \(currency): every market that traded may lead a list (--min-volume-value sets a floor)"
         case let .ambiguousRate(currency, rates):
             return "\(currency) is listed \(rates.count) times with different rates (\(ConversionError.list(rates))); it is left out"
         case let .input(text):

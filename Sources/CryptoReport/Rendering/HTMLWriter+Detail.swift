@@ -16,7 +16,8 @@ extension HTMLWriter {
         }
         out += "\n"
         if model.hasHistoryData {
-            out += "<template id=\"points-table\"><h3>"; put(t[.earlierPoints]); out += "</h3><div class=\"points\"><table class=\"mini\"><thead><tr><th scope=\"col\">"
+            out += "<template id=\"points-table\"><h3>"; put(t[.earlierPoints]);
+            out += "</h3><div class=\"points\"><table class=\"mini\"><thead><tr><th scope=\"col\">"
             put(t[.dayUTC]); out += "<th scope=\"col\" class=\"num\">"; put(t[.price]); out += "<th scope=\"col\" class=\"num\">"; put(t[.change])
             out += "</thead><tbody></tbody></table></div></template>"
         }
@@ -35,10 +36,13 @@ extension HTMLWriter {
             for other in alt { out += " data-alt=\""; put(field(other)); out += "\"" }
         }
         out += "<section class=\"detail\" id=\""; put(detail.anchor); out += "\" role=\"dialog\" aria-modal=\"true\" aria-label=\""; put(detail.pair)
-        out += "\"><div class=\"detail-card\">\n<header class=\"detail-head\"><div><h2>"; put(detail.pair); out += " <span class=\"sym\" aria-hidden=\"true\">"; put(detail.symbol)
+        out += "\"><div class=\"detail-card\">\n<header class=\"detail-head\"><div><h2>"; put(detail.pair); out += " <span class=\"sym\" aria-hidden=\"true\">";
+        put(detail.symbol)
         out += "</span></h2><div class=\"chart-head\"><span class=\"big\""; altAttribute { $0.price }; out += ">"; put(detail.price)
         out += "</span> <span class=\"pill "; put(detail.changeClass); out += "\""
-        altAttribute { writer, other in writer.put(other.arrow); writer.out += " "; writer.put(other.change) }
+        altAttribute { writer, other in
+            writer.put(other.arrow); writer.out += " "; writer.put(other.change)
+        }
         out += ">"; put(detail.arrow); out += " "; put(detail.change); out += "</span> <span class=\""; put(detail.changeClass); out += "\""
         altAttribute { $0.changeMoney }; out += ">"; put(detail.changeMoney)
         out += "</span> <span class=\"small\">"; put(t[.change24h])
@@ -57,7 +61,9 @@ extension HTMLWriter {
         fact(.low, { $0.low }, detail.low)
         fact(.bid, { $0.bid }, detail.bid)
         fact(.ask, { $0.ask }, detail.ask)
-        fact(.spread) { writer, detail in writer.put(detail.spread); writer.out += " · "; writer.put(detail.spreadPct) }
+        fact(.spread) { writer, detail in
+            writer.put(detail.spread); writer.out += " · "; writer.put(detail.spreadPct)
+        }
         fact(.volume, { $0.volume }, detail.volume)
         fact(.volumeValue, { $0.volumeValue }, detail.volumeValue)
         out += "<div><dt>"; put(t[.tickerTime]); out += "<dd>"; put(detail.updatedAt); out += "</div>"

@@ -102,7 +102,8 @@ extension HTMLWriter {
             out += "</p>\n    <ul class=\"plain\">\n"
             for row in rows {
                 if row.inTable {
-                    out += "      <li><a class=\"m\" href=\"#"; put(row.anchor); out += "\" title=\""; put(row.symbol); out += "\">"; put(row.pair); out += "</a>"
+                    out += "      <li><a class=\"m\" href=\"#"; put(row.anchor); out += "\" title=\""; put(row.symbol); out += "\">"; put(row.pair);
+                    out += "</a>"
                 } else {
                     out += "      <li><span class=\"m\" title=\""; put(row.symbol); out += "\">"; put(row.pair); out += "</span>"
                 }

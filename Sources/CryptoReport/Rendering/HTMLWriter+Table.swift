@@ -14,7 +14,8 @@ extension HTMLWriter {
             out += "\" aria-label=\""; put(t[.searchLabel])
             out += "\" autocomplete=\"off\" spellcheck=\"false\">\n    <span class=\"small\" id=\"shown\" aria-live=\"polite\"></span>\n"
             out += "    <details class=\"columns\"><summary>"; put(t[.columns])
-            out += "</summary><div id=\"column-choice\"></div></details>\n  </div>\n  <div class=\"table-wrap\">\n    <table class=\"markets\">\n      <thead>\n"
+            out +=
+                "</summary><div id=\"column-choice\"></div></details>\n  </div>\n  <div class=\"table-wrap\">\n    <table class=\"markets\">\n      <thead>\n"
             header(model)
             out += "      </thead>\n      <tbody>\n"
             // By position: each row is passed where it is, not copied (thirty strings retained
@@ -82,7 +83,8 @@ extension HTMLWriter {
         out += "><span class=\"ar\" aria-hidden=\"true\">"; put(row.arrow); out += "</span>"; put(row.change); out += "</td>\n"
         out += "          "
         if model.hasSincePrevious {
-            out += "<td class=\"num "; put(row.sincePreviousClass); out += "\""; altAttribute { $0.sincePrevious }; out += ">"; put(row.sincePrevious); out += "</td>"
+            out += "<td class=\"num "; put(row.sincePreviousClass); out += "\""; altAttribute { $0.sincePrevious }; out += ">"; put(row.sincePrevious);
+            out += "</td>"
         }
         out += "\n          "
         if model.hasChange7d {

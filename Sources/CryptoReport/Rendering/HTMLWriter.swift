@@ -77,7 +77,8 @@ struct HTMLWriter: ~Copyable {
         out += "<!DOCTYPE html>\n<html lang=\""; put(model.lang)
         out += "\">\n<head>\n<meta charset=\"utf-8\">\n"
         if model.isSwitchable { out += "<meta name=\"cryptoreport-currencies\" content=\""; put(model.currencyCodes); out += "\">\n" }
-        out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">\n"
+        out +=
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n<title"
         for alternative in model.alternative { out += " data-alt=\""; put(alternative.title); out += "\"" }
         out += ">"; put(model.title); out += "</title>\n<style>\n"
@@ -119,7 +120,8 @@ struct HTMLWriter: ~Copyable {
         out += "\" autocomplete=\"off\" spellcheck=\"false\"><select id=\"conv-from\" aria-label=\""; put(t[.convertFrom])
         out += "\"></select><button type=\"button\" id=\"conv-swap\" class=\"swap\" aria-label=\""; put(t[.convertSwap])
         out += "\" title=\""; put(t[.convertSwap])
-        out += "\">⇄</button><span class=\"eq\" aria-hidden=\"true\">=</span><output id=\"conv-result\" for=\"conv-amount conv-from conv-to\"></output><select id=\"conv-to\" aria-label=\""
+        out +=
+            "\">⇄</button><span class=\"eq\" aria-hidden=\"true\">=</span><output id=\"conv-result\" for=\"conv-amount conv-from conv-to\"></output><select id=\"conv-to\" aria-label=\""
         put(t[.convertInto])
         out += "\"></select></div>\n  <p class=\"small\" id=\"conv-via\" data-via=\""; put(t[.via]); out += "\" data-ecb=\""; put(t[.ecbRatesOf])
         out += "\" data-bad=\""; put(t[.typeAmount]); out += "\"></p>\n</section>\n"

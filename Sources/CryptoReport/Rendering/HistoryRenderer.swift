@@ -36,32 +36,34 @@ package struct HistoryRenderer: Sendable {
         bytes.reserveCapacity(128 + points.count * 200)
         bytes += Self.csvColumns.joined(separator: ",").utf8
         bytes += "\r\n".utf8
-        bytes += Self.lines(points.count, perPoint: 200, { index, bytes in
-            // Fields read in place, a cell at a time: no copy of each point, and no array of its
-            // eight numbers.
-            func number(_ value: Decimal?) {
+        bytes += Self.lines(
+            points.count, perPoint: 200,
+            { index, bytes in
+                // Fields read in place, a cell at a time: no copy of each point, and no array of its
+                // eight numbers.
+                func number(_ value: Decimal?) {
+                    bytes.append(UInt8(ascii: ","))
+                    if let value { PlainNumber.append(value, to: &bytes) }
+                }
+                ReportDates.appendISO8601(points[index].time, to: &bytes)
                 bytes.append(UInt8(ascii: ","))
-                if let value { PlainNumber.append(value, to: &bytes) }
-            }
-            ReportDates.appendISO8601(points[index].time, to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-            CSVRenderer.appendText(points[index].row.symbol, separator: ",", to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-            bytes += points[index].row.currency.utf8
-            number(points[index].row.price)
-            number(points[index].row.open)
-            number(points[index].row.high)
-            number(points[index].row.low)
-            number(points[index].row.changePercent)
-            number(points[index].row.volume)
-            number(points[index].row.volumeValue)
-            number(points[index].row.fxRate)
-            bytes.append(UInt8(ascii: ","))
-            bytes += points[index].ratesDate.utf8
-            bytes.append(UInt8(ascii: ","))
-            bytes += points[index].kind.rawValue.utf8
-            bytes += "\r\n".utf8
-        })
+                CSVRenderer.appendText(points[index].row.symbol, separator: ",", to: &bytes)
+                bytes.append(UInt8(ascii: ","))
+                bytes += points[index].row.currency.utf8
+                number(points[index].row.price)
+                number(points[index].row.open)
+                number(points[index].row.high)
+                number(points[index].row.low)
+                number(points[index].row.changePercent)
+                number(points[index].row.volume)
+                number(points[index].row.volumeValue)
+                number(points[index].row.fxRate)
+                bytes.append(UInt8(ascii: ","))
+                bytes += points[index].ratesDate.utf8
+                bytes.append(UInt8(ascii: ","))
+                bytes += points[index].kind.rawValue.utf8
+                bytes += "\r\n".utf8
+            })
         return bytes
     }
 
@@ -83,44 +85,46 @@ package struct HistoryRenderer: Sendable {
         bytes += "{\n  \"currency\" : ".utf8
         Writer.appendString(currency, to: &bytes)
         bytes += ",\n  \"points\" : [".utf8
-        bytes += Self.lines(points.count, perPoint: 620, { index, bytes in
-            func field(_ key: String, _ value: Decimal?) {
-                bytes += "\n      \"".utf8
-                bytes += key.utf8
-                bytes += "\" : ".utf8
-                Writer.appendNumber(value, to: &bytes)
-                bytes.append(UInt8(ascii: ","))
-            }
-            func field(_ key: String, _ text: String) {
-                bytes += "\n      \"".utf8
-                bytes += key.utf8
-                bytes += "\" : \"".utf8
-                bytes += text.utf8
+        bytes += Self.lines(
+            points.count, perPoint: 620,
+            { index, bytes in
+                func field(_ key: String, _ value: Decimal?) {
+                    bytes += "\n      \"".utf8
+                    bytes += key.utf8
+                    bytes += "\" : ".utf8
+                    Writer.appendNumber(value, to: &bytes)
+                    bytes.append(UInt8(ascii: ","))
+                }
+                func field(_ key: String, _ text: String) {
+                    bytes += "\n      \"".utf8
+                    bytes += key.utf8
+                    bytes += "\" : \"".utf8
+                    bytes += text.utf8
+                    bytes += "\",".utf8
+                }
+                let point = points[index]
+                let row = point.row
+                bytes += "\n    {".utf8
+                // The keys in the encoder's sorted order; the price and the rate are never null
+                // (`PointItem`: an empty string where there is no number).
+                field("change_pct", row.changePercent)
+                field("fx_rate", row.fxRate)
+                field("high", row.high)
+                field("kind", point.kind.rawValue)
+                field("low", row.low)
+                field("open", row.open)
+                field("price", row.price)
+                field("rates_date", point.ratesDate)
+                field("symbol", row.symbol)
+                bytes += "\n      \"time\" : \"".utf8
+                ReportDates.appendISO8601(point.time, to: &bytes)
                 bytes += "\",".utf8
-            }
-            let point = points[index]
-            let row = point.row
-            bytes += "\n    {".utf8
-            // The keys in the encoder's sorted order; the price and the rate are never null
-            // (`PointItem`: an empty string where there is no number).
-            field("change_pct", row.changePercent)
-            field("fx_rate", row.fxRate)
-            field("high", row.high)
-            field("kind", point.kind.rawValue)
-            field("low", row.low)
-            field("open", row.open)
-            field("price", row.price)
-            field("rates_date", point.ratesDate)
-            field("symbol", row.symbol)
-            bytes += "\n      \"time\" : \"".utf8
-            ReportDates.appendISO8601(point.time, to: &bytes)
-            bytes += "\",".utf8
-            field("volume", row.volume)
-            bytes += "\n      \"volume_value\" : ".utf8
-            Writer.appendNumber(row.volumeValue, to: &bytes)
-            bytes += "\n    }".utf8
-            if index < points.count - 1 { bytes.append(UInt8(ascii: ",")) }
-        })
+                field("volume", row.volume)
+                bytes += "\n      \"volume_value\" : ".utf8
+                Writer.appendNumber(row.volumeValue, to: &bytes)
+                bytes += "\n    }".utf8
+                if index < points.count - 1 { bytes.append(UInt8(ascii: ",")) }
+            })
         bytes += "\n  ],\n  \"symbol\" : ".utf8
         Writer.appendString(symbol, to: &bytes)
         bytes += "\n}\n".utf8

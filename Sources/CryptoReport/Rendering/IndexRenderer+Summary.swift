@@ -41,9 +41,10 @@ extension IndexRenderer {
             hasInrPremium = summary.inrPremium != nil
             inrPremium = numbers.percent(summary.inrPremium?.percent)
             inrPremiumClass = ReportViewModel.changeClass(summary.inrPremium?.percent)
-            inrPremiumDetail = summary.inrPremium.map {
-                t.format(.inrPremiumDetail, numbers.number($0.usdtInrLast), numbers.number($0.ecbUsdInr))
-            } ?? ""
+            inrPremiumDetail =
+                summary.inrPremium.map {
+                    t.format(.inrPremiumDetail, numbers.number($0.usdtInrLast), numbers.number($0.ecbUsdInr))
+                } ?? ""
             func mover(_ market: MarketRow) -> Mover {
                 Mover(
                     symbol: market.symbol, pair: "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())",

@@ -88,8 +88,11 @@ package struct IndexRenderer: Sendable {
             latestByCurrency[parsed.currency, default: []].append((parsed.format, Link(label: label, href: name)))
         }
         // A currency whose newest view is in another currency's latest page.
-        for currency in Set(latestByCurrency.keys).union(pages.values.flatMap { $0 }) where !(latestByCurrency[currency] ?? []).contains(where: { $0.format == .html }) {
-            guard let page = Self.page(holding: currency, among: pages, where: { latest.contains($0) && $0.hasPrefix("cryptoreport-latest-") }) else { continue }
+        for currency in Set(latestByCurrency.keys).union(pages.values.flatMap { $0 })
+        where !(latestByCurrency[currency] ?? []).contains(where: { $0.format == .html }) {
+            guard let page = Self.page(holding: currency, among: pages, where: { latest.contains($0) && $0.hasPrefix("cryptoreport-latest-") }) else {
+                continue
+            }
             latestByCurrency[currency, default: []].append((.html, Link(label: Self.label(.html), href: page)))
         }
         // In format order, the alerts file last, as in the table.
@@ -110,7 +113,8 @@ package struct IndexRenderer: Sendable {
         return ViewModel(
             title: t[.indexTitle], generatedAt: generatedAt,
             reportCount: t.format(count == 1 ? .reportOne : .reportOther, count.formatted(.number.locale(Locale(identifier: report.localeIdentifier)))),
-            locale: report.localeIdentifier, pageStyle: EmbeddedTemplates.pageFiles["report.css"] ?? "", t: t, lang: t.code, generatedLine: t.format(.generated, generatedAt),
+            locale: report.localeIdentifier, pageStyle: EmbeddedTemplates.pageFiles["report.css"] ?? "", t: t, lang: t.code,
+            generatedLine: t.format(.generated, generatedAt),
             latestAlertsLine: t.format(.latestAlerts, report.dataDate, report.currency), breadthLine: t.format(.breadthOf, report.dataDate),
             topGainersLine: t.format(.topGainersIn, report.currency), topLosersLine: t.format(.topLosersIn, report.currency),
             footer: t.format(.indexFooter, t.localeName(report.localeIdentifier)),

@@ -57,7 +57,8 @@ struct LocaleNumberStyle: Sendable, Equatable {
         let digits = parts.isZero ? 1 : parts.digitCount
         let integerDigits = max(1, digits + max(0, parts.exponent))
         let fractionDigits = max(fraction.upperBound, max(0, -parts.exponent))
-        let capacity = affixes.prefix.count + affixes.suffix.count + decimalSeparator.count + fractionDigits
+        let capacity =
+            affixes.prefix.count + affixes.suffix.count + decimalSeparator.count + fractionDigits
             + integerDigits * (1 + groupingSeparator.count)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var out = BufferWriter(buffer: buffer)

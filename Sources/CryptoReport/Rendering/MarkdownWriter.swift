@@ -63,8 +63,12 @@ enum MarkdownWriter {
         func priceAndChange(_ row: ReportViewModel.MarketLine) { put(row.price); out += " | "; put(row.arrow); out += " "; put(row.change) }
         top("Top gainers", "Price | 24h", model.gainers, priceAndChange)
         top("Top losers", "Price | 24h", model.losers, priceAndChange)
-        top("Top volume", "Volume value | 24h", model.topVolume) { put($0.volumeValue); out += " | "; put($0.arrow); out += " "; put($0.change) }
-        top("Widest spreads", "Spread % | Spread", model.widestSpreads) { put($0.spreadPct); out += " | "; put($0.spread) }
+        top("Top volume", "Volume value | 24h", model.topVolume) {
+            put($0.volumeValue); out += " | "; put($0.arrow); out += " "; put($0.change)
+        }
+        top("Widest spreads", "Spread % | Spread", model.widestSpreads) {
+            put($0.spreadPct); out += " | "; put($0.spread)
+        }
 
         out += "## All markets\n\nPrices in "; put(model.currency)
         out += "; 24 h change from the open; spread over the mid price; volume in base-asset units.\n\n"

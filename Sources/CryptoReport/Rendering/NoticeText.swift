@@ -51,6 +51,15 @@ package enum NoticeText {
     /// A log line: files in the output folder named like reports of days still to come.
     package static func futureReports(_ names: [String], folder: String) -> String {
         let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? " and \(names.count - 3) more" : "")
-        return "Output: \(shown) in \(folder) \(names.count == 1 ? "is" : "are") dated after today, so no run of this tool wrote \(names.count == 1 ? "it" : "them"); the latest copies and the index leave \(names.count == 1 ? "it" : "them") out."
+        return
+            "Output: \(shown) in \(folder) \(names.count == 1 ? "is" : "are") dated after today, so no run of this tool wrote \(names.count == 1 ? "it" : "them"); the latest copies and the index leave \(names.count == 1 ? "it" : "them") out."
+    }
+
+    /// A second report of the same day and currency into one folder replaces the first (its
+    /// name says only the day and the currency, not the filters).
+    package static func replaced(_ names: [String], folder: String) -> String {
+        let shown = names.prefix(2).joined(separator: ", ") + (names.count > 2 ? " and \(names.count - 2) more" : "")
+        return
+            "Output: replaced \(shown) in \(folder), which an earlier run wrote for the same day and currency; give a run with other filters its own --output to keep both."
     }
 }

@@ -115,7 +115,8 @@ extension PageStrings {
         .sourceTickers: "WazirX tickers",
         .sourceRates: "ECB rates",
         .sourceKlines: "WazirX klines",
-        .method: "All prices are converted to {0}. USDT is taken at par with USD; USD and INR are converted with the ECB euro reference rates of {1}. Markets quoted in other assets (BTC, WRX, …) are converted through that asset's USDT or INR market. The 24 h change compares the last price with the price 24 hours earlier; volume is in units of the base asset.",
+        .method:
+            "All prices are converted to {0}. USDT is taken at par with USD; USD and INR are converted with the ECB euro reference rates of {1}. Markets quoted in other assets (BTC, WRX, …) are converted through that asset's USDT or INR market. The 24 h change compares the last price with the price 24 hours earlier; volume is in units of the base asset.",
         .disclaimer: "Reference figures only, not investment advice. Numbers formatted for {0}.",
         .scriptShownOf: "{0} of {1} markets",
         .scriptShown: "{0} markets",
@@ -155,7 +156,8 @@ extension PageStrings {
         .files: "Files",
         .alertsFile: "alerts",
         .noReports: "No reports in this folder.",
-        .indexFooter: "Every file is in this folder; the links are relative, so the folder works copied or served by any web server. Reference figures only, not investment advice. Numbers formatted for {0}.",
+        .indexFooter:
+            "Every file is in this folder; the links are relative, so the folder works copied or served by any web server. Reference figures only, not investment advice. Numbers formatted for {0}.",
         .month1: "Jan",
         .month2: "Feb",
         .month3: "Mar",

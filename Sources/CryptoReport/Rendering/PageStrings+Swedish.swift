@@ -115,7 +115,8 @@ extension PageStrings {
         .sourceTickers: "WazirX-tickers",
         .sourceRates: "ECB-kurser",
         .sourceKlines: "WazirX-klines",
-        .method: "Alla priser är omräknade till {0}. USDT räknas som likvärdig med USD; USD och INR räknas om med ECB:s referenskurser mot euro från {1}. Marknader noterade i andra tillgångar (BTC, WRX, …) räknas om via tillgångens USDT- eller INR-marknad. Förändringen på 24 h jämför senaste priset med priset 24 timmar tidigare; volymen anges i enheter av bastillgången.",
+        .method:
+            "Alla priser är omräknade till {0}. USDT räknas som likvärdig med USD; USD och INR räknas om med ECB:s referenskurser mot euro från {1}. Marknader noterade i andra tillgångar (BTC, WRX, …) räknas om via tillgångens USDT- eller INR-marknad. Förändringen på 24 h jämför senaste priset med priset 24 timmar tidigare; volymen anges i enheter av bastillgången.",
         .disclaimer: "Endast referensvärden, inte investeringsråd. Siffror formaterade för {0}.",
         .scriptShownOf: "{0} av {1} marknader",
         .scriptShown: "{0} marknader",
@@ -128,7 +129,8 @@ extension PageStrings {
         .noticeCached: "{0} från cache, hämtade {1}{2}",
         .noticeLiveFailed: " — hämtningen misslyckades: {0}",
         .noticeOffline: " — körning utan nätverk",
-        .noticeRatesAhead: "ECB-kurserna är från {0}, publicerade efter dessa noteringar (de kurser som gällde var från {1}); priserna är omräknade till senare kurser.",
+        .noticeRatesAhead:
+            "ECB-kurserna är från {0}, publicerade efter dessa noteringar (de kurser som gällde var från {1}); priserna är omräknade till senare kurser.",
         .noticeRatesBehind: "ECB-kurserna är från {0}; kurserna från {1} borde ha publicerats vid tiden för dessa noteringar.",
         .noticeHaltedStale: "WazirX verkar ha stannat: varje marknads senaste uppdatering är över en timme äldre än hämtningen.",
         .noticeHaltedVolume: "WazirX verkar ha stannat: ingen marknad har handlats alls på 24 h.",
@@ -155,7 +157,8 @@ extension PageStrings {
         .files: "Filer",
         .alertsFile: "larm",
         .noReports: "Inga rapporter i den här mappen.",
-        .indexFooter: "Alla filer finns i den här mappen; länkarna är relativa, så mappen fungerar kopierad eller från vilken webbserver som helst. Endast referensvärden, inte investeringsråd. Siffror formaterade för {0}.",
+        .indexFooter:
+            "Alla filer finns i den här mappen; länkarna är relativa, så mappen fungerar kopierad eller från vilken webbserver som helst. Endast referensvärden, inte investeringsråd. Siffror formaterade för {0}.",
         .month1: "jan",
         .month2: "feb",
         .month3: "mars",

@@ -73,7 +73,8 @@ enum PriceChart {
         func number(_ value: Double) -> String { String(Int(value.rounded())) }
 
         let direction = last.value > first.value ? "up" : last.value < first.value ? "down" : "flat"
-        var svg = "<svg class=\"chart-svg \(direction)\" viewBox=\"0 0 \(width) \(height)\" font-size=\"\(fontSize)\" role=\"img\" aria-label=\"\(escape(label))\">"
+        var svg =
+            "<svg class=\"chart-svg \(direction)\" viewBox=\"0 0 \(width) \(height)\" font-size=\"\(fontSize)\" role=\"img\" aria-label=\"\(escape(label))\">"
         // Gridlines at the low and the high; dashed lines at the limits on the scale.
         for value in dataHigh == dataLow ? [dataHigh] : [dataHigh, dataLow] {
             let lineY = number(y(double(value)))

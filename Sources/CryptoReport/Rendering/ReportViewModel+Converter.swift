@@ -89,7 +89,8 @@ extension ReportViewModel {
             ecbDate: first.rates.date,
             currencies: reports.map {
                 ConverterData.Currency(
-                    code: $0.currency, digits: PeopleNumberFormatter.minorUnits(of: $0.currency), locale: $0.localeIdentifier.replacingOccurrences(of: "_", with: "-"))
+                    code: $0.currency, digits: PeopleNumberFormatter.minorUnits(of: $0.currency),
+                    locale: $0.localeIdentifier.replacingOccurrences(of: "_", with: "-"))
             },
             units: units,
             popular: first.summary.topVolume.map { $0.baseAsset.uppercased() }.reduce(into: [String]()) { names, name in

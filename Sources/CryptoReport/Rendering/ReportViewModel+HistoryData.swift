@@ -81,7 +81,11 @@ extension ReportViewModel {
             markets += ":[\"".utf8
             for (index, offset) in point.enumerated() {
                 if index > 0 { markets.append(UInt8(ascii: " ")) }
-                if offset >= 0 { appendPlainPrice(trend.series[offset], minorUnits: numbers.minorUnits, to: &markets) } else { markets.append(UInt8(ascii: "-")) }
+                if offset >= 0 {
+                    appendPlainPrice(trend.series[offset], minorUnits: numbers.minorUnits, to: &markets)
+                } else {
+                    markets.append(UInt8(ascii: "-"))
+                }
             }
             markets += "\",\"".utf8
             for (index, hundredths) in change.enumerated() {
@@ -97,7 +101,8 @@ extension ReportViewModel {
             let marketLimits = Self.limits(for: market, in: report).compactMap { limit -> String? in
                 let value = Sparkline.double(limit.value)
                 guard value.isFinite else { return nil }
-                return "{\"v\":\(value),\"d\":" + jsonString(limit.direction) + ",\"t\":" + jsonString(limitLabel(limit, numbers: numbers, strings: strings)) + "}"
+                return "{\"v\":\(value),\"d\":" + jsonString(limit.direction) + ",\"t\":" + jsonString(limitLabel(limit, numbers: numbers, strings: strings))
+                    + "}"
             }
             if !marketLimits.isEmpty { limits.append(jsonString(anchor) + ":[" + marketLimits.joined(separator: ",") + "]") }
         }

@@ -31,26 +31,30 @@ extension ReportViewModel {
         newestTickerAt = summary.newestTickerAt.map(time.minute) ?? t[.unknown]
         rates = summary.ratesUsed.map {
             // The market by its pair, as the table names it: BTC/USDT, not btcusdt.
-            let market = $0.via.hasPrefix($0.quoteAsset) && $0.via.count > $0.quoteAsset.count
+            let market =
+                $0.via.hasPrefix($0.quoteAsset) && $0.via.count > $0.quoteAsset.count
                 ? "\($0.quoteAsset.uppercased())/\($0.via.dropFirst($0.quoteAsset.count).uppercased())" : $0.via
             let via = $0.via.hasPrefix("ECB") ? "" : t.format(.rateVia, market)
             let unit = CurrencyCode.atPar($0.quoteAsset)
             return Text(text: "1 \(unit) = \(numbers.rate($0.rate)) \(report.currency)\(via)")
         }
         counts.assetsPhrase = t.format(summary.counts.assets == 1 ? .assetOne : .assetOther, counts.assets)
-        inrPremiumDetail = summary.inrPremium.map {
-            t.format(.inrPremiumDetail, numbers.number($0.usdtInrLast), numbers.number($0.ecbUsdInr))
-        } ?? ""
+        inrPremiumDetail =
+            summary.inrPremium.map {
+                t.format(.inrPremiumDetail, numbers.number($0.usdtInrLast), numbers.number($0.ecbUsdInr))
+            } ?? ""
         sources = report.sources.map {
-            let name = switch $0.source {
-            case .tickers: t[.sourceTickers]
-            case .rates: t[.sourceRates]
-            case .klines: t[.sourceKlines]
-            }
+            let name =
+                switch $0.source {
+                case .tickers: t[.sourceTickers]
+                case .rates: t[.sourceRates]
+                case .klines: t[.sourceKlines]
+                }
             // The sample's location is worded by Fetching in English ("built-in sample NAME"):
             // the page says it in its own language.
             let sample = "built-in sample "
-            let location = $0.origin == .sample && $0.location.hasPrefix(sample)
+            let location =
+                $0.origin == .sample && $0.location.hasPrefix(sample)
                 ? t[.statusSample] + " " + $0.location.dropFirst(sample.count) : $0.location
             return Source(
                 name: name, url: location, fetchedAt: time.minute($0.fetchedAt),
@@ -73,13 +77,14 @@ extension ReportViewModel {
         hasMoreAlerts = !moreAlerts.isEmpty
         comparisonTitle = t[summary.comparedByChoice ? .comparisonChosenHeading : .comparisonHeading]
         trendHeading = t.format(.trendSpan, count(trendDays))
-        comparisonNote = comparisonGap.map { gap in
-            switch gap {
-            case .tooFewMarkets: t[.comparisonNeedsMarkets]
-            case .noHistory: t[.comparisonNeedsHistory]
-            case .tooFewDays: t[.comparisonNeedsDays]
-            }
-        } ?? ""
+        comparisonNote =
+            comparisonGap.map { gap in
+                switch gap {
+                case .tooFewMarkets: t[.comparisonNeedsMarkets]
+                case .noHistory: t[.comparisonNeedsHistory]
+                case .tooFewDays: t[.comparisonNeedsDays]
+                }
+            } ?? ""
         hasComparisonNote = !comparisonNote.isEmpty
         said = Said(
             generated: t.format(.generated, generatedAt), newestTicker: t.format(.newestTicker, newestTickerAt, tickersStatus),

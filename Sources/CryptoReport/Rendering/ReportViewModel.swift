@@ -286,7 +286,8 @@ struct ReportViewModel {
             else { return nil }
             let pair = "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())"
             // Dated when the history says which day each price is of; the plain line otherwise.
-            let svg = trend.days.count == trend.series.count
+            let svg =
+                trend.days.count == trend.series.count
                 ? PriceChart.svg(
                     zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) },
                     // A card's limits say "above"/"below" where the margin has room, ▲/▼ where not.
@@ -316,7 +317,8 @@ struct ReportViewModel {
             label: t[summary.comparedByChoice ? .comparisonChosenLabel : .comparisonLabel], months: t.months, monthFirst: monthFirst)
         hasComparison = !comparison.isEmpty
         comparisonGap = Self.comparisonGap(report)
-        compared = hasComparison
+        compared =
+            hasComparison
             ? comparedMarkets.filter { $0.1.count > 1 && ($0.1.first?.value ?? 0) > 0 }.enumerated().map { index, entry in
                 let change = entry.1.first.flatMap { first in entry.1.last.map { Trend.percent(from: first.value, to: $0.value) } } ?? nil
                 return Compared(
@@ -367,7 +369,8 @@ struct ReportViewModel {
             fxRate: numbers.rate(market.fxRate), updatedAt: market.updatedAt.map(time.minute) ?? "",
             stale: market.isStale, sincePrevious: numbers.percent(market.trend?.sincePrevious),
             change7d: numbers.percent(market.trend?.change7d), change30d: numbers.percent(market.trend?.change30d),
-            sincePreviousClass: changeClass(market.trend?.sincePrevious), change7dClass: changeClass(market.trend?.change7d), change30dClass: changeClass(market.trend?.change30d),
+            sincePreviousClass: changeClass(market.trend?.sincePrevious), change7dClass: changeClass(market.trend?.change7d),
+            change30dClass: changeClass(market.trend?.change30d),
             sparkline: Sparkline.unicode(points),
             // The label only for a line that is drawn: most rows of a first run have none.
             sparklineSVG: points.count > 1

@@ -35,7 +35,8 @@ package enum Sparkline {
     /// `label` names it for a screen reader, in the page's language (English by default).
     /// `labels`, the low and the high, go in a right margin the line leaves them (10 px text, as
     /// the stylesheet sets it), so that the line never crosses them.
-    package static func svg(_ values: [Decimal], width: Int = 100, height: Int = 24, labels: (low: String, high: String)? = nil, label: String? = nil) -> String {
+    package static func svg(_ values: [Decimal], width: Int = 100, height: Int = 24, labels: (low: String, high: String)? = nil, label: String? = nil) -> String
+    {
         svg(Points(values), width: width, height: height, labels: labels, label: label)
     }
 
@@ -178,7 +179,8 @@ package enum Sparkline {
     static func double(_ value: Decimal) -> Double {
         guard let parts = DecimalParts(value) else { return NSDecimalNumber(decimal: value).doubleValue }
         let mantissa = Double(parts.high) * 18_446_744_073_709_551_616.0 + Double(parts.low)
-        let magnitude = parts.exponent >= 0
+        let magnitude =
+            parts.exponent >= 0
             ? mantissa * powerOfTen(parts.exponent) : mantissa / powerOfTen(-parts.exponent)
         return parts.isNegative ? -magnitude : magnitude
     }

@@ -66,7 +66,8 @@ package struct ConfigFileReader: Sendable {
             let ready = poll(&poller, 1, limit)
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else {
-                throw .unreadableFile(path: path, reason: "nothing came from it within \(FetchError.format(Double(limit) / 1000)) s (a FIFO no program writes to?)")
+                throw .unreadableFile(
+                    path: path, reason: "nothing came from it within \(FetchError.format(Double(limit) / 1000)) s (a FIFO no program writes to?)")
             }
             let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
@@ -93,9 +94,11 @@ package struct ConfigFileReader: Sendable {
         }
         let names = SettingsLayer.keys.map(\.name)
         for name in table.keys.sorted() where !names.contains(name) {
-            let message = table[name]?.table != nil ? "[\(name)]: sections are not used; put every key at the top level"
+            let message =
+                table[name]?.table != nil
+                ? "[\(name)]: sections are not used; put every key at the top level"
                 : EnvironmentReader.nearest(name, among: names).map { "unknown key \"\(name)\" (did you mean \"\($0)\"?)" }
-                ?? "unknown key \"\(name)\"; known: \(names.joined(separator: ", "))"
+                    ?? "unknown key \"\(name)\"; known: \(names.joined(separator: ", "))"
             throw .file(path: path, line: Self.line(of: name, in: text), message: message)
         }
         var layer = SettingsLayer()
@@ -133,7 +136,9 @@ package struct ConfigFileReader: Sendable {
     }
 
     static func typeName(_ value: any TOMLValueConvertible) -> String {
-        let names: [TOMLType: String] = [.string: "a string", .int: "a whole number", .double: "a number with a fraction", .bool: "true or false", .array: "an array", .table: "a table"]
+        let names: [TOMLType: String] = [
+            .string: "a string", .int: "a whole number", .double: "a number with a fraction", .bool: "true or false", .array: "an array", .table: "a table",
+        ]
         return names[value.type] ?? "a date or time"
     }
 

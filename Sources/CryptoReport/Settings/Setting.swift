@@ -44,7 +44,9 @@ package struct SettingKey: Sendable {
     package static func flag<Value>(_ name: String) -> @Sendable (String) throws -> Value {
         { text in
             do throws(InvalidSettingValue) {
-                guard let value = try SettingsLayer.key(name)?.rule.text(text) as? Value else { throw InvalidSettingValue("no setting \(name) of \(Value.self)") }
+                guard let value = try SettingsLayer.key(name)?.rule.text(text) as? Value else {
+                    throw InvalidSettingValue("no setting \(name) of \(Value.self)")
+                }
                 return value
             } catch {
                 // The parser quotes the flag's value itself; our quote is worth keeping only for one item of several.

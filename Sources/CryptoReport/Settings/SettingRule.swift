@@ -179,11 +179,17 @@ enum Rules {
     static let symbols = SettingRule<[String]>.list("base assets or market symbols, like btc,eth,wrxinr", allowingEmpty: true) { $0.lowercased() }
 
     /// One to five (the comparison chart has five colours).
-    static let compare = SettingRule<[String]>.list("one to five base assets or market symbols, like btc,eth,sol", most: 5, tooMany: "the comparison follows at most five markets") {
+    static let compare = SettingRule<[String]>.list(
+        "one to five base assets or market symbols, like btc,eth,sol", most: 5, tooMany: "the comparison follows at most five markets"
+    ) {
         $0.lowercased()
     }
 
-    static let maxAge = SettingRule<[MaxAge.Limit]>.list("a duration with its unit (s, m, h or d) like 24h or 5d, optionally as tickers=… or rates=…") { MaxAge.Limit($0) }
+    static let maxAge = SettingRule<[MaxAge.Limit]>.list("a duration with its unit (s, m, h or d) like 24h or 5d, optionally as tickers=… or rates=…") {
+        MaxAge.Limit($0)
+    }
 
-    static let alerts = SettingRule<[AlertRule]>.list("rules like \"btc above 60000 SEK\" or \"any move 10 %\"", allowingEmpty: true) { try AlertRule(parsing: $0) }
+    static let alerts = SettingRule<[AlertRule]>.list("rules like \"btc above 60000 SEK\" or \"any move 10 %\"", allowingEmpty: true) {
+        try AlertRule(parsing: $0)
+    }
 }

@@ -8,8 +8,9 @@ struct ExternalTool: Sendable {
     init?(_ name: String) {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         let folders = path.split(separator: ":").map(String.init) + ["/usr/local/bin", "/usr/bin"]
-        guard let found = folders.lazy.map({ URL(fileURLWithPath: $0).appendingPathComponent(name) })
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+        guard
+            let found = folders.lazy.map({ URL(fileURLWithPath: $0).appendingPathComponent(name) })
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
         else { return nil }
         url = found
     }

@@ -40,9 +40,9 @@ enum Fixtures {
         // The 24 h range holds the last price unless a test says otherwise.
         let high = high ?? last, low = low ?? last
         return """
-        {"symbol":"\(symbol)","baseAsset":"\(base)","quoteAsset":"\(quote)","openPrice":"\(open)","lowPrice":"\(low)",\
-        "highPrice":"\(high)","lastPrice":"\(last)","volume":"\(volume)","bidPrice":"\(bid)","askPrice":"\(ask)","at":\(at)}
-        """
+            {"symbol":"\(symbol)","baseAsset":"\(base)","quoteAsset":"\(quote)","openPrice":"\(open)","lowPrice":"\(low)",\
+            "highPrice":"\(high)","lastPrice":"\(last)","volume":"\(volume)","bidPrice":"\(bid)","askPrice":"\(ask)","at":\(at)}
+            """
     }
 
     /// An ECB daily document with the given rates.
@@ -88,6 +88,7 @@ final class TemporaryFolder: @unchecked Sendable {
     /// Everything visible in the folder, `latest` copies and index included.
     func allContents(_ subfolder: String? = nil) -> [String] {
         let folder = subfolder.map { url.appendingPathComponent($0) } ?? url
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") && !$0.hasPrefix("history.sqlite") }.sorted()
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") && !$0.hasPrefix("history.sqlite") }
+            .sorted()
     }
 }

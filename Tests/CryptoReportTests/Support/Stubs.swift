@@ -1,6 +1,6 @@
 import CryptoReport
-import Logging
 import Foundation
+import Logging
 
 /// An HTTP client that answers from a script, one response (or error) per call, and records calls.
 final class ScriptedHTTPClient: HTTPClient, @unchecked Sendable {
