@@ -32,6 +32,7 @@ DEBUG_BIN := .build/debug/cryptoreport
 demo:
 	$(SWIFT) build --product cryptoreport
 	$(DEBUG_BIN) --sample --currency SEK --format all --output $(OUTPUT)
+	@echo "Open $(OUTPUT)/cryptoreport-2022-11-22-SEK.html. Trends and charts come once a history holds earlier days: docs/history.md (a daily run, or backfill)."
 
 ## Every test: unit, golden files, loopback HTTP, and the built executable end to end.
 ## Two runs: the in-process HTTP suites first, on their own. Their time limits are measured in the
