@@ -13,7 +13,7 @@ public struct MaxAge: Sendable, Equatable, Codable {
     }
 
     public subscript(source: DataSource) -> TimeInterval {
-        source == .tickers ? tickers : rates
+        source.isMarketData ? tickers : rates
     }
 
     /// One `--max-age` value: `12h` for both sources, or `tickers=6h`, `rates=3d`. Units: `s`,

@@ -37,7 +37,11 @@ package struct PayloadCache: Sendable {
     }
 
     private func bodyURL(_ source: DataSource) -> URL {
-        directory.appendingPathComponent(source == .tickers ? "tickers-24hr.json" : "eurofxref-daily.xml")
+        switch source {
+        case .tickers: directory.appendingPathComponent("tickers-24hr.json")
+        case .rates: directory.appendingPathComponent("eurofxref-daily.xml")
+        default: directory.appendingPathComponent("\(source.rawValue).json")
+        }
     }
 
     private func recordURL(_ source: DataSource) -> URL {

@@ -1,9 +1,15 @@
-/// The two feeds a report is made from, and the price history `backfill` reads.
+/// The feeds a report is made from, and the price history `backfill` reads.
 public enum DataSource: String, Sendable, Codable, CaseIterable {
+    /// WazirX's 24 h tickers.
     case tickers
     case rates
     /// WazirX's daily candles, read only by `backfill`.
     case klines
+    case binanceTickers = "binance-tickers"
+    /// Binance's `exchangeInfo`: which base and quote asset each symbol joins.
+    case binanceInfo = "binance-info"
+    case binanceUSTickers = "binance-us-tickers"
+    case binanceUSInfo = "binance-us-info"
 
     /// How messages name the source.
     public var displayName: String {
@@ -11,6 +17,13 @@ public enum DataSource: String, Sendable, Codable, CaseIterable {
         case .tickers: "WazirX tickers"
         case .rates: "ECB rates"
         case .klines: "WazirX klines"
+        case .binanceTickers: "Binance tickers"
+        case .binanceInfo: "Binance exchangeInfo"
+        case .binanceUSTickers: "Binance.US tickers"
+        case .binanceUSInfo: "Binance.US exchangeInfo"
         }
     }
+
+    /// An exchange's market data, which `--max-age`'s `tickers=` limit applies to; not the ECB's.
+    public var isMarketData: Bool { self != .rates }
 }

@@ -30,12 +30,13 @@ extension JSONRenderer {
                 let source = Source(
                     url: info.location, status: info.status.rawValue, liveError: liveError,
                     fetchedAt: ReportDates.iso8601(info.fetchedAt),
-                    newestTickerAt: info.source == .tickers ? report.summary.newestTickerAt.map(ReportDates.iso8601) : nil,
+                    newestTickerAt: info.source.isMarketData ? report.summary.newestTickerAt.map(ReportDates.iso8601) : nil,
                     rateDate: info.source == .rates ? report.rates.date : nil)
                 switch info.source {
-                case .tickers: sources.tickers = source
+                case .tickers, .binanceTickers, .binanceUSTickers: sources.tickers = source
                 case .rates: sources.rates = source
-                case .klines: break  // backfill's alone; no report reads it
+                // backfill's alone, or what splits the tickers' symbols: no figure of the report is from it
+                case .klines, .binanceInfo, .binanceUSInfo: break
                 }
             }
             self.sources = sources

@@ -115,6 +115,10 @@ extension PageStrings {
         .sourceTickers: "WazirX tickers",
         .sourceRates: "ECB rates",
         .sourceKlines: "WazirX klines",
+        .sourceBinanceTickers: "Binance tickers",
+        .sourceBinanceInfo: "Binance market list",
+        .sourceBinanceUSTickers: "Binance.US tickers",
+        .sourceBinanceUSInfo: "Binance.US market list",
         .method:
             "All prices are converted to {0}. USDT is taken at par with USD; USD and INR are converted with the ECB euro reference rates of {1}. Markets quoted in other assets (BTC, WRX, …) are converted through that asset's USDT or INR market. The 24 h change compares the last price with the price 24 hours earlier; volume is in units of the base asset.",
         .disclaimer: "Reference figures only, not investment advice. Numbers formatted for {0}.",

@@ -115,6 +115,10 @@ extension PageStrings {
         case sourceTickers
         case sourceRates
         case sourceKlines
+        case sourceBinanceTickers
+        case sourceBinanceInfo
+        case sourceBinanceUSTickers
+        case sourceBinanceUSInfo
         case method
         case disclaimer
         case scriptShownOf

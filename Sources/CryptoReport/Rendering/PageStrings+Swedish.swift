@@ -115,6 +115,10 @@ extension PageStrings {
         .sourceTickers: "WazirX-tickers",
         .sourceRates: "ECB-kurser",
         .sourceKlines: "WazirX-klines",
+        .sourceBinanceTickers: "Binance-tickers",
+        .sourceBinanceInfo: "Binance marknadslista",
+        .sourceBinanceUSTickers: "Binance.US-tickers",
+        .sourceBinanceUSInfo: "Binance.US marknadslista",
         .method:
             "Alla priser är omräknade till {0}. USDT räknas som likvärdig med USD; USD och INR räknas om med ECB:s referenskurser mot euro från {1}. Marknader noterade i andra tillgångar (BTC, WRX, …) räknas om via tillgångens USDT- eller INR-marknad. Förändringen på 24 h jämför senaste priset med priset 24 timmar tidigare; volymen anges i enheter av bastillgången.",
         .disclaimer: "Endast referensvärden, inte investeringsråd. Siffror formaterade för {0}.",

@@ -49,6 +49,10 @@ extension ReportViewModel {
                 case .tickers: t[.sourceTickers]
                 case .rates: t[.sourceRates]
                 case .klines: t[.sourceKlines]
+                case .binanceTickers: t[.sourceBinanceTickers]
+                case .binanceInfo: t[.sourceBinanceInfo]
+                case .binanceUSTickers: t[.sourceBinanceUSTickers]
+                case .binanceUSInfo: t[.sourceBinanceUSInfo]
                 }
             // The sample's location is worded by Fetching in English ("built-in sample NAME"):
             // the page says it in its own language.
