@@ -82,7 +82,10 @@ struct ConversionTests {
         let analysed = MarketAnalyser().analyse(Self.tickers, rates: result, currency: "USD")
         #expect(analysed.rows.count == 5)
         #expect(!analysed.rows.contains { $0.symbol == "abcxyz" })
-        #expect(analysed.diagnostics.map(\.message) == ["left out abcxyz: no xyzusdt or xyzinr market to price XYZ in USD"])
+        #expect(
+            analysed.diagnostics.map(\.message) == [
+                "left out abcxyz: no market of XYZ against USDT, another USD stablecoin or an ECB currency to price it in USD"
+            ])
     }
 
     @Test("a missing INR rate costs the markets that need it, with one warning per quote asset, not the report")
@@ -95,7 +98,7 @@ struct ConversionTests {
                 "inr": "the ECB rates of 2022-11-21 have no INR",
                 // wrx has no wrxusdt market, and wrxinr needs INR.
                 "wrx": "the ECB rates of 2022-11-21 have no INR",
-                "xyz": "no xyzusdt or xyzinr market to price XYZ in USD",
+                "xyz": "no market of XYZ against USDT, another USD stablecoin or an ECB currency to price it in USD",
             ])
         let analysed = MarketAnalyser().analyse(Self.tickers, rates: result, currency: "USD")
         #expect(analysed.rows.map(\.symbol) == ["btcusdt", "ethbtc"])
@@ -103,7 +106,7 @@ struct ConversionTests {
             analysed.diagnostics.map(\.message) == [
                 "left out 2 markets quoted in INR (btcinr, wrxinr): the ECB rates of 2022-11-21 have no INR",
                 "left out dogewrx: the ECB rates of 2022-11-21 have no INR",
-                "left out abcxyz: no xyzusdt or xyzinr market to price XYZ in USD",
+                "left out abcxyz: no market of XYZ against USDT, another USD stablecoin or an ECB currency to price it in USD",
             ])
     }
 
