@@ -73,6 +73,24 @@ struct ReportOptions: ParsableArguments {
     var alerts: [AlertRule] = []
 
     @Option(
+        name: .customLong("source"),
+        help: ArgumentHelp(
+            "Exchanges to read the markets from, in fallback order: wazirx, binance or binance-us, e.g. wazirx,binance. (default: wazirx)",
+            valueName: "list"), completion: .list(Exchange.allCases.map(\.rawValue)), transform: SettingKey.flag("sources"))
+    var sources: [Exchange]?
+    @Option(
+        name: .customLong("source-url"),
+        help: ArgumentHelp(
+            "Read one feed elsewhere: NAME=URL, NAME being wazirx, binance, binance-info, binance-us or binance-us-info; repeatable.",
+            valueName: "name=url"), transform: SettingKey.flag("source_urls") as @Sendable (String) throws -> [SourceOverride])
+    var sourceURLs: [[SourceOverride]] = []
+    @Option(
+        name: .customLong("usd-stablecoins"),
+        help: ArgumentHelp(
+            "Quote assets taken at par with USD. (default: usdt,usdc,busd,tusd,usdp,pax,fdusd)", valueName: "list"),
+        transform: SettingKey.flag("usd_stablecoins"))
+    var stablecoins: [String]?
+    @Option(
         name: .customLong("tickers-url"), help: ArgumentHelp("Where to read the tickers: http(s) URL, file:// URL or path.", valueName: "url"),
         completion: .file(), transform: SettingKey.flag("tickers_url"))
     var tickersURL: SourceLocation?
@@ -145,7 +163,7 @@ struct ReportOptions: ParsableArguments {
     /// `--currency SEK --currency USD` made a USD report, not both. `--format`, `--alert` and
     /// `--max-age` add up and may repeat; a switch repeated says the same thing twice.
     static func repeated(_ arguments: [String]) -> String? {
-        let addingUp: Set = ["format", "alert", "max-age"]
+        let addingUp: Set = ["format", "alert", "max-age", "source-url"]
         var seen = Set<String>()
         for argument in arguments {
             if argument == "--" { break }
@@ -166,8 +184,11 @@ struct ReportOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if sample && (tickersURL != nil || ecbURL != nil) {
-            throw ValidationError("--sample reads the built-in snapshot; leave out --tickers-url and --ecb-url.")
+        if sample && (tickersURL != nil || ecbURL != nil || !sourceURLs.isEmpty) {
+            throw ValidationError("--sample reads the built-in snapshot; leave out --tickers-url, --ecb-url and --source-url.")
+        }
+        if sample, let sources, sources != [.wazirx] {
+            throw ValidationError("--sample reads the built-in WazirX snapshot; leave out --source.")
         }
         // Given together on one command line, one of them would be ignored without a word.
         if history != nil && noHistory {
@@ -192,6 +213,9 @@ struct ReportOptions: ParsableArguments {
         layer.set("alerts", alerts.isEmpty ? nil : alerts)
         layer.set("compare", compare)
         layer.set("min_volume_value", minVolumeValue)
+        layer.set("usd_stablecoins", stablecoins)
+        layer.set("sources", sources)
+        layer.set("source_urls", sourceURLs.isEmpty ? nil : Array(sourceURLs.joined()))
         layer.set("tickers_url", tickersURL)
         layer.set("ecb_url", ecbURL)
         layer.set("sample", sample ? true : nil)

@@ -506,7 +506,8 @@ struct ExecutableTests {
 
     /// The flag of each settings key, as `--help` spells it.
     static func flag(_ key: String) -> String {
-        ["formats": "--format", "alerts": "--alert"][key] ?? "--" + key.replacingOccurrences(of: "_", with: "-")
+        ["formats": "--format", "alerts": "--alert", "sources": "--source", "source_urls": "--source-url"][key]
+            ?? "--" + key.replacingOccurrences(of: "_", with: "-")
     }
 
     @Test("--help, help report, --version and the completion scripts carry the report's options")

@@ -24,6 +24,9 @@ public struct ReportSpec: Sendable, Equatable {
     /// lists (gainers, losers, volume, spreads); `nil`: `defaultMinimumVolumeUSD` in the report
     /// currency. Markets that did not trade never lead a list, whatever the floor.
     public var minimumVolumeValue: Decimal? = nil
+    /// `usd_stablecoins`: quote assets taken at par with USD, lower case, in the order they are
+    /// tried for pricing another asset.
+    public var stablecoins: [String] = CurrencyConverter.defaultStablecoins
     /// The floor when none is set: 100 USD's worth, converted at the day's ECB rates, so a
     /// kronor and a rupee report leave out the same thin markets.
     public static let defaultMinimumVolumeUSD: Decimal = 100

@@ -7,6 +7,10 @@ public struct FetchPolicy: Sendable, Equatable {
     /// `nil`: the ECB daily file.
     public var rates: SourceLocation? = nil
     public var sample = false
+    /// `--source`: the exchanges to read the markets from, in fallback order.
+    public var sources: [Exchange] = [.wazirx]
+    /// `--source-url`: feeds read from elsewhere; the last for a feed counts.
+    public var sourceURLs: [SourceOverride] = []
     public var timeout: Duration = .seconds(15)
     public var deadline: Duration = .seconds(120)
     public var retry = RetryPolicy()
@@ -21,13 +25,19 @@ public struct FetchPolicy: Sendable, Equatable {
 
     public init() {}
 
+    /// The exchanges tried in order: the built-in sample is WazirX's.
+    public var exchanges: [Exchange] { sample ? [.wazirx] : sources }
+
+    /// Where a feed is read: the sample, `--tickers-url` (the first source's tickers) or
+    /// `--ecb-url`, `--source-url`, else the feed's own URL.
     public func location(of source: DataSource) throws(FetchError) -> SourceLocation {
-        if sample {
+        if sample && (source == .tickers || source == .rates) {
             return .embedded(name: source == .tickers ? EmbeddedSample.tickersName : EmbeddedSample.ratesName)
         }
-        if let chosen = source == .tickers ? tickers : rates { return chosen }
-        return try SourceLocation(
-            parsing: source == .tickers ? SourceLocation.defaultTickersURL : SourceLocation.defaultRatesURL, source: source)
+        if source == .rates, let rates { return rates }
+        if source == exchanges.first?.tickers, let tickers { return tickers }
+        if let chosen = sourceURLs.last(where: { $0.feed == source }) { return chosen.location }
+        return try SourceLocation(parsing: SourceLocation.defaultURL(of: source), source: source)
     }
 
     public func cacheFolder(environment: [String: String]) -> URL {

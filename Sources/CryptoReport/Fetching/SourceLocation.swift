@@ -10,6 +10,20 @@ public enum SourceLocation: Sendable, Equatable {
     public static let defaultTickersURL = "https://api.wazirx.com/sapi/v1/tickers/24hr"
     public static let defaultRatesURL = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
 
+    /// Where each feed is read by default.
+    public static func defaultURL(of feed: DataSource) -> String {
+        switch feed {
+        case .tickers: defaultTickersURL
+        case .rates: defaultRatesURL
+        case .klines: "https://api.wazirx.com/sapi/v1/klines"
+        // Every market, no symbol: request weight 80 of about 6,000 a minute.
+        case .binanceTickers: "https://api.binance.com/api/v3/ticker/24hr"
+        case .binanceInfo: "https://api.binance.com/api/v3/exchangeInfo"
+        case .binanceUSTickers: "https://api.binance.us/api/v3/ticker/24hr"
+        case .binanceUSInfo: "https://api.binance.us/api/v3/exchangeInfo"
+        }
+    }
+
     /// Reads a `--…-url` value.
     public init(parsing text: String, source: DataSource) throws(FetchError) {
         let lowered = text.lowercased()

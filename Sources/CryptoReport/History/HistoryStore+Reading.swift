@@ -208,14 +208,14 @@ extension HistoryStore {
         return unreadable
     }
 
-    /// What trends need of several runs, in one query: each market's symbol, quote asset and last
-    /// price (the base asset is left empty), keyed by run, each run's ECB rates beside it.
+    /// What trends need of several runs, in one query: each market's symbol, base and quote asset
+    /// and last price, keyed by run, each run's ECB rates beside it.
     package func lastPrices(of runs: [RunSummary]) throws(HistoryError) -> [Int64: (tickers: [Ticker], rates: ExchangeRates?)] {
         var result: [Int64: (tickers: [Ticker], rates: ExchangeRates?)] = [:]
         try forEachLastPrices(of: runs) { names, id, prices, rates in
             result[id] = (
                 prices.compactMap { price in
-                    names[price.nameID].map { Ticker(symbol: $0.symbol, baseAsset: "", quoteAsset: $0.quoteAsset, last: price.last.decimal) }
+                    names[price.nameID].map { Ticker(symbol: $0.symbol, baseAsset: $0.baseAsset, quoteAsset: $0.quoteAsset, last: price.last.decimal) }
                 }, rates
             )
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Prices one stored run's markets in the report currency, one price per stored symbol (its
 /// `slots`), as `CurrencyConverter` prices a run's tickers: each quote asset at that day's rate, a
-/// crypto quote through the run's own `Xusdt` or `Xinr` market.
+/// crypto quote through the run's own market of it (against USDT, another stablecoin, EUR …).
 ///
 /// What a stored name means (its symbol's slot, its quote asset, whether it prices a quote
 /// asset) is worked out once per name, not once per name and day: a `Ticker`, a lower-cased
@@ -13,13 +13,14 @@ import Foundation
 struct StoredDayPricer {
     private struct Name {
         var symbol: String
+        var baseAsset: String
         var quoteAsset: String
         /// Slot of its lower-cased symbol.
         var symbolSlot: Int
         /// Index of the lower-cased quote asset in `quotes`.
         var quote: Int
-        /// Index of the lower-cased symbol among those that may price a quote asset (`xusdt`,
-        /// `xinr` for a quote asset `x` of any stored market); −1 for others.
+        /// Index of the lower-cased symbol among those that may price a quote asset (a market
+        /// whose base asset is the quote asset of any stored market); −1 for others.
         var pricing: Int
     }
 
@@ -42,15 +43,9 @@ struct StoredDayPricer {
         var pricingIndex: [String: Int] = [:]
         let dense = (table.last?.key ?? 0) < Int64(max(4 * table.count, 1 << 16))
         if dense { slotByID = [Int32](repeating: -1, count: Int(table.last?.key ?? 0) + 1) }
-        // The markets that may price a quote asset, whichever day asks (`CurrencyConverter`).
-        var pricingSymbols = Set<String>()
-        for name in table.map(\.value) {
-            let quote = TrendCalculator.lowercased(name.quoteAsset)
-            if quote != "inr" && quote != "usdt" {
-                pricingSymbols.insert(quote + "usdt")
-                pricingSymbols.insert(quote + "inr")
-            }
-        }
+        // The markets that may price a quote asset, whichever day asks (`CurrencyConverter`):
+        // those of an asset some stored market is quoted in.
+        let quoteAssets = Set(table.map { TrendCalculator.lowercased($0.value.quoteAsset) })
         for (id, name) in table {
             let symbol = TrendCalculator.lowercased(name.symbol)
             let quote = TrendCalculator.lowercased(name.quoteAsset)
@@ -60,7 +55,7 @@ struct StoredDayPricer {
                 quoteIndex[quote] = quoteSlot
             }
             var pricing = -1
-            if pricingSymbols.contains(symbol) {
+            if quoteAssets.contains(TrendCalculator.lowercased(name.baseAsset)) {
                 pricing = pricingIndex[symbol] ?? pricingCount
                 if pricing == pricingCount {
                     pricingIndex[symbol] = pricing
@@ -70,7 +65,8 @@ struct StoredDayPricer {
             if dense && id >= 0 { slotByID[Int(id)] = Int32(names.count) } else { slotBySparseID[id] = names.count }
             let symbolSlot = slots[symbol] ?? slots.count
             if symbolSlot == slots.count { slots[symbol] = symbolSlot }
-            names.append(Name(symbol: name.symbol, quoteAsset: name.quoteAsset, symbolSlot: symbolSlot, quote: quoteSlot, pricing: pricing))
+            names.append(
+                Name(symbol: name.symbol, baseAsset: name.baseAsset, quoteAsset: name.quoteAsset, symbolSlot: symbolSlot, quote: quoteSlot, pricing: pricing))
         }
     }
 
@@ -100,7 +96,7 @@ struct StoredDayPricer {
                 pricingSeen[name.pricing] = true
                 needed = true
             }
-            if needed { sample.append(Ticker(symbol: name.symbol, baseAsset: "", quoteAsset: name.quoteAsset, last: price.last.decimal)) }
+            if needed { sample.append(Ticker(symbol: name.symbol, baseAsset: name.baseAsset, quoteAsset: name.quoteAsset, last: price.last.decimal)) }
         }
         guard let quoteRates = try? converter.quoteRates(for: sample) else { return prices }
         // Each quote asset's rate read once; each price a FastDecimal product (Foundation's own

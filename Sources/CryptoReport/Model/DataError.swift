@@ -7,7 +7,7 @@ public enum DataError: LocalizedError, ExitStatusProviding, Equatable {
     case apiError(source: DataSource, code: String?, message: String)
     case malformed(source: DataSource, expected: String, detail: String)
     /// `firstProblem`: why the first row was refused, so that the one line says something useful.
-    case noValidTickers(received: Int, firstProblem: String? = nil)
+    case noValidTickers(source: DataSource = .tickers, received: Int, firstProblem: String? = nil)
     case noRates(detail: String)
     /// `against`: what the rates were judged against, `the tickers` or, when no ticker carries a time, `the fetch`.
     case staleRates(date: String, age: String, limit: String, against: String = "the tickers")
@@ -28,10 +28,10 @@ public enum DataError: LocalizedError, ExitStatusProviding, Equatable {
             }
         case let .malformed(source, expected, detail):
             "\(source.displayName): not \(expected) (\(detail))."
-        case let .noValidTickers(received, nil):
-            "WazirX tickers: none of the \(received) tickers received is usable."
-        case let .noValidTickers(received, firstProblem?):
-            "WazirX tickers: none of the \(received) tickers received is usable (first: \(firstProblem))."
+        case let .noValidTickers(source, received, nil):
+            "\(source.displayName): none of the \(received) tickers received is usable."
+        case let .noValidTickers(source, received, firstProblem?):
+            "\(source.displayName): none of the \(received) tickers received is usable (first: \(firstProblem))."
         case let .noRates(detail):
             "ECB rates: \(detail)."
         case let .staleRates(date, age, limit, against):

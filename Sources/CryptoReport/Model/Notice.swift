@@ -13,6 +13,8 @@ public enum Notice: Sendable, Equatable {
     case exchangeHalted(Freshness.Halt)
     /// Some markets have not updated for over `Freshness.staleTickerAge`.
     case staleMarkets(count: Int)
+    /// An exchange earlier in `--source`'s order failed, so the markets come from a later one.
+    case sourceFallback(failed: Exchange, used: Exchange, reason: String)
 
     /// A stable name for each kind, as the JSON report writes it.
     public enum Kind: String, Sendable, Equatable {
@@ -21,6 +23,7 @@ public enum Notice: Sendable, Equatable {
         case ratesAhead = "rates_ahead"
         case exchangeHalted = "exchange_halted"
         case staleMarkets = "stale_markets"
+        case sourceFallback = "source_fallback"
     }
 
     public var kind: Kind {
@@ -30,6 +33,7 @@ public enum Notice: Sendable, Equatable {
         case .ratesBehind: .ratesBehind
         case .exchangeHalted: .exchangeHalted
         case .staleMarkets: .staleMarkets
+        case .sourceFallback: .sourceFallback
         }
     }
 }

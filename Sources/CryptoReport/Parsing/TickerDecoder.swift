@@ -5,7 +5,18 @@ package import Foundation
 /// One bad row never sinks the report: it is skipped with a diagnostic. Only a body that is not a
 /// ticker array at all, or one without a single usable row, is an error.
 package struct TickerDecoder: Sendable {
+    /// The feed the rows come from, which every diagnostic and error names: WazirX's tickers,
+    /// unless another exchange's decoder (`BinanceTickerDecoder`) judges its rows here.
+    var source: DataSource = .tickers
+    /// What the feed calls the time read as `at`, for the note on one that is not a time.
+    var timeKey = "at"
+
     package init() {}
+
+    init(source: DataSource, timeKey: String) {
+        self.source = source
+        self.timeKey = timeKey
+    }
 
     package struct Result: Sendable {
         package var tickers: [Ticker]
@@ -20,7 +31,7 @@ package struct TickerDecoder: Sendable {
     package func decode(_ data: Data) throws(DataError) -> Result {
         if let scanned = scan(data) {
             guard !scanned.tickers.isEmpty else {
-                throw .noValidTickers(received: scanned.received, firstProblem: scanned.diagnostics.first.flatMap(\.decoderNote))
+                throw .noValidTickers(source: source, received: scanned.received, firstProblem: scanned.diagnostics.first.flatMap(\.decoderNote))
             }
             return scanned
         }
@@ -29,18 +40,18 @@ package struct TickerDecoder: Sendable {
 
     /// `decode` by JSONDecoder alone, whatever the body's shape.
     func decodeWithJSONDecoder(_ data: Data) throws(DataError) -> Result {
-        var judged = Judged()
+        var judged = Judged(source: source)
         let rows = try decodeRows(data)
         for (index, row) in rows.enumerated() { judged.add(validate(row.fields, index: index), index: index) }
         guard !judged.tickers.isEmpty else {
-            throw .noValidTickers(received: rows.count, firstProblem: judged.diagnostics.first.flatMap(\.decoderNote))
+            throw .noValidTickers(source: source, received: rows.count, firstProblem: judged.diagnostics.first.flatMap(\.decoderNote))
         }
         return Result(tickers: judged.tickers, received: rows.count, diagnostics: judged.diagnostics)
     }
 
     /// The body as `TickerScanner` reads it; `nil` when JSONDecoder must read it.
     func scan(_ data: Data) -> Result? {
-        var judged = Judged()
+        var judged = Judged(source: source)
         var index = 0
         let received = TickerScanner.forEachRow(data) { row in
             judged.add(validate(row, index: index), index: index)
@@ -50,7 +61,8 @@ package struct TickerDecoder: Sendable {
     }
 
     /// The rows judged so far.
-    private struct Judged {
+    struct Judged {
+        let source: DataSource
         var tickers: [Ticker] = []
         var diagnostics: [Diagnostic] = []
         var seen = Set<String>()
@@ -62,7 +74,7 @@ package struct TickerDecoder: Sendable {
                 if seen.insert(TickerDecoder.symbolKey(validated.ticker.symbol)).inserted {
                     tickers.append(validated.ticker)
                 } else {
-                    diagnostics.append(TickerDecoder.repeated(validated.ticker.symbol, index: index))
+                    diagnostics.append(TickerDecoder.repeated(validated.ticker.symbol, index: index, source: source))
                 }
             case let .failure(problem):
                 diagnostics.append(problem.diagnostic)
@@ -75,9 +87,9 @@ package struct TickerDecoder: Sendable {
         symbol.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? symbol : symbol.lowercased()
     }
 
-    static func repeated(_ symbol: String, index: Int) -> Diagnostic {
+    static func repeated(_ symbol: String, index: Int, source: DataSource) -> Diagnostic {
         Diagnostic(
-            .tickers, "skipped ticker #\(index + 1) (\(symbol)): the symbol appeared before; the first one is kept",
+            source, "skipped ticker #\(index + 1) (\(symbol)): the symbol appeared before; the first one is kept",
             group: "the symbol appeared before")
     }
 
@@ -86,25 +98,26 @@ package struct TickerDecoder: Sendable {
     private static let expected = "a JSON array of tickers"
     static let maximumIdentifierLength = 40
 
-    private func decodeRows(_ data: Data) throws(DataError) -> [RawTickerRow] {
-        guard let first = data.first(where: { !Self.isWhitespace($0) }) else { throw .empty(source: .tickers) }
+    /// The body's rows as `Row` reads them (`RawTickerRow`: WazirX's keys).
+    func decodeRows<Row: Decodable>(_ data: Data, as _: Row.Type = RawTickerRow.self) throws(DataError) -> [Row] {
+        guard let first = data.first(where: { !Self.isWhitespace($0) }) else { throw .empty(source: source) }
         if first == UInt8(ascii: "<") {
             let head = String(decoding: data.prefix(512), as: UTF8.self).lowercased()
             if head.contains("<html") || head.contains("<!doctype html") {
-                throw .htmlInsteadOfData(source: .tickers, expected: Self.expected)
+                throw .htmlInsteadOfData(source: source, expected: Self.expected)
             }
-            throw .malformed(source: .tickers, expected: Self.expected, detail: "got XML or other markup")
+            throw .malformed(source: source, expected: Self.expected, detail: "got XML or other markup")
         }
         let decoder = JSONDecoder()
         do {
-            return try decoder.decode([RawTickerRow].self, from: data)
+            return try decoder.decode([Row].self, from: data)
         } catch {
             if let apiError = try? decoder.decode(APIErrorBody.self, from: data), let message = apiError.message {
                 throw .apiError(
-                    source: .tickers, code: apiError.code.map { Self.oneLine($0, limit: 20) },
+                    source: source, code: apiError.code.map { Self.oneLine($0, limit: 20) },
                     message: Self.oneLine(message, limit: 200))
             }
-            throw .malformed(source: .tickers, expected: Self.expected, detail: Self.describe(error, first: first))
+            throw .malformed(source: source, expected: Self.expected, detail: Self.describe(error, first: first))
         }
     }
 
@@ -139,20 +152,20 @@ package struct TickerDecoder: Sendable {
 
     // MARK: - Rows
 
-    private struct Problem: Error {
+    struct Problem: Error {
         var diagnostic: Diagnostic
     }
 
-    private struct Validated {
+    struct Validated {
         var ticker: Ticker
         var notes: [Diagnostic]
     }
 
-    private func validate<Fields: TickerFields>(_ row: Fields?, index: Int) -> Swift.Result<Validated, Problem> {
+    func validate<Fields: TickerFields>(_ row: Fields?, index: Int) -> Swift.Result<Validated, Problem> {
         // Only a skipped row is named, so a usable row makes no name strings.
         var position: String { "ticker #\(index + 1)" }
         guard let fields = row else {
-            return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(position): not a JSON object", group: "not a JSON object")))
+            return .failure(Problem(diagnostic: Diagnostic(source, "skipped \(position): not a JSON object", group: "not a JSON object")))
         }
         // Identifiers end up in file rows, table cells and log lines: a control character could
         // forge a log line, and no real symbol is long.
@@ -173,22 +186,22 @@ package struct TickerDecoder: Sendable {
             return .failure(
                 Problem(
                     diagnostic: Diagnostic(
-                        .tickers, "skipped \(position): no symbol, or not a plain string of up to \(Self.maximumIdentifierLength) characters",
+                        source, "skipped \(position): no symbol, or not a plain string of up to \(Self.maximumIdentifierLength) characters",
                         group: "no usable symbol")))
         }
         var name: String { "\(position) (\(symbol))" }
         guard let base = identifier(.baseAsset), let quote = identifier(.quoteAsset) else {
             return .failure(
-                Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): no usable baseAsset or quoteAsset", group: "no usable baseAsset or quoteAsset")))
+                Problem(diagnostic: Diagnostic(source, "skipped \(name): no usable baseAsset or quoteAsset", group: "no usable baseAsset or quoteAsset")))
         }
         guard fields.has(.lastPrice) else {
-            return .failure(Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): no lastPrice", group: "no lastPrice")))
+            return .failure(Problem(diagnostic: Diagnostic(source, "skipped \(name): no lastPrice", group: "no lastPrice")))
         }
         guard let last = fields.decimal(.lastPrice), DecimalParts.isPositive(last) else {
             let quoted = fields.scalar(.lastPrice)?.quoted ?? ""
             let reason = fields.scalar(.lastPrice)?.refusal.map { "is \($0)" } ?? "is not a positive number"
             return .failure(
-                Problem(diagnostic: Diagnostic(.tickers, "skipped \(name): lastPrice \(quoted) \(reason)", group: "lastPrice not a positive number")))
+                Problem(diagnostic: Diagnostic(source, "skipped \(name): lastPrice \(quoted) \(reason)", group: "lastPrice not a positive number")))
         }
         var notes: [Diagnostic] = []
         func amount(_ field: RawTickerRow.Key) -> Decimal? {
@@ -197,7 +210,7 @@ package struct TickerDecoder: Sendable {
             let key = RawTickerRow.keys[field.rawValue]
             let quoted = fields.scalar(field)?.quoted ?? ""
             let reason = fields.scalar(field)?.refusal.map { "is \($0)" } ?? "is not a non-negative number"
-            notes.append(Diagnostic(.tickers, "\(symbol): \(key) \(quoted) \(reason); left empty", group: "\(key) left empty"))
+            notes.append(Diagnostic(source, "\(symbol): \(key) \(quoted) \(reason); left empty", group: "\(key) left empty"))
             return nil
         }
         let ticker = Ticker(
@@ -219,7 +232,7 @@ package struct TickerDecoder: Sendable {
         // an earlier value is a zero, or seconds sent for milliseconds, which would date the report 1970.
         guard let milliseconds = value, milliseconds >= Self.earliestMilliseconds, milliseconds < 253_402_300_800_000 else {
             let quoted = fields.scalar(.at)?.quoted ?? ""
-            notes.append(Diagnostic(.tickers, "\(symbol): at \(quoted) is not a time in milliseconds; left empty", group: "at left empty"))
+            notes.append(Diagnostic(source, "\(symbol): \(timeKey) \(quoted) is not a time in milliseconds; left empty", group: "\(timeKey) left empty"))
             return nil
         }
         let seconds = NSDecimalNumber(decimal: milliseconds / 1000).doubleValue

@@ -28,9 +28,11 @@ package struct ReportBuilder: Sendable {
 
     /// `exchangeDays`: every day of the ECB file, newest first. A history file (or a daily file
     /// newer than replayed tickers) holds days published after the tickers: they are priced at
-    /// the day in effect at their time, the same instant the freshness rules judge.
+    /// the day in effect at their time, the same instant the freshness rules judge. `fallbacks`:
+    /// the exchanges that failed before the one the tickers are from (`--source`).
     package func build(
-        tickers: FetchedPayload, decoded: TickerDecoder.Result, rates: FetchedPayload, exchangeDays: [ExchangeRates]
+        tickers: FetchedPayload, decoded: TickerDecoder.Result, rates: FetchedPayload, exchangeDays: [ExchangeRates],
+        fallbacks: [Notice] = []
     ) throws -> Report {
         var newestTicker: Date?
         for ticker in decoded.tickers {
@@ -40,7 +42,7 @@ package struct ReportBuilder: Sendable {
         guard let exchangeRates = TARGETCalendar.ratesInEffect(exchangeDays, at: newestTicker ?? reference) else {
             throw ECBRatesParser.noDay
         }
-        let converter = try CurrencyConverter(rates: exchangeRates, target: spec.currency.code)
+        let converter = try CurrencyConverter(rates: exchangeRates, target: spec.currency.code, stablecoins: spec.stablecoins)
         let quoteRates = try converter.quoteRates(for: decoded.tickers)
         var analysed = MarketAnalyser().analyse(decoded.tickers, rates: quoteRates, currency: converter.target)
         guard !analysed.rows.isEmpty else {
@@ -102,7 +104,7 @@ package struct ReportBuilder: Sendable {
             rates: exchangeRates, rows: shown, summary: summary,
             sources: [Report.SourceInfo(tickers), Report.SourceInfo(rates)],
             diagnostics: Diagnostic.summarised(decoded.diagnostics + analysed.diagnostics), freshness: freshness,
-            notices: notices(tickers: tickers, rates: rates, exchangeRates: exchangeRates, freshness: freshness))
+            notices: fallbacks + notices(tickers: tickers, rates: rates, exchangeRates: exchangeRates, freshness: freshness))
         // Only when the table leaves markets out: otherwise the rows are every market, and the
         // details find them there.
         if shown.count != analysed.rows.count { report.markets = analysed.rows }

@@ -27,11 +27,9 @@ extension ReportPipeline {
         let cache = PayloadCache(directory: fetch.cacheFolder(environment: environment))
         loader.requestLog = RequestLog(directory: cache.directory)
         let acquirer = SourceAcquirer(policy: fetch, loader: loader, cache: cache, clock: clock, logger: logger)
-        let tickerLocation = try fetch.location(of: .tickers)
         let ratesLocation = try fetch.location(of: .rates)
-        logger.debug("fetching \(tickerLocation.description) and \(ratesLocation.description)")
         let (tickerResult, ratesResult) = try await bothOrFirstFailure(
-            { try await acquirer.acquire(tickerLocation, source: .tickers) { try TickerDecoder().decode($0) } },
+            { try await self.acquireMarkets(fetch.exchanges, fetch: fetch, acquirer: acquirer) },
             { try await acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseAvailable($0) } },
             // Both sources down: the tickers' error, every time (BothOrFirstFailure).
             secondWaitsForFirst: { ($0 as? FetchError)?.isNetworkFailure ?? false })
@@ -43,12 +41,58 @@ extension ReportPipeline {
             one.currency = currency
             return try ReportBuilder(spec: one, ratesAgeLimit: fetch.ratesAgeLimit, generatedAt: generatedAt).build(
                 tickers: tickerResult.payload, decoded: decoded, rates: ratesResult.payload,
-                exchangeDays: ratesResult.value)
+                exchangeDays: ratesResult.value, fallbacks: tickerResult.fallbacks)
         }
         let report = try build(spec.currency)
         let others = try spec.currencies.dropFirst().map(build)
         let snapshot = Snapshot(
             report: report, fetchedAt: tickerResult.payload.fetchedAt, tickers: decoded.tickers)
         return (report, others, snapshot)
+    }
+
+    /// The markets of the first exchange in `order` that answers (`--source`); each that failed
+    /// before it is said on standard error and in the reports. `--strict` refuses a fallback,
+    /// as it refuses a cached copy.
+    func acquireMarkets(_ order: [Exchange], fetch: FetchPolicy, acquirer: SourceAcquirer) async throws -> AcquiredMarkets {
+        var failed: [(exchange: Exchange, reason: String)] = []
+        for (index, exchange) in order.enumerated() {
+            do {
+                let acquired = try await acquireMarkets(of: exchange, fetch: fetch, acquirer: acquirer)
+                return AcquiredMarkets(
+                    payload: acquired.payload, value: acquired.value,
+                    fallbacks: failed.map { .sourceFallback(failed: $0.exchange, used: exchange, reason: $0.reason) })
+            } catch let error where index + 1 < order.count && !fetch.strict && SourceAcquirer.isSourceFailure(error) {
+                let message = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+                logger.warning("\(message) Trying \(order[index + 1].displayName) instead (--source).")
+                failed.append((exchange, message.hasSuffix(".") ? String(message.dropLast()) : message))
+            }
+        }
+        // `order` is never empty (a setting of at least one exchange); the sample's is WazirX.
+        throw FetchError.unreachable(source: .tickers, location: "", reason: "no exchange to read (--source)")
+    }
+
+    /// One exchange's markets: its tickers, split by its exchangeInfo where the tickers do not
+    /// name their assets (Binance).
+    private func acquireMarkets(of exchange: Exchange, fetch: FetchPolicy, acquirer: SourceAcquirer) async throws
+        -> SourceAcquirer.Acquired<
+            TickerDecoder.Result
+        >
+    {
+        let tickers = try fetch.location(of: exchange.tickers)
+        guard let info = exchange.info else {
+            logger.debug("fetching \(tickers.description)")
+            return try await acquirer.acquire(tickers, source: exchange.tickers) { try TickerDecoder().decode($0) }
+        }
+        let infoLocation = try fetch.location(of: info)
+        logger.debug("fetching \(infoLocation.description), then \(tickers.description)")
+        let table = try await acquirer.acquire(infoLocation, source: info) { try BinanceTickerDecoder(exchange: exchange, exchangeInfo: $0) }
+        return try await acquirer.acquire(tickers, source: exchange.tickers) { try table.value.decode($0) }
+    }
+
+    /// The markets read, and the exchanges that failed before them.
+    struct AcquiredMarkets: Sendable {
+        var payload: FetchedPayload
+        var value: TickerDecoder.Result
+        var fallbacks: [Notice]
     }
 }

@@ -14,7 +14,7 @@ package enum NoticeText {
     package static func text(_ notice: Notice, time: (Date) -> String, strings: PageStrings = .english) -> String {
         switch notice {
         case let .cachedSource(source, fetchedAt, liveError):
-            let name = strings[source == .tickers ? .noticeTickers : .noticeRates]
+            let name = strings[source.isMarketData ? .noticeTickers : .noticeRates]
             let why = liveError.map { strings.format(.noticeLiveFailed, $0) } ?? strings[.noticeOffline]
             return strings.format(.noticeCached, name, time(fetchedAt), why)
         case let .ratesAhead(ratesDate, inEffect):
@@ -27,6 +27,8 @@ package enum NoticeText {
             return strings[.noticeHaltedVolume]
         case let .staleMarkets(count):
             return strings.format(.noticeStale, String(count))
+        case let .sourceFallback(failed, used, reason):
+            return strings.format(.noticeFallback, used.displayName, failed.displayName, reason)
         }
     }
 

@@ -133,6 +133,7 @@ extension PageStrings {
         .noticeCached: "{0} from cache, fetched {1}{2}",
         .noticeLiveFailed: " — live fetch failed: {0}",
         .noticeOffline: " — offline run",
+        .noticeFallback: "Markets from {0}, as {1} failed: {2}.",
         .noticeRatesAhead: "ECB rates are of {0}, published after these tickers (the rates in effect were those of {1}); prices are converted at later rates.",
         .noticeRatesBehind: "ECB rates are of {0}; the rates of {1} should have been published by the time of these tickers.",
         .noticeHaltedStale: "WazirX appears halted: every market's last update is over an hour older than the fetch.",

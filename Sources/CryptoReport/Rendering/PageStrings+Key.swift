@@ -132,6 +132,7 @@ extension PageStrings {
         case noticeCached
         case noticeLiveFailed
         case noticeOffline
+        case noticeFallback
         case noticeRatesAhead
         case noticeRatesBehind
         case noticeHaltedStale

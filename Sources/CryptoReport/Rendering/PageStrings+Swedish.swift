@@ -133,6 +133,7 @@ extension PageStrings {
         .noticeCached: "{0} från cache, hämtade {1}{2}",
         .noticeLiveFailed: " — hämtningen misslyckades: {0}",
         .noticeOffline: " — körning utan nätverk",
+        .noticeFallback: "Marknader från {0}, eftersom {1} misslyckades: {2}.",
         .noticeRatesAhead:
             "ECB-kurserna är från {0}, publicerade efter dessa noteringar (de kurser som gällde var från {1}); priserna är omräknade till senare kurser.",
         .noticeRatesBehind: "ECB-kurserna är från {0}; kurserna från {1} borde ha publicerats vid tiden för dessa noteringar.",

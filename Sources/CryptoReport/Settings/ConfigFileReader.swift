@@ -126,6 +126,12 @@ package struct ConfigFileReader: Sendable {
         case (.whole, .int), (.number, .int): return [String(value.int ?? 0)]
         case (.number, .double): return [String(value.double ?? 0)]
         case (.boolean, .bool): return [String(value.bool ?? false)]
+        case (.strings, .table):
+            // `source_urls = { binance = "https://…" }`: each entry as the flag's NAME=URL.
+            return try (value.table.map { table in table.keys.sorted().map { ($0, table[$0]) } } ?? []).map { entry throws(InvalidSettingValue) in
+                guard let text = entry.1?.string else { throw InvalidSettingValue("\(entry.0): expected a string, the URL") }
+                return "\(entry.0)=\(text)"
+            }
         case (.strings, .array):
             return try (value.array.map(Array.init) ?? []).map { item throws(InvalidSettingValue) in
                 guard let text = item.string else { throw InvalidSettingValue("expected \(kind.rawValue), not \(typeName(item))") }

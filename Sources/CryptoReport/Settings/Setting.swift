@@ -80,6 +80,10 @@ package struct SettingsLayer: Sendable {
         SettingKey("alerts", Rules.alerts, \.report.alerts),
         SettingKey("compare", Rules.compare, \.report.compare),
         SettingKey("min_volume_value", Rules.amount, \.report.minimumVolumeValue),
+        SettingKey("usd_stablecoins", Rules.stablecoins, \.report.stablecoins),
+        SettingKey("sources", Rules.sources, \.fetch.sources),
+        // A layer's list replaces the one below, as `--alert` replaces the file's alerts.
+        SettingKey("source_urls", Rules.sourceURLs, \.fetch.sourceURLs),
         SettingKey("tickers_url", Rules.location(.tickers), \.fetch.tickers),
         SettingKey("ecb_url", Rules.location(.rates), \.fetch.rates),
         SettingKey("sample", Rules.boolean, \.fetch.sample),

@@ -176,6 +176,27 @@ enum Rules {
         return SettingRule(expected: names.expected, kind: .strings) { Array(Set(try names.parse($0).joined())).sorted() }
     }()
 
+    /// `--source wazirx,binance`: a fallback order, each exchange once.
+    static let sources = SettingRule<[Exchange]>.list(
+        Exchange.allCases.map(\.rawValue).dropLast().joined(separator: ", ") + " or " + (Exchange.allCases.last?.rawValue ?? ""), distinct: true
+    ) { Exchange(rawValue: $0.lowercased()) }
+
+    /// `binance=https://…`, `wazirx=saved/tickers.json`: the URL part as `--tickers-url` reads it.
+    static let sourceURLs = SettingRule<[SourceOverride]>.list(
+        "NAME=URL, NAME being " + SourceOverride.names.map(\.key).joined(separator: ", ") + "; the URL an http(s) URL, a file:// URL or a path"
+    ) { text in
+        let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let feed = SourceOverride.names.first(where: { $0.key == parts[0].lowercased() })?.value else { return nil }
+        guard let location = try? SourceLocation(parsing: home(parts[1]), source: feed) else { return nil }
+        return SourceOverride(feed: feed, location: location)
+    }
+
+    /// `usdt,usdc`: assets named as the exchanges name them, letters and digits.
+    static let stablecoins = SettingRule<[String]>.list("asset names such as usdt,usdc,busd", distinct: true) { text in
+        let name = text.lowercased()
+        return !name.isEmpty && name.count <= 20 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? name : nil
+    }
+
     static let symbols = SettingRule<[String]>.list("base assets or market symbols, like btc,eth,wrxinr", allowingEmpty: true) { $0.lowercased() }
 
     /// One to five (the comparison chart has five colours).

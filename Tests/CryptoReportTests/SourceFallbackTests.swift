@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+@testable import CryptoReport
+
+/// `--source`: Binance and Binance.US beside WazirX, a fallback order, on loopback servers.
+@Suite("Exchanges in fallback order", .serialized, .timeLimit(.minutes(4)))
+struct SourceFallbackTests {
+    typealias Response = LoopbackServer.Response
+
+    static let binanceFolder = Fixtures.fixturesFolder.appendingPathComponent("binance")
+    static var binanceTickers: Data { get throws { try Data(contentsOf: binanceFolder.appendingPathComponent("ticker-24hr-2020-04-15.json")) } }
+    static var binanceInfo: Data { get throws { try Data(contentsOf: binanceFolder.appendingPathComponent("exchangeInfo-2020-04-15.json")) } }
+    static let binanceRates = binanceFolder.appendingPathComponent("eurofxref-daily-2020-04-15.xml")
+    /// A minute after the Binance capture's newest closeTime (2020-04-15 23:44 UTC).
+    static let binanceTime = Date(timeIntervalSince1970: 1_586_994_340)
+
+    /// The binance routes answer as Binance did; `wazirx` and `us` as given.
+    static func server(wazirx: Response = Response(status: 503, body: Data("busy".utf8)), us: Response? = nil) throws -> LoopbackServer {
+        var routes: [String: Response] = [
+            "/wazirx": wazirx,
+            "/binance/ticker": Response(status: 200, body: try binanceTickers),
+            "/binance/info": Response(status: 200, body: try binanceInfo),
+            "/us/info": Response(status: 200, body: try binanceInfo),
+            "/gone": Response(status: 451, body: Data(#"{"code":0,"msg":"Service unavailable from a restricted location."}"#.utf8)),
+        ]
+        routes["/us/ticker"] = try us ?? Response(status: 200, body: binanceTickers)
+        return try LoopbackServer(routes: routes)
+    }
+
+    static func settings(_ server: LoopbackServer, sources: [Exchange]) -> Settings {
+        var settings = Settings()
+        settings.fetch.sources = sources
+        settings.fetch.sourceURLs = [
+            (.tickers, "/wazirx"), (.binanceTickers, "/binance/ticker"), (.binanceInfo, "/binance/info"), (.binanceUSTickers, "/us/ticker"),
+            (.binanceUSInfo, "/us/info"),
+        ].compactMap { feed, path in URL(string: server.url(path)).map { SourceOverride(feed: feed, location: .http($0)) } }
+        settings.fetch.rates = .file(binanceRates.path)
+        settings.fetch.cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("cryptoreport-cache-\(UUID().uuidString)").path
+        settings.fetch.retry = RetryPolicy(retries: 0, baseDelay: 0.1)
+        settings.fetch.timeout = .seconds(10)
+        settings.output.noHistory = true
+        return settings
+    }
+
+    static func pipeline() -> ReportPipeline { ReportPipeline(clock: FixedClock(binanceTime)) }
+
+    /// The capture's own figure for a symbol, read with JSONSerialization, not the decoder.
+    static func last(_ symbol: String) throws -> Decimal {
+        let rows = try #require(try JSONSerialization.jsonObject(with: binanceTickers) as? [[String: Any]])
+        let row = try #require(rows.first { $0["symbol"] as? String == symbol })
+        let text = try #require(row["lastPrice"] as? String)
+        return try #require(Decimal(string: text))
+    }
+
+    @Test("Binance alone: every market priced by the same rules, exact to the last digit")
+    func binance() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        var settings = Self.settings(server, sources: [.binance])
+        settings.report.currency = "SEK"
+        let report = try await Self.pipeline().makeReport(settings)
+        #expect(report.notices.allSatisfy { $0.kind != .sourceFallback })
+        #expect(report.sources.first?.location == server.url("/binance/ticker"))
+        // SEK per USD from the ECB file of 2020-04-15: 10.9323 / 1.0903; USDT at par with USD.
+        let sekPerUSD = Fixtures.decimal("10.9323") / Fixtures.decimal("1.0903")
+        let btc = try #require(report.rows.first { $0.symbol == "btcusdt" })
+        #expect(btc.price == (try Self.last("BTCUSDT")) * sekPerUSD)
+        #expect(btc.baseAsset.lowercased() == "btc" && btc.quoteAsset.lowercased() == "usdt")
+    }
+
+    @Test("a quote priced through its own USDT market: ETH/BTC in USD is ETHBTC × BTCUSDT")
+    func throughAMarket() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        var settings = Self.settings(server, sources: [.binance])
+        settings.report.selection.markets = .all
+        let report = try await Self.pipeline().makeReport(settings)
+        let eth = try #require(report.rows.first { $0.symbol == "ethbtc" })
+        #expect(eth.price == (try Self.last("ETHBTC")) * (try Self.last("BTCUSDT")))
+        #expect(report.summary.ratesUsed.first { $0.quoteAsset == "btc" }?.via == "btcusdt")
+    }
+
+    @Test("WazirX answering 503 falls back to Binance, with a warning and a notice naming both")
+    func fallback() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let report = try await Self.pipeline().makeReport(Self.settings(server, sources: [.wazirx, .binance]))
+        #expect(report.sources.first?.location == server.url("/binance/ticker"))
+        let reason = "WazirX tickers: \(server.url("/wazirx")) answered HTTP 503 Service Unavailable"
+        #expect(report.notices.contains(.sourceFallback(failed: .wazirx, used: .binance, reason: reason)))
+        #expect(
+            NoticeText.text(.sourceFallback(failed: .wazirx, used: .binance, reason: reason))
+                == "Markets from Binance, as WazirX failed: \(reason).")
+    }
+
+    @Test("Binance answering 451 (an address in the USA) falls back to Binance.US")
+    func unavailableForLegalReasons() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        var settings = Self.settings(server, sources: [.binance, .binanceUS])
+        let gone = try #require(URL(string: server.url("/gone")))
+        settings.fetch.sourceURLs.append(SourceOverride(feed: .binanceTickers, location: .http(gone)))
+        let report = try await Self.pipeline().makeReport(settings)
+        #expect(report.sources.first?.location == server.url("/us/ticker"))
+        #expect(report.notices.contains { if case .sourceFallback(.binance, .binanceUS, _) = $0 { true } else { false } })
+    }
+
+    @Test("a source that hangs past --timeout falls back to the next")
+    func hang() async throws {
+        let server = try Self.server(wazirx: Response(status: 200, body: Data("[]".utf8), delay: 30))
+        defer { server.stop() }
+        var settings = Self.settings(server, sources: [.wazirx, .binance])
+        settings.fetch.timeout = .milliseconds(1500)
+        let report = try await Self.pipeline().makeReport(settings)
+        #expect(
+            report.notices.contains(
+                .sourceFallback(failed: .wazirx, used: .binance, reason: "WazirX tickers: no answer from \(server.url("/wazirx")) within 1.5 s")))
+    }
+
+    @Test("--strict refuses a fallback: the first source's failure is the error")
+    func strict() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        var settings = Self.settings(server, sources: [.wazirx, .binance])
+        settings.fetch.strict = true
+        await #expect(throws: FetchError.httpStatus(source: .tickers, location: server.url("/wazirx"), status: 503)) {
+            try await Self.pipeline().makeReport(settings)
+        }
+    }
+
+    @Test("every source failing: the last one's error")
+    func allFail() async throws {
+        let server = try Self.server(us: Response(status: 418, body: Data()))
+        defer { server.stop() }
+        var settings = Self.settings(server, sources: [.wazirx, .binanceUS])
+        settings.fetch.retry = RetryPolicy(retries: 0, baseDelay: 0.1)
+        await #expect(throws: FetchError.httpStatus(source: .binanceUSTickers, location: server.url("/us/ticker"), status: 418)) {
+            try await Self.pipeline().makeReport(settings)
+        }
+    }
+
+    @Test("--source, --source-url and the file's sources and source_urls table read alike; a wrong name is one clear error")
+    func settingsRead() throws {
+        let flags = try #require(try SettingsLayer.key("sources")?.rule.text("wazirx, Binance") as? [Exchange])
+        #expect(flags == [.wazirx, .binance])
+        #expect(throws: InvalidSettingValue.self) { try SettingsLayer.key("sources")?.rule.text("wazirx,kraken") }
+        #expect(throws: InvalidSettingValue.self) { try SettingsLayer.key("sources")?.rule.text("binance,binance") }
+        let file = try ConfigFileReader().parse(
+            "sources = [\"binance-us\", \"wazirx\"]\nusd_stablecoins = [\"usdt\", \"usds\"]\n[source_urls]\nbinance-us = \"saved/us.json\"\n",
+            path: "c.toml")
+        let settings = Settings(layers: [file])
+        #expect(settings.fetch.sources == [.binanceUS, .wazirx])
+        #expect(settings.report.stablecoins == ["usdt", "usds"])
+        #expect(settings.fetch.sourceURLs == [SourceOverride(feed: .binanceUSTickers, location: .file("saved/us.json"))])
+        #expect(try settings.fetch.location(of: .binanceUSTickers) == .file("saved/us.json"))
+        let usInfo = try #require(URL(string: "https://api.binance.us/api/v3/exchangeInfo"))
+        #expect(try settings.fetch.location(of: .binanceUSInfo) == .http(usInfo))
+        #expect(throws: InvalidSettingValue.self) { try SettingsLayer.key("source_urls")?.rule.text("kraken=https://x") }
+    }
+}
