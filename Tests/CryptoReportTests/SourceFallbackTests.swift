@@ -158,4 +158,26 @@ struct SourceFallbackTests {
         #expect(try settings.fetch.location(of: .binanceUSInfo) == .http(usInfo))
         #expect(throws: InvalidSettingValue.self) { try SettingsLayer.key("source_urls")?.rule.text("kraken=https://x") }
     }
+
+    @Test("the command: --source wazirx,binance with --source-url files, the fallback said on standard error and in the report")
+    func command() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let run = try ExecutableTests.run(
+            [
+                "--source", "wazirx,binance", "--tickers-url", server.url("/wazirx"), "--retries", "0",
+                "--source-url", "binance=" + Self.binanceFolder.appendingPathComponent("ticker-24hr-2020-04-15.json").path,
+                "--source-url", "binance-info=" + Self.binanceFolder.appendingPathComponent("exchangeInfo-2020-04-15.json").path,
+                "--ecb-url", Self.binanceRates.path, "--format", "json", "--output", "-", "--top", "2",
+            ], in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let said = "WazirX tickers: \(server.url("/wazirx")) answered HTTP 503 Service Unavailable"
+        #expect(run.stderr.hasPrefix("cryptoreport: warning: \(said). Trying Binance instead (--source).\n"), "\(run.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let notices = try #require(json["notices"] as? [[String: Any]])
+        #expect(notices.contains { $0["kind"] as? String == "source_fallback" && $0["text"] as? String == "Markets from Binance, as WazirX failed: \(said)." })
+        let markets = try #require(json["markets"] as? [[String: Any]])
+        #expect(markets.map { $0["symbol"] as? String } == ["btcusdt", "ethusdt"])
+    }
 }
