@@ -482,6 +482,27 @@ struct HistoryTests {
         }
     }
 
+    /// `--source`: a market's trend compares it with its own exchange's runs, never another's.
+    @Test("runs record their exchange; trends compare a market only with its own exchange's earlier runs")
+    func trendsByExchange() throws {
+        let store = try HistoryStore()
+        var binance = try Self.snapshot(daysAgo: 2, factor: 2)
+        binance.sources = [.binanceTickers: .init(status: .live, location: "https://api.binance.com/api/v3/ticker/24hr")]
+        try store.record(binance)
+        try store.record(try Self.snapshot(daysAgo: 1, factor: 1))
+        let runs = try store.runs(in: Date.distantPast...Date.distantFuture)
+        #expect(runs.map(\.exchange) == [.binance, .wazirx])
+        let today = try Self.snapshot(daysAgo: 0, factor: 1)
+        let rows = try Self.rows(today.tickers, try CurrencyConverter(rates: today.rates, target: "USD"))
+        let wazirx = try TrendCalculator(store: store, exchange: .wazirx).trends(for: rows, currency: "USD", at: Self.captured)
+        #expect(wazirx["btcusdt"]?.series.count == 2, "yesterday's WazirX run and today's row")
+        let fromBinance = try TrendCalculator(store: store, exchange: .binance).trends(for: rows, currency: "USD", at: Self.captured)
+        #expect(fromBinance["btcusdt"]?.series.count == 2, "the Binance run of two days ago and today's row")
+        #expect(fromBinance["btcusdt"]?.series.first != wazirx["btcusdt"]?.series.first)
+        let none = try TrendCalculator(store: store, exchange: .binanceUS).trends(for: rows, currency: "USD", at: Self.captured)
+        #expect((none["btcusdt"]?.series.count ?? 0) <= 1, "no Binance.US run stored")
+    }
+
     @Test("trends price each stored day as converting every stored market of it does")
     func trendsPriceAsTheConverter() throws {
         let store = try HistoryStore()

@@ -16,7 +16,7 @@ extension HistoryStore {
             // Columns by position from the statement, not by name through `Row`, which looks
             // each one up.
             let statement = try db.makeStatement(
-                sql: "SELECT id, source_time, kind, rates_date FROM run WHERE source_time BETWEEN ? AND ? ORDER BY source_time")
+                sql: "SELECT id, source_time, kind, rates_date, exchange FROM run WHERE source_time BETWEEN ? AND ? ORDER BY source_time")
             try statement.setArguments([Self.milliseconds(range.lowerBound), Self.milliseconds(range.upperBound)])
             let rows = try Row.fetchCursor(statement)
             let raw = statement.sqliteStatement
@@ -25,7 +25,8 @@ extension HistoryStore {
                 runs.append(
                     RunSummary(
                         id: Int64(sqliteStatement: raw, index: 0), sourceTime: Self.date(Int64(sqliteStatement: raw, index: 1)),
-                        kind: Snapshot.Kind(rawValue: String(sqliteStatement: raw, index: 2)) ?? .report, ratesDate: String(sqliteStatement: raw, index: 3)))
+                        kind: Snapshot.Kind(rawValue: String(sqliteStatement: raw, index: 2)) ?? .report, ratesDate: String(sqliteStatement: raw, index: 3),
+                        exchange: Exchange(rawValue: String(sqliteStatement: raw, index: 4)) ?? .wazirx))
             }
             return runs
         }

@@ -26,13 +26,14 @@ extension HistoryStore {
         try db.execute(
             sql: """
                 INSERT INTO run (source_time, fetched_at, rates_date, tickers_status, tickers_location,
-                                 rates_status, rates_location, kind)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                                 rates_status, rates_location, kind, exchange)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 sourceTime, milliseconds(snapshot.fetchedAt), snapshot.rates.date,
-                snapshot.source(.tickers).status.rawValue, snapshot.source(.tickers).location,
+                snapshot.source(snapshot.exchange.tickers).status.rawValue, snapshot.source(snapshot.exchange.tickers).location,
                 snapshot.source(.rates).status.rawValue, snapshot.source(.rates).location, snapshot.kind.rawValue,
+                snapshot.exchange.rawValue,
             ])
         let runID = db.lastInsertedRowID
         var names = try MarketNames.load(db)

@@ -116,6 +116,11 @@ extension HistoryStore {
                         BEGIN DELETE FROM run_lasts WHERE run_id = OLD.run_id; END;
                     """)
         }
+        // v7: each run's exchange (`--source`), so that trends compare a market only with its
+        // own exchange's earlier runs. Runs stored before were all WazirX's.
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: "ALTER TABLE run ADD COLUMN exchange TEXT NOT NULL DEFAULT 'wazirx'")
+        }
         return migrator
     }
 

@@ -59,6 +59,12 @@ package struct Snapshot: Sendable, Equatable {
     package func source(_ source: DataSource) -> Source {
         sources[source] ?? Source(status: .live, location: "")
     }
+
+    /// The exchange the markets are from: the one a feed of the run belongs to; WazirX when
+    /// none is named.
+    package var exchange: Exchange {
+        sources.keys.sorted { $0.rawValue < $1.rawValue }.lazy.compactMap(Exchange.init(feed:)).first ?? .wazirx
+    }
 }
 
 /// A stored run without its markets: enough to pick which runs to load.
@@ -67,4 +73,6 @@ package struct RunSummary: Sendable, Equatable {
     package var sourceTime: Date
     package var kind: Snapshot.Kind
     package var ratesDate: String
+    /// The exchange its markets are from: trends compare a market with its own exchange's runs.
+    package var exchange: Exchange = .wazirx
 }

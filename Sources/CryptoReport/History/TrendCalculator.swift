@@ -6,10 +6,13 @@ package struct TrendCalculator: Sendable {
     package var store: HistoryStore
     /// Runs priced ahead (`readAhead`), by currency; what they lack is read when needed.
     package var ahead: [StoredPrices]
+    /// The exchange of the rows: only its runs are compared with them.
+    package var exchange: Exchange
 
-    package init(store: HistoryStore, ahead: [StoredPrices] = []) {
+    package init(store: HistoryStore, ahead: [StoredPrices] = [], exchange: Exchange = .wazirx) {
         self.store = store
         self.ahead = ahead
+        self.exchange = exchange
     }
 
     static let day: TimeInterval = 86400
@@ -52,7 +55,7 @@ package struct TrendCalculator: Sendable {
     package func rowTrendsAndDamage(
         for rows: [MarketRow], currency: String, at now: Date
     ) throws(HistoryError) -> (trends: [Trend], unreadableRows: Int) {
-        let runs = try store.runs(in: now.addingTimeInterval(-Self.window)...now.addingTimeInterval(-0.001))
+        let runs = try store.runs(in: now.addingTimeInterval(-Self.window)...now.addingTimeInterval(-0.001)).filter { $0.exchange == exchange }
         let previous = runs.last { $0.kind == .report }
         let week = Self.latest(in: runs, from: now.addingTimeInterval(-8 * Self.day), to: now.addingTimeInterval(-7 * Self.day))
         let month = Self.latest(in: runs, from: now.addingTimeInterval(-Self.window), to: now.addingTimeInterval(-30 * Self.day))

@@ -60,3 +60,10 @@ public struct Report: Sendable, Equatable {
         ReportDates.day(summary.newestTickerAt ?? generatedAt)
     }
 }
+
+extension Report {
+    /// The exchange the markets are from (`--source`): the one its tickers' feed belongs to.
+    public var exchange: Exchange {
+        sources.lazy.compactMap { Exchange(feed: $0.source) }.first ?? .wazirx
+    }
+}

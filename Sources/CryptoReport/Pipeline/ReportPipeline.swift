@@ -86,7 +86,7 @@ public struct ReportPipeline: Sendable {
         var reports = ([prepared.report] + prepared.others).enumerated().map { index, report in
             var report = report
             if let history {
-                report = withTrends(report, from: TrendCalculator(store: history, ahead: opened.ahead), saysDamage: index == 0)
+                report = withTrends(report, from: TrendCalculator(store: history, ahead: opened.ahead, exchange: report.exchange), saysDamage: index == 0)
             }
             return report
         }
