@@ -99,7 +99,7 @@ struct CSVFiguresTests {
         let firstLine = CSVRenderer().render(report).components(separatedBy: "\r\n").first
         #expect(
             firstLine
-                == "symbol,base_asset,quote_asset,currency,price,open,high,low,bid,ask,change_pct,spread,spread_pct,volume,volume_value,fx_rate,updated_at,stale,change_prev_pct,change_7d_pct,change_30d_pct"
+                == "symbol,base_asset,quote_asset,currency,price,open,high,low,bid,ask,change_pct,spread,spread_pct,volume,volume_value,fx_rate,updated_at,stale,change_prev_pct,change_7d_pct,change_30d_pct,source"
         )
     }
 }

@@ -133,7 +133,7 @@ struct FreshnessTests {
         #expect(report.notices.map(NoticeText.text) == ["1 markets have not updated for over an hour; they are marked stale."])
         let templates = try TemplateRenderer()
         let pipeline = ReportPipeline()
-        #expect(try pipeline.render(report, as: .csv, templates: templates).contains("2022-11-21T22:33:20Z,true,,,\r\n"))
+        #expect(try pipeline.render(report, as: .csv, templates: templates).contains("2022-11-21T22:33:20Z,true,,,,wazirx\r\n"))
         #expect(try pipeline.render(report, as: .json, templates: templates).contains(#""stale" : true"#))
         #expect(try pipeline.render(report, as: .markdown, templates: templates).contains("| OLD/USDT (stale) |"))
         #expect(try pipeline.render(report, as: .html, templates: templates).contains(#"OLD/USDT <span class="stale""#))

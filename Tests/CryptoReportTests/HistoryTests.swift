@@ -380,7 +380,7 @@ struct HistoryTests {
         let btc = try #require(outcome.report.rows.first { $0.symbol == "btcusdt" })
         #expect(btc.trend?.change7d == 100)
         let csv = try String(contentsOf: folder.url.appendingPathComponent("cryptoreport-2022-11-22-SEK.csv"), encoding: .utf8)
-        #expect(csv.contains("2022-11-22T00:51:32Z,false,100,100,\r\n"))
+        #expect(csv.contains("2022-11-22T00:51:32Z,false,100,100,,wazirx\r\n"))
         let markdown = try String(contentsOf: folder.url.appendingPathComponent("cryptoreport-2022-11-22-SEK.md"), encoding: .utf8)
         #expect(markdown.contains("| 7-day trend |"), "a week ago to today: 7 days, as 7 d counts them")
         #expect(markdown.contains("▁█"))

@@ -138,10 +138,9 @@ package struct HistoryExporter: Sendable {
             // fifth of a ten-year export).
             if last.markets == choice.markets, last.rated == choice.rated, let pick = last.pick {
                 guard let index = pick, let rate = own[index].rate else { return }
-                emit(
-                    Point(
-                        time: run.sourceTime, kind: run.kind, row: analyser.row(own[index].ticker, rate: rate, currency: converter.target),
-                        ratesDate: rates.date))
+                var row = analyser.row(own[index].ticker, rate: rate, currency: converter.target)
+                row.exchange = run.exchange
+                emit(Point(time: run.sourceTime, kind: run.kind, row: row, ratesDate: rates.date))
                 return
             }
             // Every priced market's row, in stored order, as `MarketAnalyser.analyse` makes them.
@@ -168,7 +167,8 @@ package struct HistoryExporter: Sendable {
                 }
             }
             swap(&last, &choice)
-            guard let row else { return }
+            guard var row else { return }
+            row.exchange = run.exchange
             emit(Point(time: run.sourceTime, kind: run.kind, row: row, ratesDate: rates.date))
         }
         return Outcome(convertible: convertible, unreadable: unreadable, unpriced: unpriced)

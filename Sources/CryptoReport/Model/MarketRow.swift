@@ -27,4 +27,6 @@ public struct MarketRow: Sendable, Equatable {
     public var isStale = false
     /// From the history store; `nil` when the run keeps no history.
     public var trend: Trend?
+    /// The exchange whose ticker this is (`--source`).
+    public var exchange: Exchange = .wazirx
 }

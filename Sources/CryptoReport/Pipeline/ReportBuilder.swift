@@ -61,9 +61,11 @@ package struct ReportBuilder: Sendable {
             if pricingMarkets.contains(symbol) && pricingTimes[symbol] == nil { pricingTimes[symbol] = ticker.updatedAt }
         }
         let staleQuotes = Set(quoteRates.rates.filter { isOld(pricingTimes[$0.value.via] ?? nil) }.keys)
-        for index in analysed.rows.indices
-        where isOld(analysed.rows[index].updatedAt) || staleQuotes.contains(analysed.rows[index].quoteAsset.lowercased()) {
-            analysed.rows[index].isStale = true
+        let exchange = Exchange(feed: tickers.source) ?? .wazirx
+        for index in analysed.rows.indices {
+            analysed.rows[index].exchange = exchange
+            let row = analysed.rows[index]
+            if isOld(row.updatedAt) || staleQuotes.contains(row.quoteAsset.lowercased()) { analysed.rows[index].isStale = true }
         }
         let freshness = try freshness(analysed.rows, rates: exchangeRates, reference: reference, dataTime: newestTicker)
 

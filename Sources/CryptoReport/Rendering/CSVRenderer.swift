@@ -11,7 +11,7 @@ package struct CSVRenderer: Sendable {
     ]
 
     /// Columns after the documented ones, in order.
-    package static let extraColumns = ["stale", "change_prev_pct", "change_7d_pct", "change_30d_pct"]
+    package static let extraColumns = ["stale", "change_prev_pct", "change_7d_pct", "change_30d_pct", "source"]
 
     package var dialect: CSVDialect
 
@@ -91,6 +91,8 @@ package struct CSVRenderer: Sendable {
                 output += separator
                 style.append(value, to: &output.bytes)
             }
+            output += separator
+            output.bytes.append(utf8: row.exchange.rawValue)
             output.flushIfFull()
         }
         output += "\r\n"

@@ -230,6 +230,7 @@ extension JSONRenderer {
                 ("spread", JSONRenderer.number(row.spread)), ("spread_pct", JSONRenderer.number(row.spreadPercent)),
                 ("volume", JSONRenderer.number(row.volume)), ("volume_value", JSONRenderer.number(row.volumeValue)),
                 ("fx_rate", JSONRenderer.number(row.fxRate)), ("updated_at", row.updatedAt.map(ReportDates.iso8601)),
+                ("source", row.exchange.rawValue),
             ]
             stale = row.isStale
             trend = row.trend.map {

@@ -47,7 +47,7 @@ package struct JSONRenderer: Sendable {
         /// A market's fields, in `Market`'s order; written sorted by key, as the encoder sorts.
         enum Field: CaseIterable {
             case symbol, baseAsset, quoteAsset, currency, price, open, high, low, bid, ask, changePercent
-            case spread, spreadPercent, volume, volumeValue, fxRate, updatedAt, stale, trend
+            case spread, spreadPercent, volume, volumeValue, fxRate, updatedAt, source, stale, trend
 
             var key: String {
                 switch self {
@@ -68,6 +68,7 @@ package struct JSONRenderer: Sendable {
                 case .volumeValue: "volume_value"
                 case .fxRate: "fx_rate"
                 case .updatedAt: "updated_at"
+                case .source: "source"
                 case .stale: "stale"
                 case .trend: "trend"
                 }
@@ -114,6 +115,7 @@ package struct JSONRenderer: Sendable {
                     } else {
                         bytes += "null"
                     }
+                case .source: appendString(row.exchange.rawValue, to: &bytes)
                 case .stale:
                     if row.isStale { bytes += "true" } else { bytes += "false" }
                 case .trend:
