@@ -90,6 +90,12 @@ struct ReportOptions: ParsableArguments {
             "Quote assets taken at par with USD. (default: usdt,usdc,busd,tusd,usdp,pax,fdusd)", valueName: "list"),
         transform: SettingKey.flag("usd_stablecoins"))
     var stablecoins: [String]?
+    @Flag(inversion: .prefixedNo, help: "Read every exchange of --source and warn of an asset whose prices differ by more than --cross-check-tolerance.")
+    var crossCheck: Bool?
+    @Option(
+        help: ArgumentHelp("Largest difference between exchanges' prices that --cross-check accepts. (default: 2%)", valueName: "percent"),
+        transform: SettingKey.flag("cross_check_tolerance"))
+    var crossCheckTolerance: Decimal?
     @Option(
         name: .customLong("tickers-url"), help: ArgumentHelp("Where to read the tickers: http(s) URL, file:// URL or path.", valueName: "url"),
         completion: .file(), transform: SettingKey.flag("tickers_url"))
@@ -216,6 +222,8 @@ struct ReportOptions: ParsableArguments {
         layer.set("usd_stablecoins", stablecoins)
         layer.set("sources", sources)
         layer.set("source_urls", sourceURLs.isEmpty ? nil : Array(sourceURLs.joined()))
+        layer.set("cross_check", crossCheck)
+        layer.set("cross_check_tolerance", crossCheckTolerance)
         layer.set("tickers_url", tickersURL)
         layer.set("ecb_url", ecbURL)
         layer.set("sample", sample ? true : nil)

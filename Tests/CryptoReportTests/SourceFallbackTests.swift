@@ -180,4 +180,47 @@ struct SourceFallbackTests {
         let markets = try #require(json["markets"] as? [[String: Any]])
         #expect(markets.map { $0["symbol"] as? String } == ["btcusdt", "ethusdt"])
     }
+
+    /// The capture with ADA/USDT's last price set to `last`.
+    static func adaAt(_ last: String) throws -> Data {
+        let text = String(decoding: try binanceTickers, as: UTF8.self)
+        let old = #""lastPrice":"0.03183000","lastQty":"2464.60000000""#
+        #expect(text.contains(old))
+        return Data(text.replacingOccurrences(of: old, with: #""lastPrice":"\#(last)","lastQty":"2464.60000000""#).utf8)
+    }
+
+    @Test("--cross-check: an asset 5 % apart on two exchanges is a warning naming both prices; 1 % is not")
+    func crossCheck() async throws {
+        for (last, warned) in [("0.03342150", true), ("0.03214830", false)] {
+            let server = try Self.server(us: Response(status: 200, body: try Self.adaAt(last)))
+            defer { server.stop() }
+            var settings = Self.settings(server, sources: [.binance, .binanceUS])
+            settings.fetch.crossCheck = true
+            let report = try await Self.pipeline().makeReport(settings)
+            let found = report.diagnostics.filter { if case .crossCheck = $0.kind { true } else { false } }
+            if warned {
+                #expect(found.count == 1, "\(found)")
+                #expect(
+                    found.first.map(DiagnosticText.line)
+                        == "Binance.US tickers: cross-check: ADA is 0.03183 USD on Binance but 0.0334215 USD on Binance.US, 5 % apart (over the 2 % of --cross-check-tolerance)"
+                )
+            } else {
+                #expect(found.isEmpty, "\(found)")
+            }
+            #expect(report.sources.first?.location == server.url("/binance/ticker"), "the report is the first exchange's")
+        }
+    }
+
+    @Test("--cross-check: an exchange that cannot be read is said, and the report is still made")
+    func crossCheckUnread() async throws {
+        let server = try Self.server(us: Response(status: 503, body: Data("busy".utf8)))
+        defer { server.stop() }
+        var settings = Self.settings(server, sources: [.binance, .binanceUS])
+        settings.fetch.crossCheck = true
+        let report = try await Self.pipeline().makeReport(settings)
+        #expect(
+            report.diagnostics.map(DiagnosticText.line).contains(
+                "Binance.US tickers: cross-check: Binance.US could not be read, so no price was compared with it: "
+                    + "Binance.US tickers: \(server.url("/us/ticker")) answered HTTP 503 Service Unavailable"))
+    }
 }

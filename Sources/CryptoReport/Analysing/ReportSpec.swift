@@ -27,6 +27,8 @@ public struct ReportSpec: Sendable, Equatable {
     /// `usd_stablecoins`: quote assets taken at par with USD, lower case, in the order they are
     /// tried for pricing another asset.
     public var stablecoins: [String] = CurrencyConverter.defaultStablecoins
+    /// `--cross-check-tolerance`, in percent: a larger difference between exchanges is a warning.
+    public var crossCheckTolerance: Decimal = 2
     /// The floor when none is set: 100 USD's worth, converted at the day's ECB rates, so a
     /// kronor and a rupee report leave out the same thin markets.
     public static let defaultMinimumVolumeUSD: Decimal = 100

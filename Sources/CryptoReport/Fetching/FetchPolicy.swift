@@ -11,6 +11,8 @@ public struct FetchPolicy: Sendable, Equatable {
     public var sources: [Exchange] = [.wazirx]
     /// `--source-url`: feeds read from elsewhere; the last for a feed counts.
     public var sourceURLs: [SourceOverride] = []
+    /// `--cross-check`: read every exchange of `sources`, to compare their prices.
+    public var crossCheck = false
     public var timeout: Duration = .seconds(15)
     public var deadline: Duration = .seconds(120)
     public var retry = RetryPolicy()

@@ -23,6 +23,13 @@ public struct Diagnostic: Sendable, Equatable, Hashable {
         /// A row of the feed skipped or amended by the decoder, described by the decoder itself:
         /// the same sentence is the decoding error's when no row is usable.
         case input(String)
+        /// `--cross-check`: an asset's price on another exchange differs from the report's by
+        /// `percent` (signed, of the report's price), more than `tolerance`.
+        case crossCheck(
+            asset: String, currency: String, price: Decimal, exchange: Exchange, otherPrice: Decimal, other: Exchange, percent: Decimal,
+            tolerance: Decimal)
+        /// `--cross-check`: another exchange could not be read, so nothing was compared with it.
+        case notCrossChecked(Exchange, reason: String)
         /// Stands for `count` more diagnostics of one `group` after the first few.
         case moreLikeIt(count: Int, group: String)
     }

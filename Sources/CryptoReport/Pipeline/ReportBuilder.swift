@@ -29,10 +29,11 @@ package struct ReportBuilder: Sendable {
     /// `exchangeDays`: every day of the ECB file, newest first. A history file (or a daily file
     /// newer than replayed tickers) holds days published after the tickers: they are priced at
     /// the day in effect at their time, the same instant the freshness rules judge. `fallbacks`:
-    /// the exchanges that failed before the one the tickers are from (`--source`).
+    /// the exchanges that failed before the one the tickers are from (`--source`);
+    /// `crossChecked`: the other exchanges read for `--cross-check`, and those that could not be.
     package func build(
         tickers: FetchedPayload, decoded: TickerDecoder.Result, rates: FetchedPayload, exchangeDays: [ExchangeRates],
-        fallbacks: [Notice] = []
+        fallbacks: [Notice] = [], crossChecked: (others: [CrossCheck.Other], unread: [Diagnostic]) = ([], [])
     ) throws -> Report {
         var newestTicker: Date?
         for ticker in decoded.tickers {
@@ -100,6 +101,9 @@ package struct ReportBuilder: Sendable {
         if summary.volumeFloorUnknown {
             analysed.diagnostics.append(Diagnostic(.rates, .noVolumeFloor(currency: converter.target)))
         }
+        analysed.diagnostics += crossChecked.unread
+        analysed.diagnostics += CrossCheck(tolerance: spec.crossCheckTolerance).differences(
+            rows: analysed.rows, exchange: exchange, others: crossChecked.others, converter: converter)
         var report = Report(
             currency: converter.target, localeIdentifier: spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: converter.target),
             generatedAt: generatedAt,

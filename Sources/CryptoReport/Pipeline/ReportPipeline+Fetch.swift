@@ -33,6 +33,7 @@ extension ReportPipeline {
             { try await acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseAvailable($0) } },
             // Both sources down: the tickers' error, every time (BothOrFirstFailure).
             secondWaitsForFirst: { ($0 as? FetchError)?.isNetworkFailure ?? false })
+        let crossChecked = fetch.crossCheck ? await readOthers(fetch, besides: tickerResult.payload.source, acquirer: acquirer) : ([], [])
         // Judged once, for the reports and the history alike: a time a year ahead was left out of
         // the reports and stored all the same.
         let decoded = FutureTickerTimes.judged(tickerResult.value, readAt: tickerResult.payload.fetchedAt)
@@ -41,7 +42,7 @@ extension ReportPipeline {
             one.currency = currency
             return try ReportBuilder(spec: one, ratesAgeLimit: fetch.ratesAgeLimit, generatedAt: generatedAt).build(
                 tickers: tickerResult.payload, decoded: decoded, rates: ratesResult.payload,
-                exchangeDays: ratesResult.value, fallbacks: tickerResult.fallbacks)
+                exchangeDays: ratesResult.value, fallbacks: tickerResult.fallbacks, crossChecked: crossChecked)
         }
         let report = try build(spec.currency)
         let others = try spec.currencies.dropFirst().map(build)
@@ -87,6 +88,25 @@ extension ReportPipeline {
         logger.debug("fetching \(infoLocation.description), then \(tickers.description)")
         let table = try await acquirer.acquire(infoLocation, source: info) { try BinanceTickerDecoder(exchange: exchange, exchangeInfo: $0) }
         return try await acquirer.acquire(tickers, source: exchange.tickers) { try table.value.decode($0) }
+    }
+
+    /// `--cross-check`: the markets of every exchange of `--source` but the one read, and a
+    /// diagnostic for each that could not be read; neither fails the run.
+    func readOthers(
+        _ fetch: FetchPolicy, besides used: DataSource, acquirer: SourceAcquirer
+    ) async -> (others: [CrossCheck.Other], unread: [Diagnostic]) {
+        var others: [CrossCheck.Other] = []
+        var unread: [Diagnostic] = []
+        for exchange in fetch.exchanges where exchange.tickers != used {
+            do {
+                let acquired = try await acquireMarkets(of: exchange, fetch: fetch, acquirer: acquirer)
+                others.append(CrossCheck.Other(exchange: exchange, tickers: acquired.value.tickers))
+            } catch {
+                let message = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+                unread.append(Diagnostic(exchange.tickers, .notCrossChecked(exchange, reason: message.hasSuffix(".") ? String(message.dropLast()) : message)))
+            }
+        }
+        return (others, unread)
     }
 
     /// The markets read, and the exchanges that failed before them.

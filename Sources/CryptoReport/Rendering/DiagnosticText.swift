@@ -25,6 +25,13 @@ package enum DiagnosticText {
                 "the rates have no USD, so the top lists' floor of 100 USD's worth cannot be put in \(currency): every market that traded may lead a list (--min-volume-value sets a floor)"
         case let .ambiguousRate(currency, rates):
             return "\(currency) is listed \(rates.count) times with different rates (\(ConversionError.list(rates))); it is left out"
+        case let .crossCheck(asset, currency, price, exchange, otherPrice, other, percent, tolerance):
+            let apart = PlainNumber.format(Self.rounded(percent < 0 ? -percent : percent, places: 2))
+            return "cross-check: \(asset.uppercased()) is \(PlainNumber.format(Self.rounded(price, places: 8))) \(currency) on \(exchange.displayName) "
+                + "but \(PlainNumber.format(Self.rounded(otherPrice, places: 8))) \(currency) on \(other.displayName), \(apart) % apart "
+                + "(over the \(PlainNumber.format(tolerance)) % of --cross-check-tolerance)"
+        case let .notCrossChecked(other, reason):
+            return "cross-check: \(other.displayName) could not be read, so no price was compared with it: \(reason)"
         case let .input(text):
             return text
         case let .moreLikeIt(count, group):
@@ -48,6 +55,14 @@ package enum DiagnosticText {
         report.diagnostics.map(line) + report.alertNotes.map(AlertText.note)
     }
 
+    /// `value` to `places` decimals, for a figure a sentence quotes.
+    static func rounded(_ value: Decimal, places: Int) -> Decimal {
+        var value = value
+        var result = Decimal()
+        NSDecimalRound(&result, &value, places, .plain)
+        return result
+    }
+
     /// With the source: `WazirX tickers: left out abcxyz: …`.
     package static func line(_ diagnostic: Diagnostic) -> String {
         "\(diagnostic.source.displayName): \(message(diagnostic))"
@@ -57,4 +72,5 @@ package enum DiagnosticText {
 extension Diagnostic: CustomStringConvertible {
     package var message: String { DiagnosticText.message(self) }
     public var description: String { DiagnosticText.line(self) }
+
 }

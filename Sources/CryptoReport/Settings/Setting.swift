@@ -84,6 +84,8 @@ package struct SettingsLayer: Sendable {
         SettingKey("sources", Rules.sources, \.fetch.sources),
         // A layer's list replaces the one below, as `--alert` replaces the file's alerts.
         SettingKey("source_urls", Rules.sourceURLs, \.fetch.sourceURLs),
+        SettingKey("cross_check", Rules.boolean, \.fetch.crossCheck),
+        SettingKey("cross_check_tolerance", Rules.percent, \.report.crossCheckTolerance),
         SettingKey("tickers_url", Rules.location(.tickers), \.fetch.tickers),
         SettingKey("ecb_url", Rules.location(.rates), \.fetch.rates),
         SettingKey("sample", Rules.boolean, \.fetch.sample),

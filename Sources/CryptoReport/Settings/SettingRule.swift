@@ -191,6 +191,15 @@ enum Rules {
         return SourceOverride(feed: feed, location: location)
     }
 
+    /// `2%`, `0.5 %`, `2`: a percentage above zero, up to 100.
+    static let percent = SettingRule<Decimal>.one("a percentage above 0 and up to 100, like 2% or 0.5", .number) { text in
+        let digits = text.hasSuffix("%") ? String(text.dropLast()).trimmingCharacters(in: .whitespaces) : text
+        guard digits.wholeMatch(of: /[0-9]+(\.[0-9]+)?/) != nil, let value = Decimal(string: digits, locale: Locale(identifier: "en_US_POSIX")),
+            value > 0, value <= 100
+        else { return nil }
+        return value
+    }
+
     /// `usdt,usdc`: assets named as the exchanges name them, letters and digits.
     static let stablecoins = SettingRule<[String]>.list("asset names such as usdt,usdc,busd", distinct: true) { text in
         let name = text.lowercased()
