@@ -67,6 +67,12 @@ struct SourceFallbackTests {
         let btc = try #require(report.rows.first { $0.symbol == "btcusdt" })
         #expect(btc.price == (try Self.last("BTCUSDT")) * sekPerUSD)
         #expect(btc.baseAsset.lowercased() == "btc" && btc.quoteAsset.lowercased() == "usdt")
+        // What Binance's feed leaves unpriced is said in Binance's name.
+        #expect(
+            report.diagnostics.contains {
+                if case .leftOut(_, "ngn", _) = $0.kind { $0.source == .binanceTickers } else { false }
+            })
+        #expect(report.diagnostics.allSatisfy { $0.source != .tickers }, "\(report.diagnostics)")
     }
 
     @Test("a quote priced through its own USDT market: ETH/BTC in USD is ETHBTC × BTCUSDT")

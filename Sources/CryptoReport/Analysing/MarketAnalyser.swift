@@ -2,7 +2,12 @@ package import Foundation
 
 /// Turns tickers into report rows: converts every price and computes change and spread.
 package struct MarketAnalyser: Sendable {
-    package init() {}
+    /// The feed the tickers are from, which the diagnostics name.
+    package var source: DataSource
+
+    package init(source: DataSource = .tickers) {
+        self.source = source
+    }
 
     package struct Result: Sendable {
         package var rows: [MarketRow]
@@ -26,7 +31,7 @@ package struct MarketAnalyser: Sendable {
         // One warning per quote asset: a missing INR rate must not print two hundred lines.
         var diagnostics = leftOut.keys.sorted().map { quote in
             Diagnostic(
-                .tickers,
+                source,
                 .leftOut(symbols: leftOut[quote] ?? [], quoteAsset: quote, reason: rates.reasons[quote] ?? "no rate for \(quote.uppercased())"))
         }
         // A crossed book is the feed's to explain, not ours to mend: the market stays as sent,
@@ -34,7 +39,7 @@ package struct MarketAnalyser: Sendable {
         for position in rows.indices where rows[position].spread?.isSignMinus == true {
             let ticker = tickers[kept[position].index]
             guard let bid = ticker.bid, let ask = ticker.ask else { continue }
-            diagnostics.append(Diagnostic(.tickers, .crossedBook(symbol: ticker.symbol, bid: bid, ask: ask), group: "bid above ask"))
+            diagnostics.append(Diagnostic(source, .crossedBook(symbol: ticker.symbol, bid: bid, ask: ask), group: "bid above ask"))
         }
         // So are 24 h figures that contradict each other, which the feed sent as they are.
         for (index, _) in kept {
@@ -44,7 +49,7 @@ package struct MarketAnalyser: Sendable {
             if high < low || ticker.last < low || ticker.last > high {
                 diagnostics.append(
                     Diagnostic(
-                        .tickers, .contradictoryRange(symbol: ticker.symbol, low: low, high: high, last: ticker.last),
+                        source, .contradictoryRange(symbol: ticker.symbol, low: low, high: high, last: ticker.last),
                         group: "figures that contradict each other"))
             }
         }

@@ -45,7 +45,7 @@ package struct ReportBuilder: Sendable {
         }
         let converter = try CurrencyConverter(rates: exchangeRates, target: spec.currency.code, stablecoins: spec.stablecoins)
         let quoteRates = try converter.quoteRates(for: decoded.tickers)
-        var analysed = MarketAnalyser().analyse(decoded.tickers, rates: quoteRates, currency: converter.target)
+        var analysed = MarketAnalyser(source: tickers.source).analyse(decoded.tickers, rates: quoteRates, currency: converter.target)
         guard !analysed.rows.isEmpty else {
             throw ConversionError.noMarketConverted(
                 count: decoded.tickers.count, currency: converter.target, reasons: Array(Set(quoteRates.reasons.values)).sorted())
@@ -78,7 +78,7 @@ package struct ReportBuilder: Sendable {
             throw SelectionError.nothingMatches(symbols: unmatched)
         }
         for symbol in unmatched {
-            analysed.diagnostics.append(Diagnostic(.tickers, .unmatchedSymbol(symbol)))
+            analysed.diagnostics.append(Diagnostic(tickers.source, .unmatchedSymbol(symbol)))
         }
         // A currency listed twice with different rates that the report needed has failed the run
         // already (65); one it did not need is only said.

@@ -74,7 +74,7 @@ extension ReportViewModel {
             case .sample: return t[.statusSample]
             }
         }
-        tickersStatus = status(.tickers)
+        tickersStatus = status(report.exchange.tickers)
         ratesStatus = status(.rates)
         alerts = Self.alertLines(report, strings: t)
         (firstAlerts, moreAlerts, moreAlertsLabel) = Self.folded(alerts, strings: t, count: count)
