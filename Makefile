@@ -38,7 +38,7 @@ demo:
 ## Two runs: the in-process HTTP suites first, on their own. Their time limits are measured in the
 ## test's task, and the tests that run the binary block a thread of Swift's concurrency pool while
 ## it runs; on 2 cores that can hold a finished exchange past a test's limit.
-NET_SUITES := HTTPClientTests|HTTPIntegrationTests|FaultInjectionTests|SourceFallbackTests
+NET_SUITES := HTTPClientTests|HTTPIntegrationTests|FaultInjectionTests|SourceFallbackTests|NoticeTests
 test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter '$(NET_SUITES)'

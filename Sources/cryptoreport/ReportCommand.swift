@@ -47,6 +47,10 @@ struct ReportCommand: AsyncParsableCommand {
             for message in AlertText.messages(outcome.report) {
                 StandardStreams.writeError("cryptoreport: alert: \(message)\n")
             }
+            // After the commit, the folder's lock let go: a slow webhook delays no report.
+            for warning in await pipeline.notify(outcome, policy: settings.notices, historyPath: settings.output.historyPath(sample: settings.fetch.sample)) {
+                logger.warning("\(warning)")
+            }
             // Reaches standard error even with --quiet: a day missing from the history must reach cron.
             if let failure = outcome.historyFailure { throw failure }
             if let unprinted { throw unprinted }

@@ -154,6 +154,22 @@ struct ReportOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Exit with 10 when an alert fires (the reports are still written).")
     var failOnAlert: Bool?
     @Option(
+        name: .customLong("notify"),
+        help: ArgumentHelp("POST a notice of alerts that start to fire to this webhook, as JSON {\"text\", \"alerts\"}; repeatable.", valueName: "url"),
+        transform: SettingKey.flag("notify") as @Sendable (String) throws -> [URL])
+    var notify: [[URL]] = []
+    @Option(
+        help: ArgumentHelp(
+            "Run this through /bin/sh with the notice's text on standard input and its JSON in CRYPTOREPORT_ALERTS.", valueName: "command"),
+        transform: SettingKey.flag("notify_command"))
+    var notifyCommand: String?
+    @Flag(inversion: .prefixedNo, help: "Send a notice on every run an alert fires, not only when it starts to fire.")
+    var notifyEveryRun: Bool?
+    @Option(
+        help: ArgumentHelp("Where the report folder is published: each notice line links to its page.", valueName: "url"),
+        transform: SettingKey.flag("link_base"))
+    var linkBase: String?
+    @Option(
         help: ArgumentHelp("Folder with your own report.md.mustache / report.html.mustache.", valueName: "dir"), completion: .directory,
         transform: SettingKey.flag("templates"))
     var templates: String?
@@ -169,7 +185,7 @@ struct ReportOptions: ParsableArguments {
     /// `--currency SEK --currency USD` made a USD report, not both. `--format`, `--alert` and
     /// `--max-age` add up and may repeat; a switch repeated says the same thing twice.
     static func repeated(_ arguments: [String]) -> String? {
-        let addingUp: Set = ["format", "alert", "max-age", "source-url"]
+        let addingUp: Set = ["format", "alert", "max-age", "source-url", "notify"]
         var seen = Set<String>()
         for argument in arguments {
             if argument == "--" { break }
@@ -248,6 +264,10 @@ struct ReportOptions: ParsableArguments {
         layer.set("quiet", quiet ? true : nil)
         layer.set("verbose", verbose ? true : nil)
         layer.set("fail_on_alert", failOnAlert)
+        layer.set("notify", notify.isEmpty ? nil : Array(notify.joined()))
+        layer.set("notify_command", notifyCommand)
+        layer.set("notify_every_run", notifyEveryRun)
+        layer.set("link_base", linkBase)
         return layer
     }
 

@@ -147,7 +147,8 @@ struct SettingsTests {
         "true", "false", "5", "1", "3", "2.5", "0.5", "SEK,USD", "NOK", "Europe/Stockholm", "Asia/Kolkata", "sv_SE", "en_GB", "html,csv", "json",
         "excel", "rfc4180", "all", "primary", "change", "name", "btc,eth", "sol", "btc above 60000 SEK", "eth below 1500 USD", "3d", "30m", "1h", "tickers=12h",
         "rates=2d",
-        "saved/t.json", "https://example.org/t", "wazirx,binance", "binance-us", "binance=saved/b.json", "wazirx=https://example.org/w",
+        "saved/t.json", "https://example.org/t", "https://example.org/u", "wazirx,binance", "binance-us", "binance=saved/b.json",
+        "wazirx=https://example.org/w",
     ]
 
     /// The file's spelling of a text the environment would give.

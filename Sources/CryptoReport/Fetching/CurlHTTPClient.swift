@@ -57,6 +57,19 @@ public struct CurlHTTPClient: HTTPClient {
         }
     }
 
+    public func post(_ url: URL, json: Data, timeout: TimeInterval, source: DataSource) async throws -> HTTPResponse {
+        let location = url.absoluteString
+        guard Self.isWeb(location) else { throw FetchError.unsupportedLocation(source: source, location: location) }
+        let limit = Duration.milliseconds(Int64((min(max(timeout, 0.001), 86_400) * 1000).rounded(.up)))
+        guard let transfer = Transfer(url: location, maximumBytes: 1 << 20, json: json) else {
+            throw FetchError.unreachable(source: source, location: location, reason: "libcurl could not start a transfer")
+        }
+        switch try await transfer.perform(milliseconds: Self.milliseconds(limit)).get(source: source, location: location, timeout: timeout) {
+        case let .answer(response): return response
+        case .redirect: throw FetchError.badRedirect(source: source, location: location, reason: "the server redirected a POST, which is not followed")
+        }
+    }
+
     static func isWeb(_ location: String) -> Bool {
         guard let scheme = URL(string: location)?.scheme?.lowercased() else { return false }
         return scheme == "http" || scheme == "https"
@@ -84,16 +97,20 @@ private final class Transfer: Sendable {
 
     let maximumBytes: Int
     let url: String
+    /// A POST's body, sent as JSON; nil for a GET.
+    let json: Data?
     let received = Mutex(Received())
     let cancelled = Atomic<Bool>(false)
     /// Touched off the transfer's thread only by `curl_multi_wakeup`, which curl documents as
     /// safe to call from any thread.
     nonisolated(unsafe) private let multi: UnsafeMutableRawPointer
     nonisolated(unsafe) private let easy: UnsafeMutableRawPointer
+    /// A POST's `Content-Type` header, freed with the handles.
+    nonisolated(unsafe) private var headers: UnsafeMutablePointer<curl_slist>?
 
     private static let started: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
 
-    init?(url: String, maximumBytes: Int) {
+    init?(url: String, maximumBytes: Int, json: Data? = nil) {
         guard Self.started, let multi = curl_multi_init() else { return nil }
         guard let easy = curl_easy_init() else {
             curl_multi_cleanup(multi)
@@ -103,9 +120,11 @@ private final class Transfer: Sendable {
         self.easy = easy
         self.url = url
         self.maximumBytes = maximumBytes
+        self.json = json
     }
 
     deinit {
+        curl_slist_free_all(headers)
         curl_multi_remove_handle(multi, easy)
         curl_easy_cleanup(easy)
         curl_multi_cleanup(multi)
@@ -157,7 +176,20 @@ private final class Transfer: Sendable {
             cryptoreport_curl_set_write(easy, CURLOPT_WRITEFUNCTION, onBody),
             cryptoreport_curl_set_pointer(easy, CURLOPT_WRITEDATA, me),
         ]
-        return results.allSatisfy { $0 == CURLE_OK } && curl_multi_add_handle(multi, easy) == CURLM_OK
+        guard results.allSatisfy({ $0 == CURLE_OK }) else { return false }
+        if let json {
+            headers = curl_slist_append(nil, "Content-Type: application/json")
+            let posted = json.withUnsafeBytes { body in
+                [
+                    cryptoreport_curl_set_long(easy, CURLOPT_POSTFIELDSIZE, body.count),
+                    // Copied by curl: the body need not outlive this call.
+                    cryptoreport_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: body.baseAddress)),
+                    cryptoreport_curl_set_pointer(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers)),
+                ]
+            }
+            guard headers != nil, posted.allSatisfy({ $0 == CURLE_OK }) else { return false }
+        }
+        return curl_multi_add_handle(multi, easy) == CURLM_OK
     }
 
     /// Drives the transfer until it ends or the task is cancelled; its result, or nil when cancelled.

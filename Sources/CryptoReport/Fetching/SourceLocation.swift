@@ -21,6 +21,8 @@ public enum SourceLocation: Sendable, Equatable {
         case .binanceInfo: "https://api.binance.com/api/v3/exchangeInfo"
         case .binanceUSTickers: "https://api.binance.us/api/v3/ticker/24hr"
         case .binanceUSInfo: "https://api.binance.us/api/v3/exchangeInfo"
+        // Where notices go is the user's to say (`--notify`).
+        case .notice: ""
         }
     }
 

@@ -36,6 +36,9 @@ extension HistoryStore {
                 snapshot.exchange.rawValue,
             ])
         let runID = db.lastInsertedRowID
+        for key in Set(snapshot.firedAlerts) {
+            try db.execute(sql: "INSERT INTO fired_alert (run_id, key) VALUES (?, ?)", arguments: [runID, key])
+        }
         var names = try MarketNames.load(db)
         // A symbol twice in one snapshot is stored once, the first (v3's key was run and symbol).
         var seen = Set<MarketNames.Bytes>()

@@ -121,6 +121,24 @@ extension HistoryStore {
         migrator.registerMigration("v7") { db in
             try db.execute(sql: "ALTER TABLE run ADD COLUMN exchange TEXT NOT NULL DEFAULT 'wazirx'")
         }
+        // v8: the alerts each run fired, so that a notice is sent once per crossing, and the
+        // notices a run could not deliver, sent by the next.
+        migrator.registerMigration("v8") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE fired_alert (
+                        run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+                        key TEXT NOT NULL,
+                        PRIMARY KEY (run_id, key)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE pending_notice (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        created_at INTEGER NOT NULL,
+                        text TEXT NOT NULL,
+                        alerts TEXT NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 

@@ -34,6 +34,8 @@ package struct Snapshot: Sendable, Equatable {
     package var sources: [DataSource: Source]
     package var tickers: [Ticker]
     package var rates: ExchangeRates
+    /// The alerts that fired (`FiredAlert.key`): a notice goes out only when a rule starts to fire.
+    package var firedAlerts: [String] = []
 
     package init(
         sourceTime: Date, fetchedAt: Date, kind: Kind = .report, sources: [DataSource: Source] = [:], tickers: [Ticker],

@@ -10,6 +10,8 @@ public enum DataSource: String, Sendable, Codable, CaseIterable {
     case binanceInfo = "binance-info"
     case binanceUSTickers = "binance-us-tickers"
     case binanceUSInfo = "binance-us-info"
+    /// Not a feed: a webhook a notice of fired alerts is sent to (`--notify`).
+    case notice
 
     /// How messages name the source.
     public var displayName: String {
@@ -21,9 +23,10 @@ public enum DataSource: String, Sendable, Codable, CaseIterable {
         case .binanceInfo: "Binance exchangeInfo"
         case .binanceUSTickers: "Binance.US tickers"
         case .binanceUSInfo: "Binance.US exchangeInfo"
+        case .notice: "Notice"
         }
     }
 
     /// An exchange's market data, which `--max-age`'s `tickers=` limit applies to; not the ECB's.
-    public var isMarketData: Bool { self != .rates }
+    public var isMarketData: Bool { self != .rates && self != .notice }
 }

@@ -38,7 +38,7 @@ public enum Exchange: String, Sendable, Codable, CaseIterable {
         case .tickers, .klines: self = .wazirx
         case .binanceTickers, .binanceInfo: self = .binance
         case .binanceUSTickers, .binanceUSInfo: self = .binanceUS
-        case .rates: return nil
+        case .rates, .notice: return nil
         }
     }
 }

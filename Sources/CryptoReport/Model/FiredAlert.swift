@@ -3,6 +3,9 @@ public import Foundation
 /// An alert rule that fired in this run, with the figure that crossed its line. Values only:
 /// Rendering's `AlertText` words it for the reports, the alerts file and standard error.
 public struct FiredAlert: Sendable, Equatable {
+    /// The rule and the market: what a notice is sent for once, when it starts to fire.
+    public var key: String { "\(rule.description)\t\(symbol.lowercased())" }
+
     public enum Period: Sendable, Equatable {
         /// The 24 h change the feed reports.
         case day

@@ -76,7 +76,7 @@ public struct ReportPipeline: Sendable {
             logger.debug("\(message()) (\((ContinuousClock.now - started).formatted(.units(allowed: [.milliseconds]))))")
         }
         let prepared = try await prepareAll(spec, fetch: fetch)
-        let snapshot = prepared.snapshot
+        var snapshot = prepared.snapshot
         step(Self.readStep(prepared.report, currencies: spec.currencies.map(\.code)))
         let opened = openHistory(output.historyPath(sample: fetch.sample), currencies: spec.currencies.map(\.code))
         var historyFailure = opened.failure
@@ -116,6 +116,8 @@ public struct ReportPipeline: Sendable {
         }
         let report = reports[0]
         let others = Array(reports.dropFirst())
+        // Recorded with the day, so that the next run's notices are of alerts that start to fire.
+        snapshot.firedAlerts = report.alerts.map(\.key)
         if !spec.alerts.isEmpty { step("\(spec.alerts.count) alert rule\(spec.alerts.count == 1 ? "" : "s") checked, \(report.alerts.count) fired") }
         for diagnostic in report.diagnostics {
             logger.warning("\(DiagnosticText.line(diagnostic))")

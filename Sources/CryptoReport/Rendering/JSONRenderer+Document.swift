@@ -36,7 +36,7 @@ extension JSONRenderer {
                 case .tickers, .binanceTickers, .binanceUSTickers: sources.tickers = source
                 case .rates: sources.rates = source
                 // backfill's alone, or what splits the tickers' symbols: no figure of the report is from it
-                case .klines, .binanceInfo, .binanceUSInfo: break
+                case .klines, .binanceInfo, .binanceUSInfo, .notice: break
                 }
             }
             self.sources = sources

@@ -53,6 +53,7 @@ extension ReportViewModel {
                 case .binanceInfo: t[.sourceBinanceInfo]
                 case .binanceUSTickers: t[.sourceBinanceUSTickers]
                 case .binanceUSInfo: t[.sourceBinanceUSInfo]
+                case .notice: ""
                 }
             // The sample's location is worded by Fetching in English ("built-in sample NAME"):
             // the page says it in its own language.

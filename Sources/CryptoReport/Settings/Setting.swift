@@ -111,6 +111,10 @@ package struct SettingsLayer: Sendable {
         SettingKey("quiet", Rules.boolean, \.command.quietAsked),
         SettingKey("verbose", Rules.boolean, \.command.verbose, yieldsTo: "quiet"),
         SettingKey("fail_on_alert", Rules.boolean, \.command.failOnAlert),
+        SettingKey("notify", Rules.webhooks, \.notices.urls),
+        SettingKey("notify_command", Rules.command, \.notices.command),
+        SettingKey("notify_every_run", Rules.boolean, \.notices.everyRun),
+        SettingKey("link_base", Rules.linkBase, \.notices.linkBase),
     ]
 
     package static func key(_ name: String) -> SettingKey? { keys.first { $0.name == name } }

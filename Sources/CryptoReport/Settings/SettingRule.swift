@@ -191,6 +191,21 @@ enum Rules {
         return SourceOverride(feed: feed, location: location)
     }
 
+    /// `https://ntfy.sh/topic`: a webhook, never another scheme.
+    static let webhooks = SettingRule<[URL]>.list("http(s) URLs such as https://ntfy.sh/my-alerts") { text in
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            return nil
+        }
+        return url
+    }
+
+    static let linkBase = SettingRule<String>.one("an http(s) URL where the report folder is published") { text in
+        let lowered = text.lowercased()
+        return (lowered.hasPrefix("http://") || lowered.hasPrefix("https://")) && URL(string: text)?.host != nil ? text : nil
+    }
+
+    static let command = SettingRule<String>.one("a shell command") { $0.isEmpty ? nil : $0 }
+
     /// `2%`, `0.5 %`, `2`: a percentage above zero, up to 100.
     static let percent = SettingRule<Decimal>.one("a percentage above 0 and up to 100, like 2% or 0.5", .number) { text in
         let digits = text.hasSuffix("%") ? String(text.dropLast()).trimmingCharacters(in: .whitespaces) : text

@@ -8,6 +8,7 @@ public struct Settings: Sendable, Equatable {
     public var report = ReportSpec()
     public var fetch = FetchPolicy()
     public var output = OutputSpec()
+    public var notices = NoticePolicy()
     /// The command line's own; the pipeline never sees it.
     public var command = CommandPolicy()
 

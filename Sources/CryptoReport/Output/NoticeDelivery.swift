@@ -1,0 +1,75 @@
+package import Foundation
+
+/// Runs a shell command with the notice: a protocol so that tests run no shell.
+package protocol CommandRunning: Sendable {
+    /// nil when the command ran and exited 0; else why not, as a sentence's end.
+    func run(_ command: String, input: Data, environment: [String: String], timeLimit: TimeInterval) async -> String?
+}
+
+/// `/bin/sh -c COMMAND`, its standard output and error passed through to the run's standard error.
+package struct ShellCommandRunner: CommandRunning {
+    package init() {}
+
+    package func run(_ command: String, input: Data, environment: [String: String], timeLimit: TimeInterval) async -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let stdin = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = FileHandle.standardError
+        do {
+            try process.run()
+        } catch {
+            return "it could not be started (\(error.localizedDescription))"
+        }
+        try? stdin.fileHandleForWriting.write(contentsOf: input)
+        try? stdin.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(timeLimit)
+        while process.isRunning && Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning {
+            process.terminate()
+            return "it did not finish within \(FetchError.format(timeLimit)) s"
+        }
+        return process.terminationStatus == 0 ? nil : "it exited with \(process.terminationStatus)"
+    }
+}
+
+/// Sends one notice to every target of the policy. A failure fails no report: it comes back as
+/// a sentence for a warning, and the caller keeps the notice for the next run.
+package struct NoticeDelivery: Sendable {
+    package var policy: NoticePolicy
+    package var http: any HTTPClient
+    package var commands: any CommandRunning
+
+    package init(policy: NoticePolicy, http: any HTTPClient = CurlHTTPClient(), commands: any CommandRunning = ShellCommandRunner()) {
+        self.policy = policy
+        self.http = http
+        self.commands = commands
+    }
+
+    /// Each target that did not take the notice, with why: `https://…: answered HTTP 500 …`.
+    package func deliver(_ notice: AlertNotice) async -> [String] {
+        var failures: [String] = []
+        for url in policy.urls {
+            do {
+                let response = try await http.post(url, json: notice.json, timeout: NoticePolicy.timeLimit, source: .notice)
+                if !(200..<300).contains(response.status) {
+                    failures.append(FetchError.httpStatus(source: .notice, location: url.absoluteString, status: response.status).errorDescription ?? "")
+                }
+            } catch {
+                failures.append((error as? any LocalizedError)?.errorDescription ?? "\(error)")
+            }
+        }
+        if let command = policy.command,
+            let failure = await commands.run(
+                command, input: Data((notice.text + "\n").utf8), environment: ["CRYPTOREPORT_ALERTS": String(decoding: notice.json, as: UTF8.self)],
+                timeLimit: NoticePolicy.timeLimit)
+        {
+            failures.append("Notice: the command \(command) failed: \(failure).")
+        }
+        return failures.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+    }
+}

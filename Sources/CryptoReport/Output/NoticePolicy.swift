@@ -1,0 +1,20 @@
+public import Foundation
+
+/// Where notices of fired alerts go (`--notify`, `--notify-command`), and how often.
+public struct NoticePolicy: Sendable, Equatable {
+    /// Webhooks, each sent an HTTP POST of the notice's JSON.
+    public var urls: [URL] = []
+    /// Run through `/bin/sh -c` with the text on standard input and the JSON in `CRYPTOREPORT_ALERTS`.
+    public var command: String? = nil
+    /// Where the report folder is published: each line of a notice links to the page.
+    public var linkBase: String? = nil
+    /// A notice on every run an alert fires, not only when it starts to.
+    public var everyRun = false
+
+    public init() {}
+
+    public var isOn: Bool { !urls.isEmpty || command != nil }
+
+    /// How long one delivery may take.
+    public static let timeLimit: TimeInterval = 10
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import CryptoReport
+
+/// `--notify` and `--notify-command`: a notice when an alert starts to fire, kept when it
+/// cannot be delivered, sent late by the next run.
+@Suite("Notices of fired alerts", .serialized, .timeLimit(.minutes(3)))
+struct NoticeTests {
+    /// A webhook that records what it is sent and answers `status`.
+    final class Receiver: HTTPClient {
+        let posts = Mutex<[Data]>([])
+        let status: Int
+
+        init(status: Int = 200) { self.status = status }
+
+        func get(_ url: URL, timeout: TimeInterval, maximumBytes: Int, source: DataSource) async throws -> HTTPResponse {
+            throw FetchError.unreachable(source: source, location: url.absoluteString, reason: "no feed here")
+        }
+
+        func post(_ url: URL, json: Data, timeout: TimeInterval, source: DataSource) async throws -> HTTPResponse {
+            posts.withLock { $0.append(json) }
+            return HTTPResponse(status: status, body: Data())
+        }
+
+        var texts: [String] {
+            posts.withLock { $0 }.compactMap { (try? JSONSerialization.jsonObject(with: $0) as? [String: Any])?["text"] as? String }
+        }
+    }
+
+    /// A command that records its input and environment instead of running.
+    final class Commands: CommandRunning {
+        let runs = Mutex<[(input: String, alerts: String)]>([])
+        let failure: String?
+
+        init(failure: String? = nil) { self.failure = failure }
+
+        func run(_ command: String, input: Data, environment: [String: String], timeLimit: TimeInterval) async -> String? {
+            runs.withLock { $0.append((String(decoding: input, as: UTF8.self), environment["CRYPTOREPORT_ALERTS"] ?? "")) }
+            return failure
+        }
+    }
+
+    static func policy(everyRun: Bool = false, command: Bool = false) throws -> NoticePolicy {
+        var policy = NoticePolicy()
+        policy.urls = [try #require(URL(string: "https://hooks.example/alerts"))]
+        policy.command = command ? "mail -s alerts me@example.org" : nil
+        policy.everyRun = everyRun
+        policy.linkBase = "https://reports.example/crypto"
+        return policy
+    }
+
+    /// A sample run into `folder` with a history, its alert on BTC firing.
+    static func run(in folder: TemporaryFolder) async throws -> (ReportPipeline, ReportPipeline.Outcome, String) {
+        var settings = Settings()
+        settings.fetch.sample = true
+        settings.report.alerts = [try AlertRule(parsing: "btc above 1000 USD")]
+        settings.output.destination = .directory(folder.url.appendingPathComponent("out").path)
+        let database = folder.url.appendingPathComponent("history.sqlite").path
+        settings.output.database = database
+        settings.output.formats = [.csv]
+        let pipeline = ReportPipeline(clock: FixedClock(Fixtures.reportTime))
+        let outcome = try await pipeline.run(settings.report, fetch: settings.fetch, output: settings.output)
+        #expect(outcome.report.alerts.count == 1)
+        return (pipeline, outcome, database)
+    }
+
+    /// An earlier report run in the history, with the alerts it fired.
+    static func recordEarlier(_ database: String, fired: [String]) throws {
+        let store = try HistoryStore(path: database)
+        var earlier = Snapshot(
+            sourceTime: Fixtures.captureTime.addingTimeInterval(-86400), fetchedAt: Fixtures.captureTime.addingTimeInterval(-86400),
+            tickers: [], rates: try ECBRatesParser().parseLatest(try Fixtures.rates))
+        earlier.firedAlerts = fired
+        try store.record(earlier)
+    }
+
+    @Test("an alert that starts to fire is sent once: text in the report's style with the page's link, and the JSON webhooks read")
+    func firstCrossing() async throws {
+        let folder = try TemporaryFolder()
+        let (pipeline, outcome, database) = try await Self.run(in: folder)
+        let receiver = Receiver()
+        let commands = Commands()
+        let warnings = await pipeline.notify(
+            outcome, delivery: NoticeDelivery(policy: try Self.policy(command: true), http: receiver, commands: commands), historyPath: database)
+        #expect(warnings.isEmpty, "\(warnings)")
+        let body = try #require(receiver.posts.withLock { $0.first })
+        let json = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        let text = try #require(json["text"] as? String)
+        #expect(text.hasPrefix("btc above 1000 USD: BTC/USDT"), "\(text)")
+        #expect(text.hasSuffix(" https://reports.example/crypto/cryptoreport-2022-11-22-USD.html#btcusdt"), "\(text)")
+        let alerts = try #require(json["alerts"] as? [[String: Any]])
+        #expect(alerts.count == 1 && alerts.first?["symbol"] as? String == "btcusdt" && alerts.first?["value"] as? String == "15988")
+        let ran = try #require(commands.runs.withLock { $0.first })
+        #expect(ran.input == text + "\n")
+        #expect(ran.alerts == String(decoding: body, as: UTF8.self))
+    }
+
+    @Test("an alert that stays fired sends nothing; --notify-every-run sends it again")
+    func staysFired() async throws {
+        let folder = try TemporaryFolder()
+        let database = folder.url.appendingPathComponent("history.sqlite").path
+        try Self.recordEarlier(database, fired: ["btc above 1000 USD\tbtcusdt"])
+        let (pipeline, outcome, _) = try await Self.run(in: folder)
+        let quiet = Receiver()
+        _ = await pipeline.notify(outcome, delivery: NoticeDelivery(policy: try Self.policy(), http: quiet, commands: Commands()), historyPath: database)
+        #expect(quiet.posts.withLock { $0.count } == 0)
+        let every = Receiver()
+        _ = await pipeline.notify(
+            outcome, delivery: NoticeDelivery(policy: try Self.policy(everyRun: true), http: every, commands: Commands()), historyPath: database)
+        #expect(every.posts.withLock { $0.count } == 1)
+    }
+
+    @Test("a notice that fails is kept with the history, said in a warning, and sent late by the next run")
+    func keptAndSentLate() async throws {
+        let folder = try TemporaryFolder()
+        let (pipeline, outcome, database) = try await Self.run(in: folder)
+        let failing = Receiver(status: 500)
+        let warnings = await pipeline.notify(
+            outcome, delivery: NoticeDelivery(policy: try Self.policy(), http: failing, commands: Commands()), historyPath: database)
+        #expect(
+            warnings == [
+                "Notice: https://hooks.example/alerts answered HTTP 500 Internal Server Error; the notice is kept and sent by the next run"
+            ])
+        #expect(try HistoryStore(path: database).pendingNotices().count == 1)
+        let working = Receiver()
+        let next = await pipeline.notify(
+            outcome, delivery: NoticeDelivery(policy: try Self.policy(), http: working, commands: Commands()), historyPath: database)
+        #expect(next.isEmpty, "\(next)")
+        // The kept notice, late; the alert itself is new again (no earlier run fired it), so sent too.
+        let texts = working.texts
+        #expect(texts.first?.hasPrefix("(late, from 2026-") == true || texts.first?.hasPrefix("(late, from ") == true, "\(texts)")
+        #expect(texts.count == 2)
+        #expect(try HistoryStore(path: database).pendingNotices().isEmpty)
+    }
+
+    @Test("without a history a failed notice is lost, and said so; a failing command is named")
+    func noHistory() async throws {
+        let folder = try TemporaryFolder()
+        let (pipeline, outcome, _) = try await Self.run(in: folder)
+        let warnings = await pipeline.notify(
+            outcome,
+            delivery: NoticeDelivery(policy: try Self.policy(command: true), http: Receiver(status: 404), commands: Commands(failure: "it exited with 3")),
+            historyPath: nil)
+        #expect(
+            warnings == [
+                "Notice: https://hooks.example/alerts answered HTTP 404 Not Found; the notice is lost, as the run keeps no history",
+                "Notice: the command mail -s alerts me@example.org failed: it exited with 3; the notice is lost, as the run keeps no history",
+            ])
+    }
+
+    @Test("over loopback HTTP: a 200 takes it, a 500 and a receiver that hangs are warnings", .timeLimit(.minutes(1)))
+    func loopback() async throws {
+        let server = try LoopbackServer(routes: [
+            "/ok": .init(status: 200, body: Data("ok".utf8)), "/broken": .init(status: 500, body: Data()),
+            "/hang": .init(status: 200, body: Data(), delay: 30),
+        ])
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let (pipeline, outcome, _) = try await Self.run(in: folder)
+        var policy = NoticePolicy()
+        policy.urls = try ["/ok", "/broken", "/hang"].map { try #require(URL(string: server.url($0))) }
+        let warnings = await pipeline.notify(outcome, policy: policy, historyPath: nil)
+        #expect(
+            warnings == [
+                "Notice: \(server.url("/broken")) answered HTTP 500 Internal Server Error; the notice is lost, as the run keeps no history",
+                "Notice: no answer from \(server.url("/hang")) within 10 s; the notice is lost, as the run keeps no history",
+            ])
+        #expect(server.requests.map(\.path) == ["/ok", "/broken", "/hang"])
+    }
+
+    @Test("the shell runs the command with the text on standard input and the JSON in CRYPTOREPORT_ALERTS")
+    func shell() async throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("got").path
+        let ran = await ShellCommandRunner().run(
+            "cat > '\(out)'; printf %s \"$CRYPTOREPORT_ALERTS\" > '\(out).json'", input: Data("one line\n".utf8), environment: ["CRYPTOREPORT_ALERTS": "[1]"],
+            timeLimit: 10)
+        #expect(ran == nil)
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "one line\n")
+        #expect(try String(contentsOfFile: out + ".json", encoding: .utf8) == "[1]")
+        #expect(await ShellCommandRunner().run("exit 3", input: Data(), environment: [:], timeLimit: 10) == "it exited with 3")
+    }
+
+    @Test("a --notify that is not an http(s) URL, or an empty command, is a settings error")
+    func badSettings() throws {
+        #expect(throws: InvalidSettingValue.self) { try SettingsLayer.key("notify")?.rule.text("ftp://example.org/x") }
+        #expect(throws: InvalidSettingValue.self) { try SettingsLayer.key("notify")?.rule.text("not a url") }
+        #expect(throws: InvalidSettingValue.self) { try SettingsLayer.key("link_base")?.rule.text("reports/") }
+        #expect(throws: InvalidSettingValue.self) { try SettingsLayer.key("notify_command")?.rule.text("") }
+    }
+}
