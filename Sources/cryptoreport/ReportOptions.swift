@@ -68,6 +68,11 @@ struct ReportOptions: ParsableArguments {
         completion: Completions.assets, transform: SettingKey.flag("compare"))
     var compare: [String]?
     @Option(
+        name: .customLong("holding"),
+        help: ArgumentHelp("An asset you hold, ASSET=AMOUNT (btc=0.5), or with its cost, btc=0.5@150000 SEK; repeatable.", valueName: "asset=amount"),
+        transform: SettingKey.flag("holdings") as @Sendable (String) throws -> [Holding])
+    var holdings: [[Holding]] = []
+    @Option(
         name: .customLong("alert"), help: "An alert rule, e.g. \"btc above 60000 SEK\"; repeatable (replaces the file's alerts).",
         transform: AlertRule.init(parsing:))
     var alerts: [AlertRule] = []
@@ -185,7 +190,7 @@ struct ReportOptions: ParsableArguments {
     /// `--currency SEK --currency USD` made a USD report, not both. `--format`, `--alert` and
     /// `--max-age` add up and may repeat; a switch repeated says the same thing twice.
     static func repeated(_ arguments: [String]) -> String? {
-        let addingUp: Set = ["format", "alert", "max-age", "source-url", "notify"]
+        let addingUp: Set = ["format", "alert", "max-age", "source-url", "notify", "holding"]
         var seen = Set<String>()
         for argument in arguments {
             if argument == "--" { break }
@@ -233,6 +238,7 @@ struct ReportOptions: ParsableArguments {
         layer.set("sort", sort)
         layer.set("top", top)
         layer.set("alerts", alerts.isEmpty ? nil : alerts)
+        layer.set("holdings", holdings.isEmpty ? nil : Array(holdings.joined()))
         layer.set("compare", compare)
         layer.set("min_volume_value", minVolumeValue)
         layer.set("usd_stablecoins", stablecoins)

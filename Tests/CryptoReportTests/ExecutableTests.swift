@@ -506,7 +506,7 @@ struct ExecutableTests {
 
     /// The flag of each settings key, as `--help` spells it.
     static func flag(_ key: String) -> String {
-        ["formats": "--format", "alerts": "--alert", "sources": "--source", "source_urls": "--source-url"][key]
+        ["formats": "--format", "alerts": "--alert", "sources": "--source", "source_urls": "--source-url", "holdings": "--holding"][key]
             ?? "--" + key.replacingOccurrences(of: "_", with: "-")
     }
 

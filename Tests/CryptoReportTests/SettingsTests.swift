@@ -148,7 +148,7 @@ struct SettingsTests {
         "excel", "rfc4180", "all", "primary", "change", "name", "btc,eth", "sol", "btc above 60000 SEK", "eth below 1500 USD", "3d", "30m", "1h", "tickers=12h",
         "rates=2d",
         "saved/t.json", "https://example.org/t", "https://example.org/u", "wazirx,binance", "binance-us", "binance=saved/b.json",
-        "wazirx=https://example.org/w",
+        "wazirx=https://example.org/w", "btc=0.5", "eth=2@3000 USDT",
     ]
 
     /// The file's spelling of a text the environment would give.

@@ -27,6 +27,8 @@ public struct ReportSpec: Sendable, Equatable {
     /// `usd_stablecoins`: quote assets taken at par with USD, lower case, in the order they are
     /// tried for pricing another asset.
     public var stablecoins: [String] = CurrencyConverter.defaultStablecoins
+    /// `--holding`, the file's `[holdings]`: what the reader holds, valued in every report.
+    public var holdings: [Holding] = []
     /// `--cross-check-tolerance`, in percent: a larger difference between exchanges is a warning.
     public var crossCheckTolerance: Decimal = 2
     /// The floor when none is set: 100 USD's worth, converted at the day's ECB rates, so a

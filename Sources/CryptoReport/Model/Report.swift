@@ -37,6 +37,8 @@ public struct Report: Sendable, Equatable {
     public var hasHistory = false
     /// Alert rules that fired in this run.
     public var alerts: [FiredAlert] = []
+    /// The reader's holdings valued in the report currency; nil without holdings.
+    public var holdings: HoldingsValue? = nil
     /// The rules checked, fired or not: their price limits are drawn on the charts.
     public var alertRules: [AlertRule] = []
     /// Rules that could not be checked, and why: in the reports' warnings as on standard error,

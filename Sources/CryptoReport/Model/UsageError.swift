@@ -8,11 +8,19 @@ public enum UsageError: LocalizedError, ExitStatusProviding, Equatable {
     case templateInvalid(name: String, reason: String)
     /// A template whose rendering would not end in time, or would make too large a file.
     case templateTooCostly(name: String, reason: String)
+    /// `--holding` names an asset no market of the report prices.
+    case holdingUnpriced(asset: String)
+    /// A holding's cost is in a currency the ECB rates of the day lack.
+    case holdingCostCurrency(asset: String, currency: String)
 
     public var errorDescription: String? {
         switch self {
         case let .invalid(option, value, expected):
             "\(option): \"\(SourceText.escaped(value))\" is not valid; expected \(expected)."
+        case let .holdingUnpriced(asset):
+            "holdings: no market of the report prices \(asset.uppercased()), so the holding cannot be valued; remove it or check its name."
+        case let .holdingCostCurrency(asset, currency):
+            "holdings: the cost of \(asset.uppercased()) is in \(currency), which the ECB rates of the day do not list."
         case let .stdoutNeedsOneFormat(count):
             "--output -: standard output takes exactly one format, but \(count) were asked for."
         case let .templateUnreadable(path, reason):

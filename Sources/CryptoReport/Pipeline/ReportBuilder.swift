@@ -111,6 +111,9 @@ package struct ReportBuilder: Sendable {
             sources: [Report.SourceInfo(tickers), Report.SourceInfo(rates)],
             diagnostics: Diagnostic.summarised(decoded.diagnostics + analysed.diagnostics), freshness: freshness,
             notices: fallbacks + notices(tickers: tickers, rates: rates, exchangeRates: exchangeRates, freshness: freshness))
+        report.holdings = try HoldingsValuer(spec.holdings).value(rows: analysed.rows, currency: converter.target) { code in
+            try exchangeRates.rate(from: code, to: converter.target)
+        }
         // Only when the table leaves markets out: otherwise the rows are every market, and the
         // details find them there.
         if shown.count != analysed.rows.count { report.markets = analysed.rows }

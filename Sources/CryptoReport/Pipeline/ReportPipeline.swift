@@ -219,6 +219,13 @@ public struct ReportPipeline: Sendable {
             } else {
                 files.append(ReportWriter.File(name: alertsName, contents: .text(CSVRenderer(dialect: output.csvDialect).alerts(each))))
             }
+            // The holdings, for a spreadsheet; gone with them.
+            let holdingsName = "cryptoreport-\(each.dataDate)-\(each.currency)-holdings.csv"
+            if each.holdings == nil {
+                obsolete.append(holdingsName)
+            } else {
+                files.append(ReportWriter.File(name: holdingsName, contents: .text(CSVRenderer(dialect: output.csvDialect).holdings(each))))
+            }
         }
         // The latest copies and index.html change with the reports, in the same commit.
         let shared = SharedFolder(directory: writer.directory, latest: output.latest).additions(

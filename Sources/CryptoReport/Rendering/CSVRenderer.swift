@@ -125,6 +125,22 @@ package struct CSVRenderer: Sendable {
         return style.file(lines)
     }
 
+    /// The `…-holdings.csv` file: one row per holding, then the total, in the report currency.
+    package func holdings(_ report: Report) -> String {
+        let style = Style(dialect, localeIdentifier: report.localeIdentifier)
+        var lines = [["asset", "amount", "market", "price", "value", "share_pct", "cost", "gain", "currency"]]
+        guard let holdings = report.holdings else { return style.file(lines) }
+        for position in holdings.positions {
+            lines.append([
+                style.text(position.asset), style.number(position.amount), style.text(position.market), style.number(position.price),
+                style.number(position.value), style.number(position.sharePercent), style.number(position.cost), style.number(position.gain),
+                holdings.currency,
+            ])
+        }
+        lines.append(["total", "", "", "", style.number(holdings.total), style.number(holdings.total > 0 ? 100 : 0), "", "", holdings.currency])
+        return style.file(lines)
+    }
+
     /// A text cell: quoted when it holds the separator, a quote or a line break (RFC 4180), and
     /// defused when it starts like a spreadsheet formula (OWASP: prefix a single quote).
     package static func text(_ value: String, separator: String = ",") -> String {

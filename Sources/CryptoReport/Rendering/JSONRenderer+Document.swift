@@ -13,9 +13,10 @@ extension JSONRenderer {
         var notices: [NoticeItem]
         var freshness: FreshnessItem
         var alerts: [AlertItem]
+        var holdings: HoldingsItem?
 
         enum CodingKeys: String, CodingKey {
-            case report, sources, summary, markets, warnings, notices, freshness, alerts
+            case report, sources, summary, markets, warnings, notices, freshness, alerts, holdings
             case ratesUsed = "rates_used"
         }
 
@@ -52,6 +53,7 @@ extension JSONRenderer {
                     rule: alert.rule.description, symbol: alert.symbol, value: DecimalParts.plainText(alert.value),
                     unit: alert.unit, message: message)
             }
+            holdings = report.holdings.map(HoldingsItem.init)
             let f = report.freshness
             freshness = FreshnessItem(
                 tickerReference: ReportDates.iso8601(f.tickerReference), expectedRatesDate: f.expectedRatesDate,
@@ -248,6 +250,44 @@ extension JSONRenderer {
             }
             try container.encode(stale, forKey: AnyCodingKey(stringValue: "stale"))
             if let trend { try container.encode(trend, forKey: AnyCodingKey(stringValue: "trend")) }
+        }
+    }
+
+    /// `holdings`: the reader's holdings in the report currency; absent without holdings.
+    struct HoldingsItem: Encodable {
+        struct Position: Encodable {
+            var asset, amount, market, price, value: String
+            var sharePercent: String
+            var cost, gain: String?
+            enum CodingKeys: String, CodingKey {
+                case asset, amount, market, price, value, cost, gain
+                case sharePercent = "share_pct"
+            }
+        }
+
+        var currency: String
+        var totalValue: String
+        var change24h: String?
+        var change24hPercent: String?
+        var positions: [Position]
+        enum CodingKeys: String, CodingKey {
+            case currency, positions
+            case totalValue = "total_value"
+            case change24h = "change_24h"
+            case change24hPercent = "change_24h_pct"
+        }
+
+        init(_ value: HoldingsValue) {
+            currency = value.currency
+            totalValue = JSONRenderer.number(value.total) ?? "0"
+            change24h = JSONRenderer.number(value.change24h)
+            change24hPercent = JSONRenderer.number(value.change24hPercent)
+            positions = value.positions.map {
+                Position(
+                    asset: $0.asset, amount: JSONRenderer.number($0.amount) ?? "0", market: $0.market, price: JSONRenderer.number($0.price) ?? "0",
+                    value: JSONRenderer.number($0.value) ?? "0", sharePercent: JSONRenderer.number($0.sharePercent) ?? "0",
+                    cost: JSONRenderer.number($0.cost), gain: JSONRenderer.number($0.gain))
+            }
         }
     }
 }

@@ -26,6 +26,16 @@ enum MarkdownWriter {
             for notice in model.notices { out += "> - ⚠ **"; put(notice.text); out += "**\n" }
             out += "\n"
         }
+        if model.hasHoldings {
+            out += "## 💼 Holdings\n\nTotal: **"; put(model.holdingsTotal); out += "**"
+            if model.hasHoldingsChange { out += " ("; put(model.holdingsChange); out += " in 24 h)" }
+            out += "\n\n| Asset | Amount | Market | Price | Value | Share | Gain |\n|:---|---:|:---|---:|---:|---:|---:|\n"
+            for line in model.holdings {
+                out += "| "; put(line.asset); out += " | "; put(line.amount); out += " | "; put(line.market); out += " | "; put(line.price)
+                out += " | "; put(line.value); out += " | "; put(line.share); out += " | "; put(line.gain); out += " |\n"
+            }
+            out += "\n"
+        }
         out += "- Generated: "; put(model.generatedAt)
         out += "\n- Newest ticker: "; put(model.newestTickerAt); out += " ("; put(model.tickersStatus)
         out += ")\n- ECB reference rates: "; put(model.ecbDate); out += " ("; put(model.ratesStatus)

@@ -3,6 +3,21 @@ import Mustache
 /// swift-mustache looks a key up through `Mirror` unless the value answers itself, and every row
 /// of the table asks for some twenty keys: each answers here without reflection.
 /// A test checks that every stored property answers here under its own name.
+extension ReportViewModel.HoldingLine: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "asset": asset
+        case "amount": amount
+        case "market": market
+        case "price": price
+        case "value": value
+        case "share": share
+        case "gain": gain
+        default: nil
+        }
+    }
+}
+
 extension ReportViewModel.AlertLine: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
@@ -95,6 +110,11 @@ extension ReportViewModel: MustacheParent {
         case "hasHistory": hasHistory
         case "alerts": alerts
         case "hasAlerts": hasAlerts
+        case "holdings": holdings
+        case "hasHoldings": hasHoldings
+        case "holdingsTotal": holdingsTotal
+        case "holdingsChange": holdingsChange
+        case "hasHoldingsChange": hasHoldingsChange
         case "firstAlerts": firstAlerts
         case "moreAlerts": moreAlerts
         case "hasMoreAlerts": hasMoreAlerts

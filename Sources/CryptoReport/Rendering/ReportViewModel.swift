@@ -12,6 +12,11 @@ struct ReportViewModel {
         var hasAnchor: Bool
     }
 
+    /// One holding, every figure worded in the report's number style.
+    struct HoldingLine {
+        var asset, amount, market, price, value, share, gain: String
+    }
+
     struct Counts {
         var tickers, converted, selected, shown, assets, skipped, unconvertible: String
         /// `1 asset`, `267 assets`.
@@ -143,6 +148,12 @@ struct ReportViewModel {
     var hasHistory: Bool
     var alerts: [AlertLine] = []
     var hasAlerts: Bool
+    var holdings: [HoldingLine] = []
+    var hasHoldings = false
+    var holdingsTotal = ""
+    /// Over 24 h, money and percent: `+1 234,56 kr (+1,12 %)`; empty without an open price.
+    var holdingsChange = ""
+    var hasHoldingsChange = false
     /// The first alerts, and the rest behind a disclosure (`moreAlertsLabel`), so that a long
     /// list of alerts does not fill the screen before any price.
     var firstAlerts: [AlertLine] = []
@@ -279,6 +290,25 @@ struct ReportViewModel {
         hasNotices = !report.notices.isEmpty
         hasHistory = report.hasHistory
         hasAlerts = !report.alerts.isEmpty
+        if let value = report.holdings {
+            hasHoldings = true
+            holdingsTotal = numbers.money(value.total)
+            if let change = value.change24h, let percent = value.change24hPercent {
+                hasHoldingsChange = true
+                holdingsChange = (change > 0 ? "+" : "") + numbers.money(change) + " (" + numbers.percent(percent) + ")"
+            }
+            holdings = value.positions.map { position in
+                HoldingLine(
+                    // The amount exact, as given, with the locale's decimal mark.
+                    asset: position.asset.uppercased(),
+                    amount: PlainNumber.format(position.amount).replacingOccurrences(of: ".", with: locale.decimalSeparator ?? "."),
+                    market: position.market, price: numbers.money(position.price), value: numbers.money(position.value),
+                    share: String(numbers.percent(position.sharePercent).drop { $0 == "+" }),
+                    gain: position.gain.map { gain in
+                        (gain > 0 ? "+" : "") + numbers.money(gain) + (position.gainPercent.map { " (" + numbers.percent($0) + ")" } ?? "")
+                    } ?? "")
+            }
+        }
         // The larger charts: the five markets with the most volume that have a few days of history.
         charts = summary.topVolume.compactMap { mover in
             guard let market = report.rows.first(where: { $0.symbol == mover.symbol }), let trend = market.trend,

@@ -127,10 +127,17 @@ package struct ConfigFileReader: Sendable {
         case (.number, .double): return [String(value.double ?? 0)]
         case (.boolean, .bool): return [String(value.bool ?? false)]
         case (.strings, .table):
-            // `source_urls = { binance = "https://…" }`: each entry as the flag's NAME=URL.
+            // `source_urls = { binance = "https://…" }`, `[holdings]` with `btc = "0.5"` or
+            // `btc = { amount = "0.5", cost = "150000 SEK" }`: each entry as the flag's NAME=VALUE
+            // (a cost after `@`). Amounts are strings: a TOML float is not exact.
             return try (value.table.map { table in table.keys.sorted().map { ($0, table[$0]) } } ?? []).map { entry throws(InvalidSettingValue) in
-                guard let text = entry.1?.string else { throw InvalidSettingValue("\(entry.0): expected a string, the URL") }
-                return "\(entry.0)=\(text)"
+                if let text = entry.1?.string { return "\(entry.0)=\(text)" }
+                if let inner = entry.1?.table, let amount = inner["amount"]?.string, inner.keys.allSatisfy({ $0 == "amount" || $0 == "cost" }) {
+                    guard let cost = inner["cost"] else { return "\(entry.0)=\(amount)" }
+                    guard let text = cost.string else { throw InvalidSettingValue("\(entry.0): cost is a string such as \"150000 SEK\"") }
+                    return "\(entry.0)=\(amount)@\(text)"
+                }
+                throw InvalidSettingValue("\(entry.0): expected a string such as \"0.5\" (or a table with amount and cost as strings)")
             }
         case (.strings, .array):
             return try (value.array.map(Array.init) ?? []).map { item throws(InvalidSettingValue) in

@@ -78,6 +78,7 @@ package struct SettingsLayer: Sendable {
         SettingKey("sort", .choice, \.report.selection.sort),
         SettingKey("top", Rules.positive, \.report.selection.top),
         SettingKey("alerts", Rules.alerts, \.report.alerts),
+        SettingKey("holdings", Rules.holdings, \.report.holdings),
         SettingKey("compare", Rules.compare, \.report.compare),
         SettingKey("min_volume_value", Rules.amount, \.report.minimumVolumeValue),
         SettingKey("usd_stablecoins", Rules.stablecoins, \.report.stablecoins),

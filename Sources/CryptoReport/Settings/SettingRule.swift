@@ -191,6 +191,20 @@ enum Rules {
         return SourceOverride(feed: feed, location: location)
     }
 
+    /// `btc=0.5`, `eth=2@3000 USDT`: each asset once.
+    static let holdings: SettingRule<[Holding]> = {
+        let items = SettingRule<[Holding]>.list(
+            "ASSET=AMOUNT, like btc=0.5, or with what was paid, btc=0.5@150000 SEK (an amount of zero or more; the cost's currency an ECB one or USDT)"
+        ) { Holding(parsing: $0) }
+        return SettingRule(expected: items.expected, kind: .strings) { texts in
+            let holdings = try items.parse(texts)
+            for (index, holding) in holdings.enumerated() where holdings[..<index].contains(where: { $0.asset == holding.asset }) {
+                throw InvalidSettingValue("\(holding.asset) is given twice; give each asset once", item: texts[index])
+            }
+            return holdings
+        }
+    }()
+
     /// `https://ntfy.sh/topic`: a webhook, never another scheme.
     static let webhooks = SettingRule<[URL]>.list("http(s) URLs such as https://ntfy.sh/my-alerts") { text in
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
