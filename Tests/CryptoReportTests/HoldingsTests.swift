@@ -96,4 +96,17 @@ struct HoldingsTests {
         #expect(without.status == 0)
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-USD-holdings.csv").path))
     }
+
+    @Test("the README's configuration file reads, and says what it seems to")
+    func readmeFile() throws {
+        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```\ncurrency = \"SEK\"\n"))
+        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let text = String(readme[readme.index(start.lowerBound, offsetBy: 4)..<end.lowerBound])
+        let settings = Settings(layers: [try ConfigFileReader().parse(text, path: "README.md")])
+        #expect(settings.report.currency == "SEK" && settings.fetch.sources == [.wazirx, .binance])
+        #expect(settings.notices.urls.map(\.absoluteString) == ["https://ntfy.sh/my-crypto-alerts"])
+        #expect(settings.report.holdings.map(\.asset) == ["btc", "eth"] && settings.report.holdings.first?.cost == 150_000)
+        #expect(settings.report.alerts.count == 1)
+    }
 }
