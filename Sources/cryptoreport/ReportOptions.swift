@@ -98,6 +98,7 @@ struct ReportOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Read every exchange of --source and warn of an asset whose prices differ by more than --cross-check-tolerance.")
     var crossCheck: Bool?
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Largest difference between exchanges' prices that --cross-check accepts. (default: 2%)", valueName: "percent"),
         transform: SettingKey.flag("cross_check_tolerance"))
     var crossCheckTolerance: Decimal?

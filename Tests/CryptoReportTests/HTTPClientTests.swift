@@ -163,4 +163,13 @@ struct HTTPClientTests {
         #expect(missing.status == 69)
         #expect(missing.stderr == "cryptoreport: WazirX tickers: \(server.url("/gone")) answered HTTP 404 Not Found.\n", "\(missing.stderr)")
     }
+
+    @Test("an answer that is not HTTP is a network failure in plain words, not a bad URL")
+    func notHTTP() async throws {
+        let server = try LoopbackServer(routes: ["/t": Response(status: 200, body: Data("hello, this is not HTTP\n".utf8), behaviour: .notHTTP)])
+        defer { server.stop() }
+        await #expect(throws: FetchError.unreachable(source: .tickers, location: server.url("/t"), reason: "the server's response was not valid HTTP")) {
+            try await get(server.url("/t"))
+        }
+    }
 }

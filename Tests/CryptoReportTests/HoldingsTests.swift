@@ -105,7 +105,7 @@ struct HoldingsTests {
         let text = String(readme[readme.index(start.lowerBound, offsetBy: 4)..<end.lowerBound])
         let settings = Settings(layers: [try ConfigFileReader().parse(text, path: "README.md")])
         #expect(settings.report.currency == "SEK" && settings.fetch.sources == [.wazirx, .binance])
-        #expect(settings.notices.urls.map(\.absoluteString) == ["https://ntfy.sh/my-crypto-alerts"])
+        #expect(settings.notices.command == "curl -s -d @- https://ntfy.sh/my-crypto-alerts")
         #expect(settings.report.holdings.map(\.asset) == ["btc", "eth"] && settings.report.holdings.first?.cost == 150_000)
         #expect(settings.report.alerts.count == 1)
     }

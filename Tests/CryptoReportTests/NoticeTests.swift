@@ -190,4 +190,39 @@ struct NoticeTests {
         #expect(throws: InvalidSettingValue.self) { try SettingsLayer.key("link_base")?.rule.text("reports/") }
         #expect(throws: InvalidSettingValue.self) { try SettingsLayer.key("notify_command")?.rule.text("") }
     }
+
+    @Test("a second run on the same data (a stuck feed) notifies nothing new")
+    func sameData() async throws {
+        let folder = try TemporaryFolder()
+        let (pipeline, first, database) = try await Self.run(in: folder)
+        let receiver = Receiver()
+        _ = await pipeline.notify(first, delivery: NoticeDelivery(policy: try Self.policy(), http: receiver, commands: Commands()), historyPath: database)
+        #expect(receiver.posts.withLock { $0.count } == 1)
+        // The same snapshot again, fetched later.
+        var settings = Settings()
+        settings.fetch.sample = true
+        settings.report.alerts = [try AlertRule(parsing: "btc above 1000 USD")]
+        settings.output.destination = .directory(folder.url.appendingPathComponent("out").path)
+        settings.output.database = database
+        settings.output.formats = [.csv]
+        let later = ReportPipeline(clock: FixedClock(Fixtures.reportTime.addingTimeInterval(3600)))
+        let second = try await later.run(settings.report, fetch: settings.fetch, output: settings.output)
+        _ = await later.notify(second, delivery: NoticeDelivery(policy: try Self.policy(), http: receiver, commands: Commands()), historyPath: database)
+        #expect(receiver.posts.withLock { $0.count } == 1, "the alert was sent by the first run on this data")
+    }
+
+    @Test("alerts price their currency with the report's usd_stablecoins: USDT not at par is not priced as if it were")
+    func stablecoins() async throws {
+        let folder = try TemporaryFolder()
+        var settings = Settings()
+        settings.fetch.sample = true
+        settings.report.stablecoins = ["usdc"]
+        settings.report.alerts = [try AlertRule(parsing: "btcusdt below 16000 USD")]
+        settings.output.destination = .directory(folder.url.appendingPathComponent("out").path)
+        settings.output.formats = [.csv]
+        let outcome = try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).run(settings.report, fetch: settings.fetch, output: settings.output)
+        let btc = try #require(outcome.report.rows.first { $0.symbol == "btcusdt" })
+        #expect(btc.price > 16000, "priced through USDT/INR, not at par: \(btc.price)")
+        #expect(outcome.report.alerts.isEmpty, "\(outcome.report.alerts)")
+    }
 }

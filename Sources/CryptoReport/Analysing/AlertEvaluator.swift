@@ -2,7 +2,13 @@ import Foundation
 
 /// Checks the alert rules against this run's data.
 package struct AlertEvaluator: Sendable {
-    package init() {}
+    /// The report's `usd_stablecoins`, so that a rule's currency prices the markets as a report
+    /// in it would.
+    package var stablecoins: [String]
+
+    package init(stablecoins: [String] = CurrencyConverter.defaultStablecoins) {
+        self.stablecoins = stablecoins
+    }
 
     package struct Result: Sendable, Equatable {
         package var fired: [FiredAlert] = []
@@ -27,7 +33,7 @@ package struct AlertEvaluator: Sendable {
                 // it: the ECB has no USDT.
                 let currency = CurrencyCode.atPar(named)
                 if priced[currency] == nil {
-                    priced[currency] = Self.index(tickers, rates: rates, currency: currency)
+                    priced[currency] = Self.index(tickers, rates: rates, currency: currency, stablecoins: stablecoins)
                 }
                 guard let markets = priced[currency] ?? nil else {
                     result.notes.append(AlertNote(rule: rule, reason: .currencyNotInRates(currency: currency, ratesDate: rates.date)))
@@ -84,8 +90,10 @@ package struct AlertEvaluator: Sendable {
     /// Every market priced in `currency`, at the same rates a report in that currency would use
     /// (not only the report's rows: `--symbols` and `--top` choose what is shown, not what is
     /// watched); nil when the rates have no such currency.
-    static func index(_ tickers: [Ticker], rates: ExchangeRates, currency: String) -> MarketIndex? {
-        guard let quoteRates = try? CurrencyConverter(rates: rates, target: currency).quoteRates(for: tickers) else {
+    static func index(
+        _ tickers: [Ticker], rates: ExchangeRates, currency: String, stablecoins: [String] = CurrencyConverter.defaultStablecoins
+    ) -> MarketIndex? {
+        guard let quoteRates = try? CurrencyConverter(rates: rates, target: currency, stablecoins: stablecoins).quoteRates(for: tickers) else {
             return nil
         }
         return MarketIndex(MarketAnalyser().analyse(tickers, rates: quoteRates, currency: currency).rows)

@@ -42,7 +42,7 @@ package struct CrossCheck: Sendable {
                         other.exchange.tickers,
                         .crossCheck(
                             asset: asset, currency: converter.target, price: price, exchange: exchange, otherPrice: otherPrice,
-                            other: other.exchange, percent: difference, tolerance: tolerance)))
+                            other: other.exchange, percent: difference, tolerance: tolerance), group: "prices apart across exchanges"))
             }
         }
         return found

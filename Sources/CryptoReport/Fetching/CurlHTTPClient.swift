@@ -287,8 +287,11 @@ private struct Outcome: Sendable {
             throw FetchError.timedOut(source: source, location: location, seconds: timeout)
         case CURLE_BAD_CONTENT_ENCODING:
             throw FetchError.badEncoding(source: source, location: location)
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+        case CURLE_URL_MALFORMAT:
             throw FetchError.unsupportedLocation(source: source, location: location)
+        // The scheme was checked before: curl says this of an answer that is not HTTP ("HTTP/0.9").
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            throw unreachable("the server's response was not valid HTTP")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             throw unreachable("the host name could not be resolved")
         case CURLE_COULDNT_CONNECT:

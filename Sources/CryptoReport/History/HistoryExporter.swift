@@ -112,7 +112,8 @@ package struct HistoryExporter: Sendable {
         // Only the asset's markets and those that price them: what a run's other markets would add
         // to its rows is nothing (each row is converted on its own), at a hundred times the cost.
         // Only the rates a conversion into `currency` reads (`CurrencyConverter`).
-        let unreadable = try store.forEachRun(of: wanted, in: runs, currencies: [currency.uppercased(), "USD", "INR"]) { run, stored, rates in
+        let unreadable = try store.forEachRun(of: wanted, in: runs, currencies: CurrencyConverter.ecbCurrencies.union([currency.uppercased()])) {
+            run, stored, rates in
             guard let rates, let converter = try? CurrencyConverter(rates: rates, target: currency),
                 let quoteRates = try? converter.quoteRates(for: stored.lazy.map(\.ticker))
             else {

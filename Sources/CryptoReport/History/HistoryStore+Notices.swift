@@ -14,14 +14,20 @@ extension HistoryStore {
         package var alerts: String
     }
 
-    /// The alerts the newest report run of `exchange` before `time` fired; nil when there is
-    /// no such run (then every firing alert is new).
-    package func firedAlerts(before time: Date, exchange: Exchange) throws(HistoryError) -> Set<String>? {
+    /// The alerts the report run of `exchange` before this one fired: the newest with data up to
+    /// `time` that was fetched before `fetchedAt` (this run's, recorded already, was not; a run
+    /// on the same data as an earlier one is stored once, as that one). nil when there is no such
+    /// run: then every firing alert is new.
+    package func firedAlerts(before time: Date, fetchedBefore fetchedAt: Date, exchange: Exchange) throws(HistoryError) -> Set<String>? {
         try read { db in
             guard
                 let run = try Int64.fetchOne(
-                    db, sql: "SELECT id FROM run WHERE source_time < ? AND kind = 'report' AND exchange = ? ORDER BY source_time DESC LIMIT 1",
-                    arguments: [Self.milliseconds(time), exchange.rawValue])
+                    db,
+                    sql: """
+                        SELECT id FROM run WHERE source_time <= ? AND fetched_at < ? AND kind = 'report' AND exchange = ?
+                        ORDER BY source_time DESC, fetched_at DESC LIMIT 1
+                        """,
+                    arguments: [Self.milliseconds(time), Self.milliseconds(fetchedAt), exchange.rawValue])
             else { return nil }
             return Set(try String.fetchAll(db, sql: "SELECT key FROM fired_alert WHERE run_id = ?", arguments: [run]))
         }

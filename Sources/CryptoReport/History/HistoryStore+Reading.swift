@@ -109,14 +109,11 @@ extension HistoryStore {
                 name.symbol.lowercased() == asset || name.baseAsset.lowercased() == asset
             }
             var found = try fetch(names.filter { isAsset($0.name) }.map(\.id))
-            var pricing = Set<String>()
-            for quote in Set(found.map { $0.ticker.quoteAsset.lowercased() }) where quote != "inr" && quote != "usdt" {
-                pricing.insert(quote + "usdt")
-                pricing.insert(quote + "inr")
-            }
-            if !pricing.isEmpty {
-                // Any spelling of a pricing market (`WRXUSDT`), as the converter judges them.
-                found += try fetch(names.filter { !isAsset($0.name) && pricing.contains($0.name.symbol.lowercased()) }.map(\.id))
+            // The markets that may price its quotes: those whose base is one (any spelling), as
+            // the converter finds them.
+            let quotes = Set(found.map { $0.ticker.quoteAsset.lowercased() })
+            if !quotes.isEmpty {
+                found += try fetch(names.filter { !isAsset($0.name) && quotes.contains($0.name.baseAsset.lowercased()) }.map(\.id))
             }
             found.sort { ($0.run, $0.nameID) < ($1.run, $1.nameID) }
             for item in found { result[item.run]?.tickers.append(item.ticker) }
@@ -161,15 +158,12 @@ extension HistoryStore {
                     quotes.insert(name.quoteAsset.lowercased())
                 }
             }
-            var pricing = Set<String>()
-            for quote in quotes where quote != "inr" && quote != "usdt" {
-                pricing.insert(quote + "usdt")
-                pricing.insert(quote + "inr")
-            }
+            // The markets that may price the asset's quotes: those whose base is one of them
+            // (`CurrencyConverter` finds them by base and quote, never by joining names).
             var ids = own
-            if !pricing.isEmpty {
+            if !quotes.isEmpty {
                 let ownIDs = Set(own)
-                for (id, name) in namesByID where !ownIDs.contains(id) && pricing.contains(name.symbol.lowercased()) { ids.append(id) }
+                for (id, name) in namesByID where !ownIDs.contains(id) && quotes.contains(name.baseAsset.lowercased()) { ids.append(id) }
             }
             var next = 0
             var tickers: [NamedTicker] = []

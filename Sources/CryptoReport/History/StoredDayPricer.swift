@@ -25,6 +25,7 @@ struct StoredDayPricer {
     }
 
     private let currency: String
+    private let stablecoins: [String]
     /// Lower-cased symbol → its slot in each run's prices, in the order the symbols were first
     /// stored: a store that gained names since gives the same slots to the old ones.
     private(set) var slots: [String: Int] = [:]
@@ -36,8 +37,9 @@ struct StoredDayPricer {
     private var quotes: [String] = []
     private var pricingCount = 0
 
-    init(names stored: MarketNames, currency: String) {
+    init(names stored: MarketNames, currency: String, stablecoins: [String] = CurrencyConverter.defaultStablecoins) {
         self.currency = currency
+        self.stablecoins = stablecoins
         let table = stored.table.sorted { $0.key < $1.key }
         var quoteIndex: [String: Int] = [:]
         var pricingIndex: [String: Int] = [:]
@@ -83,7 +85,7 @@ struct StoredDayPricer {
     /// as it did in a dictionary of prices.
     func prices(_ stored: [HistoryStore.LastPrice], rates: ExchangeRates?) -> [Decimal?] {
         var prices = [Decimal?](repeating: nil, count: slots.count)
-        guard let rates, let converter = try? CurrencyConverter(rates: rates, target: currency) else { return prices }
+        guard let rates, let converter = try? CurrencyConverter(rates: rates, target: currency, stablecoins: stablecoins) else { return prices }
         var quoteSeen = [Bool](repeating: false, count: quotes.count)
         var pricingSeen = [Bool](repeating: false, count: pricingCount)
         var sample: [Ticker] = []

@@ -26,16 +26,18 @@ package struct StoredPrices: Sendable {
 
     /// Prices the runs of `runs` not priced yet, in each of `prices`' currencies, reading the
     /// store once and pricing each run as it is read.
-    static func add(_ runs: [RunSummary], to prices: inout [StoredPrices], from store: HistoryStore) throws(HistoryError) {
+    static func add(
+        _ runs: [RunSummary], to prices: inout [StoredPrices], from store: HistoryStore, stablecoins: [String] = CurrencyConverter.defaultStablecoins
+    ) throws(HistoryError) {
         let missing = runs.filter { run in prices.contains { !$0.has(run) } }
         guard !missing.isEmpty else { return }
         var pricers: [StoredDayPricer] = []
-        // A day's prices need only the rates of its currencies, and of USD and INR, through which
-        // the converter prices USDT and INR markets (`CurrencyConverter`): a day holds some 30.
-        let currencies = Set(prices.map { $0.currency.uppercased() } + ["USD", "INR"])
+        // A day's prices need the rates of its currencies and of every fiat quote a market may
+        // have (`CurrencyConverter`: USD for the stablecoins, EUR, TRY, INR …): a day holds some 30.
+        let currencies = Set(prices.map { $0.currency.uppercased() }).union(CurrencyConverter.ecbCurrencies)
         let unreadable = try store.forEachLastPrices(of: missing, currencies: currencies) { names, id, stored, rates in
             if pricers.isEmpty {
-                pricers = prices.map { StoredDayPricer(names: names, currency: $0.currency) }
+                pricers = prices.map { StoredDayPricer(names: names, currency: $0.currency, stablecoins: stablecoins) }
                 // Names are only ever added, with higher ids: the old symbols keep their slots.
                 for index in prices.indices { prices[index].slots = pricers[index].slots }
             }

@@ -8,11 +8,16 @@ package struct TrendCalculator: Sendable {
     package var ahead: [StoredPrices]
     /// The exchange of the rows: only its runs are compared with them.
     package var exchange: Exchange
+    /// The report's `usd_stablecoins`: a stored day is priced as the report is.
+    package var stablecoins: [String]
 
-    package init(store: HistoryStore, ahead: [StoredPrices] = [], exchange: Exchange = .wazirx) {
+    package init(
+        store: HistoryStore, ahead: [StoredPrices] = [], exchange: Exchange = .wazirx, stablecoins: [String] = CurrencyConverter.defaultStablecoins
+    ) {
         self.store = store
         self.ahead = ahead
         self.exchange = exchange
+        self.stablecoins = stablecoins
     }
 
     static let day: TimeInterval = 86400
@@ -23,12 +28,14 @@ package struct TrendCalculator: Sendable {
     /// report's trends read a month before its own time, and a report is newer than every stored
     /// run (but a replayed day's), so this is read before that time is known, while the sources
     /// are fetched. A store of many runs a day is left to the trends, which read one a day.
-    package static func readAhead(_ store: HistoryStore, currencies: [String]) throws(HistoryError) -> [StoredPrices] {
+    package static func readAhead(
+        _ store: HistoryStore, currencies: [String], stablecoins: [String] = CurrencyConverter.defaultStablecoins
+    ) throws(HistoryError) -> [StoredPrices] {
         var prices = currencies.map(StoredPrices.init)
         guard let newest = try store.newestRunTime() else { return prices }
         let runs = try store.runs(in: newest.addingTimeInterval(-window)...newest)
         guard runs.count <= 64 else { return prices }
-        try StoredPrices.add(runs, to: &prices, from: store)
+        try StoredPrices.add(runs, to: &prices, from: store, stablecoins: stablecoins)
         return prices
     }
 
@@ -72,7 +79,7 @@ package struct TrendCalculator: Sendable {
 
         let wanted = [previous, week, month].compactMap({ $0 }) + days.compactMap({ daily[$0] })
         var read = [ahead.first { $0.currency == currency } ?? StoredPrices(currency: currency)]
-        try StoredPrices.add(wanted, to: &read, from: store)
+        try StoredPrices.add(wanted, to: &read, from: store, stablecoins: stablecoins)
         let prices = read[0]
         func price(_ list: [Decimal?]?, _ slot: Int?) -> Decimal? {
             guard let list, let slot, slot < list.count else { return nil }

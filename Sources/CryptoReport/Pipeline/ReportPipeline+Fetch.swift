@@ -33,7 +33,8 @@ extension ReportPipeline {
             { try await acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseAvailable($0) } },
             // Both sources down: the tickers' error, every time (BothOrFirstFailure).
             secondWaitsForFirst: { ($0 as? FetchError)?.isNetworkFailure ?? false })
-        let crossChecked = fetch.crossCheck ? await readOthers(fetch, besides: tickerResult.payload.source, acquirer: acquirer) : ([], [])
+        let crossChecked =
+            fetch.crossCheck ? await readOthers(fetch, besides: tickerResult.payload.source, failed: tickerResult.fallbacks, acquirer: acquirer) : ([], [])
         // Judged once, for the reports and the history alike: a time a year ahead was left out of
         // the reports and stored all the same.
         let decoded = FutureTickerTimes.judged(tickerResult.value, readAt: tickerResult.payload.fetchedAt)
@@ -91,13 +92,18 @@ extension ReportPipeline {
     }
 
     /// `--cross-check`: the markets of every exchange of `--source` but the one read, and a
-    /// diagnostic for each that could not be read; neither fails the run.
+    /// diagnostic for each that could not be read; neither fails the run. One that failed
+    /// already (`failed`, before the fallback) is not asked again.
     func readOthers(
-        _ fetch: FetchPolicy, besides used: DataSource, acquirer: SourceAcquirer
+        _ fetch: FetchPolicy, besides used: DataSource, failed: [Notice], acquirer: SourceAcquirer
     ) async -> (others: [CrossCheck.Other], unread: [Diagnostic]) {
         var others: [CrossCheck.Other] = []
         var unread: [Diagnostic] = []
-        for exchange in fetch.exchanges where exchange.tickers != used {
+        for case let .sourceFallback(exchange, _, reason) in failed {
+            unread.append(Diagnostic(exchange.tickers, .notCrossChecked(exchange, reason: reason)))
+        }
+        let asked = Set(failed.compactMap { if case let .sourceFallback(exchange, _, _) = $0 { exchange } else { nil } })
+        for exchange in fetch.exchanges where exchange.tickers != used && !asked.contains(exchange) {
             do {
                 let acquired = try await acquireMarkets(of: exchange, fetch: fetch, acquirer: acquirer)
                 others.append(CrossCheck.Other(exchange: exchange, tickers: acquired.value.tickers))

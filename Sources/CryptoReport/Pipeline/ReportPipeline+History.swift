@@ -15,7 +15,7 @@ extension ReportPipeline {
     /// Opens the history (made if not there yet: called once the sources are read, so that a
     /// failed first run leaves no empty database behind) and prices the month a report's
     /// trends read (`TrendCalculator.readAhead`).
-    func openHistory(_ path: String?, currencies: [String]) -> OpenedHistory {
+    func openHistory(_ path: String?, currencies: [String], stablecoins: [String] = CurrencyConverter.defaultStablecoins) -> OpenedHistory {
         guard let path else { return OpenedHistory() }
         let store: HistoryStore
         do throws(HistoryError) {
@@ -24,7 +24,7 @@ extension ReportPipeline {
             return OpenedHistory(failure: error.asNotRecorded)
         }
         // Unreadable now, it is said once, by the trends that read it again.
-        let ahead = (try? TrendCalculator.readAhead(store, currencies: currencies)) ?? []
+        let ahead = (try? TrendCalculator.readAhead(store, currencies: currencies, stablecoins: stablecoins)) ?? []
         return OpenedHistory(store: store, ahead: ahead)
     }
 

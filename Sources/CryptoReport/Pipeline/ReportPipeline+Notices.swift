@@ -25,8 +25,9 @@ extension ReportPipeline {
         }
         let report = outcome.report
         var fired = report.alerts
+        let fetchedAt = report.sources.first { $0.source.isMarketData }?.fetchedAt ?? report.generatedAt
         if !policy.everyRun, let store, let sourceTime = report.summary.newestTickerAt,
-            let previous = try? store.firedAlerts(before: sourceTime, exchange: report.exchange)
+            let previous = try? store.firedAlerts(before: sourceTime, fetchedBefore: fetchedAt, exchange: report.exchange)
         {
             fired = fired.filter { !previous.contains($0.key) }
         }

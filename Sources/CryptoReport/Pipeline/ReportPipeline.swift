@@ -78,7 +78,7 @@ public struct ReportPipeline: Sendable {
         let prepared = try await prepareAll(spec, fetch: fetch)
         var snapshot = prepared.snapshot
         step(Self.readStep(prepared.report, currencies: spec.currencies.map(\.code)))
-        let opened = openHistory(output.historyPath(sample: fetch.sample), currencies: spec.currencies.map(\.code))
+        let opened = openHistory(output.historyPath(sample: fetch.sample), currencies: spec.currencies.map(\.code), stablecoins: spec.stablecoins)
         var historyFailure = opened.failure
         let history = opened.store
         // The first currency's report, then the other one's (`--currency SEK,USD`): the same
@@ -86,7 +86,9 @@ public struct ReportPipeline: Sendable {
         var reports = ([prepared.report] + prepared.others).enumerated().map { index, report in
             var report = report
             if let history {
-                report = withTrends(report, from: TrendCalculator(store: history, ahead: opened.ahead, exchange: report.exchange), saysDamage: index == 0)
+                report = withTrends(
+                    report, from: TrendCalculator(store: history, ahead: opened.ahead, exchange: report.exchange, stablecoins: spec.stablecoins),
+                    saysDamage: index == 0)
             }
             return report
         }
@@ -94,7 +96,7 @@ public struct ReportPipeline: Sendable {
             step("history \(history.path): earlier days for \(reports[0].rows.count { ($0.trend?.series.count ?? 0) > 1 }) of \(reports[0].rows.count) markets")
         }
         for index in reports.indices {
-            let alerts = AlertEvaluator().evaluate(
+            let alerts = AlertEvaluator(stablecoins: spec.stablecoins).evaluate(
                 spec.alerts, report: reports[index], tickers: snapshot.tickers,
                 rates: snapshot.rates)
             reports[index].alerts = alerts.fired

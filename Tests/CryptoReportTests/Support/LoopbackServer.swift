@@ -18,6 +18,8 @@ final class LoopbackServer: @unchecked Sendable {
             case trickle(bytes: Int, every: Double)
             /// Chunked transfer encoding with no declared length.
             case chunked
+            /// The body alone, no HTTP head: a server that does not speak HTTP.
+            case notHTTP
         }
 
         var status: Int
@@ -147,6 +149,10 @@ final class LoopbackServer: @unchecked Sendable {
             setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
             return
         }
+        if case .notHTTP = response.behaviour {
+            _ = Self.transmit(Array(response.body), to: client)
+            return
+        }
         var head = "HTTP/1.1 \(response.status) Status\r\nContent-Type: \(response.contentType)\r\nConnection: close\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         let body = Array(response.body)
@@ -169,7 +175,7 @@ final class LoopbackServer: @unchecked Sendable {
                 guard Self.transmit(Array(body[start..<min(body.count, start + bytes)]), to: client) else { return }
                 Thread.sleep(forTimeInterval: every)
             }
-        case .normal, .reset:
+        case .normal, .reset, .notHTTP:
             head += "Content-Length: \(body.count)\r\n\r\n"
             _ = Self.transmit(Array(head.utf8) + body, to: client)
         }
