@@ -59,7 +59,7 @@ struct NoticeTests {
         settings.output.destination = .directory(folder.url.appendingPathComponent("out").path)
         let database = folder.url.appendingPathComponent("history.sqlite").path
         settings.output.database = database
-        settings.output.formats = [.csv]
+        settings.output.formats = [.csv, .html]
         let pipeline = ReportPipeline(clock: FixedClock(Fixtures.reportTime))
         let outcome = try await pipeline.run(settings.report, fetch: settings.fetch, output: settings.output)
         #expect(outcome.report.alerts.count == 1)
@@ -189,6 +189,13 @@ struct NoticeTests {
         #expect(throws: InvalidSettingValue.self) { try SettingsLayer.key("notify")?.rule.text("not a url") }
         #expect(throws: InvalidSettingValue.self) { try SettingsLayer.key("link_base")?.rule.text("reports/") }
         #expect(throws: InvalidSettingValue.self) { try SettingsLayer.key("notify_command")?.rule.text("") }
+        // A URL's commas are its own: one flag, one URL.
+        #expect(
+            (try SettingsLayer.key("notify")?.rule.text("https://hooks.example/x?tags=a,b") as? [URL])?.map(\.absoluteString) == [
+                "https://hooks.example/x?tags=a,b"
+            ])
+        let file = try ConfigFileReader().parse("notify = \"https://hooks.example/x?tags=a,b\"\n", path: "c.toml")
+        #expect(Settings(layers: [file]).notices.urls.count == 1)
     }
 
     @Test("a second run on the same data (a stuck feed) notifies nothing new")

@@ -124,10 +124,11 @@ private final class Transfer: Sendable {
     }
 
     deinit {
-        curl_slist_free_all(headers)
         curl_multi_remove_handle(multi, easy)
         curl_easy_cleanup(easy)
         curl_multi_cleanup(multi)
+        // After the handle that points at it.
+        curl_slist_free_all(headers)
     }
 
     func perform(milliseconds: Int) async -> Outcome {
@@ -153,6 +154,10 @@ private final class Transfer: Sendable {
         cryptoreport_curl_get_long(easy, CURLINFO_RESPONSE_CODE, &status)
         cryptoreport_curl_get_long(easy, CURLINFO_OS_ERRNO, &osError)
         cryptoreport_curl_get_string(easy, CURLINFO_REDIRECT_URL, &redirect)
+        // The buffer goes with this call: the handle must not keep pointing at it, and the
+        // transfer is taken off the multi handle here, on its own thread.
+        cryptoreport_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, nil)
+        curl_multi_remove_handle(multi, easy)
         let message = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return Outcome(
             code: code, cancelled: cancelled.load(ordering: .relaxed), status: status, osError: Int32(truncatingIfNeeded: osError),

@@ -32,7 +32,9 @@ extension ReportPipeline {
             fired = fired.filter { !previous.contains($0.key) }
         }
         guard !fired.isEmpty else { return warnings }
-        let notice = AlertNotice(report: report, alerts: fired, linkBase: policy.linkBase)
+        // Links only to a page this run wrote.
+        let page = outcome.written.contains { $0.pathExtension == "html" }
+        let notice = AlertNotice(report: report, alerts: fired, linkBase: page ? policy.linkBase : nil)
         let failures = await delivery.deliver(notice)
         guard !failures.isEmpty else { return warnings }
         let kept = (try? store?.keepNotice(text: notice.text, alerts: notice.alerts, at: clock.now())) != nil

@@ -20,10 +20,13 @@ package struct AlertNotice: Sendable, Equatable {
         let strings = PageStrings(localeIdentifier: report.localeIdentifier)
         let messages = AlertText.messages(only, strings: strings, inReportLocale: true)
         let page = "cryptoreport-\(report.dataDate)-\(report.currency).html"
+        // A market the page's table leaves out has no place on it to link to: the page itself.
+        let onPage = Set(report.rows.map { $0.symbol.lowercased() })
         text = zip(fired, messages).map { alert, message in
             guard let base = linkBase else { return message }
             let separator = base.hasSuffix("/") ? "" : "/"
-            return "\(message) \(base)\(separator)\(page)#\(alert.symbol.lowercased())"
+            let anchor = onPage.contains(alert.symbol.lowercased()) ? "#\(alert.symbol.lowercased())" : ""
+            return "\(message) \(base)\(separator)\(page)\(anchor)"
         }.joined(separator: "\n")
         let items = zip(fired, messages).map { alert, message in
             Item(rule: alert.rule.description, symbol: alert.symbol, value: PlainNumber.format(alert.value), unit: alert.unit, message: message)

@@ -107,7 +107,7 @@ package struct ConfigFileReader: Sendable {
             do {
                 // One alert rule as one string, as `--alert` takes it: a rule may hold a comma
                 // (`btc above 60,000 SEK`), which its own message explains.
-                let items = try Self.items(value, kind: key.rule.kind, expected: key.rule.expected, splitting: key.name != "alerts")
+                let items = try Self.items(value, kind: key.rule.kind, expected: key.rule.expected, splitting: key.name != "alerts" && !key.rule.whole)
                 layer.values[key.name] = try key.rule.items(items)
             } catch {
                 throw .file(path: path, line: Self.line(of: key.name, item: error.item, in: text), message: "\(key.name): \(error.message)")

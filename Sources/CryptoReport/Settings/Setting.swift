@@ -84,7 +84,7 @@ package struct SettingsLayer: Sendable {
         SettingKey("usd_stablecoins", Rules.stablecoins, \.report.stablecoins),
         SettingKey("sources", Rules.sources, \.fetch.sources),
         // A layer's list replaces the one below, as `--alert` replaces the file's alerts.
-        SettingKey("source_urls", Rules.sourceURLs, \.fetch.sourceURLs),
+        SettingKey("source_urls", Rules.sourceURLs.unsplit, \.fetch.sourceURLs),
         SettingKey("cross_check", Rules.boolean, \.fetch.crossCheck),
         SettingKey("cross_check_tolerance", Rules.percent, \.report.crossCheckTolerance),
         SettingKey("tickers_url", Rules.location(.tickers), \.fetch.tickers),
@@ -112,7 +112,7 @@ package struct SettingsLayer: Sendable {
         SettingKey("quiet", Rules.boolean, \.command.quietAsked),
         SettingKey("verbose", Rules.boolean, \.command.verbose, yieldsTo: "quiet"),
         SettingKey("fail_on_alert", Rules.boolean, \.command.failOnAlert),
-        SettingKey("notify", Rules.webhooks, \.notices.urls),
+        SettingKey("notify", Rules.webhooks.unsplit, \.notices.urls),
         SettingKey("notify_command", Rules.command, \.notices.command),
         SettingKey("notify_every_run", Rules.boolean, \.notices.everyRun),
         SettingKey("link_base", Rules.linkBase, \.notices.linkBase),

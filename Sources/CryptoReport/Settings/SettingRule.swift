@@ -10,9 +10,13 @@ package struct SettingRule<Value: Sendable>: Sendable {
     /// typed-throwing closure type crashes Swift 6.3's SIL generation.
     let parse: @Sendable ([String]) throws -> Value
 
+    /// A list whose items may hold commas themselves (URLs): a flag or a variable gives one
+    /// item, and the flag is repeated for more.
+    var whole = false
+
     /// From a flag or an environment variable: a list's items separated by commas.
     package func text(_ string: String) throws(InvalidSettingValue) -> Value {
-        try items(kind == .strings ? SettingKind.listItems(string) : [string])
+        try items(kind == .strings && !whole ? SettingKind.listItems(string) : [string.trimmingCharacters(in: .whitespaces)])
     }
 
     func items(_ items: [String]) throws(InvalidSettingValue) -> Value {
@@ -23,7 +27,18 @@ package struct SettingRule<Value: Sendable>: Sendable {
         }
     }
 
-    var erased: SettingRule<any Sendable> { SettingRule<any Sendable>(expected: expected, kind: kind) { try parse($0) } }
+    var erased: SettingRule<any Sendable> {
+        var erased = SettingRule<any Sendable>(expected: expected, kind: kind) { try parse($0) }
+        erased.whole = whole
+        return erased
+    }
+
+    /// The same rule, its flag's or variable's text one item however many commas it holds.
+    var unsplit: SettingRule {
+        var rule = self
+        rule.whole = true
+        return rule
+    }
 
     static func one(_ expected: String, _ kind: SettingKind = .string, _ make: @escaping @Sendable (String) -> Value?) -> SettingRule {
         SettingRule(expected: expected, kind: kind) { items in
