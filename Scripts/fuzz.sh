@@ -43,7 +43,7 @@ LIB=Sources/CryptoReport
 # the parsers' dependencies (the compiler names any file missing here).
 COMMON=(Fuzz/FuzzSupport.swift "$LIB/Model/DataError.swift" "$LIB/Model/DecimalText.swift" "$LIB/Parsing/TickerDecoder.swift" "$LIB/Parsing/RawTickerRow.swift" "$LIB/Parsing/TickerScanner.swift"
     "$LIB/Parsing/JSONScalar.swift" "$LIB/Parsing/SourceText.swift" "$LIB/Model/DecimalParts.swift" "$LIB/Model/DecimalOrder.swift" "$LIB/Model/ByteSink.swift" "$LIB/Model/FastDecimal.swift" "$LIB/Model/DataSource.swift" "$LIB/Model/Ticker.swift"
-    "$LIB/Model/Diagnostic.swift" "$LIB/Model/ExitStatus.swift")
+    "$LIB/Model/Diagnostic.swift" "$LIB/Model/ExitStatus.swift" "$LIB/Model/Exchange.swift")
 
 # libxml2's flags, from pkg-config when it is there.
 if XML_CFLAGS=$(pkg-config --cflags libxml-2.0 2>/dev/null) && XML_LIBS=$(pkg-config --libs libxml-2.0 2>/dev/null); then
