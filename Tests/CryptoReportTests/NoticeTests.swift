@@ -232,4 +232,15 @@ struct NoticeTests {
         #expect(btc.price > 16000, "priced through USDT/INR, not at par: \(btc.price)")
         #expect(outcome.report.alerts.isEmpty, "\(outcome.report.alerts)")
     }
+
+    @Test("a command past its time limit is stopped with what it started; one that never reads its input holds nothing")
+    func commandStopped() async throws {
+        let folder = try TemporaryFolder()
+        let mark = folder.url.appendingPathComponent("mark").path
+        let said = await ShellCommandRunner().run(
+            "(sleep 2; touch '\(mark)') & sleep 30", input: Data(repeating: 65, count: 1 << 20), environment: [:], timeLimit: 1)
+        #expect(said == "it did not finish within 1 s")
+        try await Task.sleep(for: .seconds(3))
+        #expect(!FileManager.default.fileExists(atPath: mark), "the command's own child was stopped too")
+    }
 }

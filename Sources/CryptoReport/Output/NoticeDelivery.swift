@@ -7,6 +7,8 @@ package protocol CommandRunning: Sendable {
 }
 
 /// `/bin/sh -c COMMAND`, its standard output and error passed through to the run's standard error.
+/// Foundation starts it in a process group of its own, so that a command past its time limit is
+/// stopped with everything it started, not only the shell.
 package struct ShellCommandRunner: CommandRunning {
     package init() {}
 
@@ -23,14 +25,23 @@ package struct ShellCommandRunner: CommandRunning {
         } catch {
             return "it could not be started (\(error.localizedDescription))"
         }
-        try? stdin.fileHandleForWriting.write(contentsOf: input)
-        try? stdin.fileHandleForWriting.close()
+        // Written on a thread of its own: a command that never reads a long text must not hold
+        // the run past the time limit. A command that ends without reading it makes the write
+        // fail: with SIGPIPE ignored (as the command line does), an error, not the process's end.
+        signal(SIGPIPE, SIG_IGN)
+        let writer = stdin.fileHandleForWriting
+        Thread {
+            try? writer.write(contentsOf: input)
+            try? writer.close()
+        }.start()
         let deadline = Date().addingTimeInterval(timeLimit)
         while process.isRunning && Date() < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
         if process.isRunning {
-            process.terminate()
+            // The shell's process group: the shell and what it started.
+            let group = getpgid(process.processIdentifier)
+            if group == process.processIdentifier { kill(-group, SIGKILL) } else { process.terminate() }
             return "it did not finish within \(FetchError.format(timeLimit)) s"
         }
         return process.terminationStatus == 0 ? nil : "it exited with \(process.terminationStatus)"
