@@ -50,11 +50,6 @@ package struct CrossCheck: Sendable {
 
     /// Each base asset (lower case) with its primary market's price.
     static func primaryPrices(_ rows: [MarketRow]) -> [String: Decimal] {
-        var prices: [String: Decimal] = [:]
-        for row in MarketSelector(Selection(markets: .primary)).select(rows) {
-            let asset = row.baseAsset.lowercased()
-            if prices[asset] == nil { prices[asset] = row.price }
-        }
-        return prices
+        MarketSelector.primaryByBase(rows).mapValues(\.price)
     }
 }

@@ -14,10 +14,7 @@ package struct HoldingsValuer: Sendable {
         rows: [MarketRow], currency: String, costRate: (String) throws -> Decimal
     ) throws(UsageError) -> HoldingsValue? {
         guard !holdings.isEmpty else { return nil }
-        var primary: [String: MarketRow] = [:]
-        for row in MarketSelector(Selection(markets: .primary)).select(rows) where primary[row.baseAsset.lowercased()] == nil {
-            primary[row.baseAsset.lowercased()] = row
-        }
+        let primary = MarketSelector.primaryByBase(rows)
         var positions: [HoldingsValue.Position] = []
         for holding in holdings {
             guard let row = primary[holding.asset] else { throw UsageError.holdingUnpriced(asset: holding.asset) }

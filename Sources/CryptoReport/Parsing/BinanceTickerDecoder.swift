@@ -103,23 +103,10 @@ package struct BinanceTickerDecoder: Sendable {
     /// The usable entries of exchangeInfo's `symbols`: each with `symbol`, `baseAsset`,
     /// `quoteAsset` and `status` as non-empty strings.
     static func markets(_ data: Data, source: DataSource) throws(DataError) -> [String: Market] {
-        guard let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { throw .empty(source: source) }
-        if first == UInt8(ascii: "<") {
-            let head = String(decoding: data.prefix(512), as: UTF8.self).lowercased()
-            if head.contains("<html") || head.contains("<!doctype html") {
-                throw .htmlInsteadOfData(source: source, expected: expectedInfo)
-            }
-            throw .malformed(source: source, expected: expectedInfo, detail: "got XML or other markup")
-        }
-        let decoder = JSONDecoder()
-        let body: InfoBody
-        do {
-            body = try decoder.decode(InfoBody.self, from: data)
-        } catch {
-            throw .malformed(source: source, expected: expectedInfo, detail: describe(error, first: first))
-        }
+        let body = try TickerDecoder.decodeJSON(data, as: InfoBody.self, source: source, expected: expectedInfo)
         guard let entries = body.symbols else {
-            if let apiError = try? decoder.decode(APIErrorBody.self, from: data), let message = apiError.message {
+            // An error body is an object too, without symbols.
+            if let apiError = try? JSONDecoder().decode(APIErrorBody.self, from: data), let message = apiError.message {
                 throw .apiError(
                     source: source, code: apiError.code.map { TickerDecoder.oneLine($0, limit: 20) },
                     message: TickerDecoder.oneLine(message, limit: 200))
@@ -141,21 +128,6 @@ package struct BinanceTickerDecoder: Sendable {
             throw .malformed(source: source, expected: expectedInfo, detail: detail)
         }
         return markets
-    }
-
-    private static func describe(_ error: any Error, first: UInt8) -> String {
-        switch error {
-        case DecodingError.typeMismatch, DecodingError.valueNotFound:
-            switch first {
-            case UInt8(ascii: "["): return "got a JSON array"
-            case UInt8(ascii: "\""): return "got a JSON string"
-            default: return "got a single JSON value"
-            }
-        case DecodingError.dataCorrupted:
-            return "the JSON is malformed, truncated or not UTF-8"
-        default:
-            return "the JSON cannot be read"
-        }
     }
 
     /// The exchangeInfo object; only `symbols` is read.

@@ -100,24 +100,29 @@ package struct TickerDecoder: Sendable {
 
     /// The body's rows as `Row` reads them (`RawTickerRow`: WazirX's keys).
     func decodeRows<Row: Decodable>(_ data: Data, as _: Row.Type = RawTickerRow.self) throws(DataError) -> [Row] {
-        guard let first = data.first(where: { !Self.isWhitespace($0) }) else { throw .empty(source: source) }
+        try Self.decodeJSON(data, as: [Row].self, source: source, expected: Self.expected)
+    }
+
+    /// An exchange's JSON body as `Body`: empty, an HTML page, other markup, an API error body
+    /// and JSON of another shape are each their own `DataError`, naming `source` and what was
+    /// `expected`.
+    static func decodeJSON<Body: Decodable>(_ data: Data, as _: Body.Type, source: DataSource, expected: String) throws(DataError) -> Body {
+        guard let first = data.first(where: { !isWhitespace($0) }) else { throw .empty(source: source) }
         if first == UInt8(ascii: "<") {
             let head = String(decoding: data.prefix(512), as: UTF8.self).lowercased()
             if head.contains("<html") || head.contains("<!doctype html") {
-                throw .htmlInsteadOfData(source: source, expected: Self.expected)
+                throw .htmlInsteadOfData(source: source, expected: expected)
             }
-            throw .malformed(source: source, expected: Self.expected, detail: "got XML or other markup")
+            throw .malformed(source: source, expected: expected, detail: "got XML or other markup")
         }
         let decoder = JSONDecoder()
         do {
-            return try decoder.decode([Row].self, from: data)
+            return try decoder.decode(Body.self, from: data)
         } catch {
             if let apiError = try? decoder.decode(APIErrorBody.self, from: data), let message = apiError.message {
-                throw .apiError(
-                    source: source, code: apiError.code.map { Self.oneLine($0, limit: 20) },
-                    message: Self.oneLine(message, limit: 200))
+                throw .apiError(source: source, code: apiError.code.map { oneLine($0, limit: 20) }, message: oneLine(message, limit: 200))
             }
-            throw .malformed(source: source, expected: Self.expected, detail: Self.describe(error, first: first))
+            throw .malformed(source: source, expected: expected, detail: describe(error, first: first))
         }
     }
 
@@ -126,6 +131,7 @@ package struct TickerDecoder: Sendable {
         case DecodingError.typeMismatch, DecodingError.valueNotFound:
             switch first {
             case UInt8(ascii: "{"): return "got a JSON object"
+            case UInt8(ascii: "["): return "got a JSON array"
             case UInt8(ascii: "\""): return "got a JSON string"
             default: return "got a single JSON value"
             }

@@ -28,8 +28,10 @@ package struct AlertNotice: Sendable, Equatable {
             let anchor = onPage.contains(alert.symbol.lowercased()) ? "#\(alert.symbol.lowercased())" : ""
             return "\(message) \(base)\(separator)\(page)\(anchor)"
         }.joined(separator: "\n")
+        // As the JSON report lists alerts, each message in the report's language.
         let items = zip(fired, messages).map { alert, message in
-            Item(rule: alert.rule.description, symbol: alert.symbol, value: PlainNumber.format(alert.value), unit: alert.unit, message: message)
+            JSONRenderer.AlertItem(
+                rule: alert.rule.description, symbol: alert.symbol, value: DecimalParts.plainText(alert.value), unit: alert.unit, message: message)
         }
         alerts = (try? String(decoding: Self.encoder.encode(items), as: UTF8.self)) ?? "[]"
     }
@@ -45,14 +47,6 @@ package struct AlertNotice: Sendable, Equatable {
         let head = (try? Self.encoder.encode(["text": text])) ?? Data("{}".utf8)
         // {"text":"…"} with the alerts added before its closing brace.
         return head.dropLast() + Data(",\"alerts\":".utf8) + Data(alerts.utf8) + Data("}".utf8)
-    }
-
-    struct Item: Encodable {
-        var rule: String
-        var symbol: String
-        var value: String
-        var unit: String
-        var message: String
     }
 
     private static var encoder: JSONEncoder {
