@@ -57,8 +57,13 @@ markets = [
         (run_id,))
 ]
 rates = db.execute("SELECT currency, per_euro FROM rate WHERE date = ?", (rates_date,)).fetchall()
+# The holdings' totals of the real run (schema v9, with --holding), if any: each synthetic day's
+# follows BTC/USDT's walk, a made-up line like the prices.
+has_holdings = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'holdings_total'").fetchone() is not None
+holdings = db.execute("SELECT currency, total FROM holdings_total WHERE run_id = ?", (run_id,)).fetchall() if has_holdings else []
 random.seed(20221122)
 walk = {symbol: last for _, symbol, last, _ in markets}
+real_btc = walk.get("btcusdt")
 day_ms = 86_400_000
 with db:
     for days_back in range(1, 31):
@@ -79,4 +84,7 @@ with db:
             # `at` 0: the ticker's time is the run's own.
             rows.append((new_id, name_id, "{:f}".format(walk[symbol].normalize()), None if volume is None else "{:f}".format(volume), 0))
         db.executemany("INSERT INTO market (run_id, name_id, last, volume, at) VALUES (?, ?, ?, ?, ?)", rows)
+        if real_btc:
+            db.executemany("INSERT INTO holdings_total (run_id, currency, total) VALUES (?, ?, ?)",
+                           [(new_id, currency, "{:f}".format((Decimal(total) * walk["btcusdt"] / real_btc).normalize())) for currency, total in holdings])
 print("added synthetic days to", path)

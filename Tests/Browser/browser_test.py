@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The HTML report in a real browser: `make browser-test` (or Tests/Browser/browser_test.py BINARY).
 
-Makes reports with the built binary (the bundled sample in SEK with 30 days of synthetic history and
-alert limits, in USD without history, and one with a hostile symbol), opens them in Debian's
+Makes reports with the built binary (the bundled sample in SEK with 30 days of synthetic history,
+alert limits and holdings, in USD without history, and one with a hostile symbol), opens them in Debian's
 Chromium through Playwright for Python (`executable_path`, no browser download) and checks what a
 reader does: search, sort and its reverse, the view kept in the address, column choice remembered,
 a market's detail opened and closed with figures equal to the CSV's, no sideways scroll at 1366 and
@@ -53,10 +53,11 @@ def make_reports(binary, folder):
     """The reports the checks read: returns {name: (html path, csv rows by symbol)}."""
     history = os.path.join(folder, "history.sqlite")
     sek = os.path.join(folder, "sek")
-    run(binary, "--sample", "--currency", "SEK", "--format", "csv", "--output", sek, "--history", history)
+    holdings = ("--holding", "btc=0.5@60000 SEK", "--holding", "eth=2")
+    run(binary, "--sample", "--currency", "SEK,USD", "--format", "csv", "--output", sek, "--history", history, *holdings)
     subprocess.run([sys.executable, os.path.join(ROOT, "Scripts", "demo-history.py"), history], check=True, stdout=subprocess.DEVNULL)
     # Two currencies: one page in SEK that switches to USD, and a CSV for each.
-    run(binary, "--sample", "--currency", "SEK,USD", "--format", "html,csv", "--output", sek, "--history", history,
+    run(binary, "--sample", "--currency", "SEK,USD", "--format", "html,csv", "--output", sek, "--history", history, *holdings,
         "--alert", "btc above 180000 SEK", "--alert", "btc below 15000 USD", "--alert", "eth below 10 USD")
     # What the history holds for BTC/USDT in each currency, by the CLI's own export: what the
     # detail's chart and earlier points must show.
@@ -113,7 +114,11 @@ def make_reports(binary, folder):
 
     with open(os.path.join(sek, "cryptoreport-2022-11-22-USD.csv")) as f:
         sek_page_usd = {row["symbol"]: row for row in csv.DictReader(f)}
-    return {"sek": report(sek, "SEK"), "sek_page_usd": sek_page_usd, "recorded": recorded, "usd": report(usd, "USD"), "jpy": report(jpy, "JPY"), "hostile": report(hostile, "USD"), "hostile_symbol": hostile_symbol,
+    holdings_csv = {}
+    for currency in ("SEK", "USD"):
+        with open(os.path.join(sek, "cryptoreport-2022-11-22-%s-holdings.csv" % currency)) as f:
+            holdings_csv[currency] = {row["asset"]: row for row in csv.DictReader(f)}
+    return {"sek": report(sek, "SEK"), "sek_page_usd": sek_page_usd, "holdings": holdings_csv, "recorded": recorded, "usd": report(usd, "USD"), "jpy": report(jpy, "JPY"), "hostile": report(hostile, "USD"), "hostile_symbol": hostile_symbol,
             "alerts": os.path.join(alerts, "cryptoreport-2022-11-22-SEK.html"),
             "usd_dated": os.path.join(usd_dated, "cryptoreport-2022-11-22-USD.html"),
             "older": os.path.join(older_out, "cryptoreport-2022-11-22-SEK.html")}
@@ -526,8 +531,23 @@ def main():
                     check(equal_to_csv(figures[column], rows[symbol][column]),
                           "%s: %s %s %r is the CSV's %s" % (where, symbol, column, figures[column], rows[symbol][column]))
 
+        def holdings_match(currency):
+            """The holdings section of the chosen currency, alone, with the figures of its CSV."""
+            rows = reports["holdings"][currency]
+            shown, hidden = ("#holdings", "#holdings-1") if currency == "SEK" else ("#holdings-1", "#holdings")
+            check(page.is_visible(shown) and not page.is_visible(hidden), "the %s holdings section is shown, the other currency's hidden" % currency)
+            total = page.text_content(shown + " .chart-head .big")
+            check(equal_to_csv(total, rows["total"]["value"]), "in %s the holdings' total %r is the CSV's %s" % (currency, total, rows["total"]["value"]))
+            cells = page.eval_on_selector_all(shown + " tbody tr", "rs => rs.map(r => [r.cells[0].innerText, r.cells[4].innerText])")
+            check([asset for asset, _ in cells] == ["BTC", "ETH"], "the holdings list each asset: %r" % cells)
+            for asset, value in cells:
+                check(equal_to_csv(value, rows[asset.lower()]["value"]), "in %s %s's value %r is the CSV's %s" % (currency, asset, value, rows[asset.lower()]["value"]))
+            check(page.locator(shown + " svg polyline").count() == 1, "in %s the holdings' value by day is drawn" % currency)
+
         table_matches(sek_csv, "in SEK")
+        holdings_match("SEK")
         page.click("#currency-switch button:has-text('USD')")
+        holdings_match("USD")
         check(page.get_attribute("#currency-switch button:last-child", "aria-pressed") == "true", "the USD button shows it is chosen")
         check(" USD, " in page.title() and page.is_visible(".cur-1 h1") and not page.is_visible(".cur-0 h1"),
               "the switch shows the USD summary: " + page.title())

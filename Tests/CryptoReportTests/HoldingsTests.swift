@@ -11,7 +11,9 @@ struct HoldingsTests {
         var settings = Settings()
         settings.fetch.sample = true
         settings.report.currency = currency
-        settings.report.holdings = try #require(try SettingsLayer.key("holdings")?.rule.items(holdings) as? [Holding])
+        if !holdings.isEmpty {
+            settings.report.holdings = try #require(try SettingsLayer.key("holdings")?.rule.items(holdings) as? [Holding])
+        }
         return try await ReportPipeline(clock: FixedClock(Fixtures.reportTime)).makeReport(settings)
     }
 
@@ -95,6 +97,123 @@ struct HoldingsTests {
         let without = try ExecutableTests.run(["--sample", "--format", "csv", "--output", "out", "--quiet"], in: folder.url)
         #expect(without.status == 0)
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-USD-holdings.csv").path))
+    }
+
+    @Test("the history keeps each run's total; the changes since the last report, over 7 and 30 days and the line by day come from it")
+    func history() async throws {
+        let folder = try TemporaryFolder()
+        let store = try HistoryStore(path: folder.url.appendingPathComponent("h.sqlite").path)
+        for (daysAgo, total) in [(31, "900"), (30, "1000"), (8, "1500"), (7, "2000"), (1, "2500.25")] {
+            var snapshot = try HistoryTests.snapshot(daysAgo: daysAgo, factor: 1)
+            snapshot.holdingsTotals = ["SEK": Fixtures.decimal(total), "USD": 1]
+            try store.record(snapshot)
+        }
+        let sek = try #require(CurrencyCode("SEK"))
+        let report = ReportPipeline().withTrends(try await Self.report(["btc=0.5"], currency: sek), from: TrendCalculator(store: store))
+        let value = try #require(report.holdings)
+        let past = try #require(value.past)
+        #expect(past.previous == Fixtures.decimal("2500.25") && past.weekAgo == 2000 && past.monthAgo == 1000)
+        #expect(value.change7d == HoldingsValue.Change(money: value.total - 2000, percent: (value.total - 2000) / 2000 * 100))
+        #expect(value.change30d?.money == value.total - 1000)
+        #expect(value.sinceLastReport?.money == value.total - Fixtures.decimal("2500.25"))
+        // From the 30-day total, one a day, ending with this report's.
+        #expect(past.series == [1000, 1500, 2000, Fixtures.decimal("2500.25"), value.total])
+        #expect(past.days == ["2022-10-23", "2022-11-14", "2022-11-15", "2022-11-21", "2022-11-22"])
+        // In the report's own currency only, and nothing without an earlier total.
+        #expect(try store.holdingsPast(currency: "EUR", total: 1, at: HistoryTests.captured) == nil)
+
+        let model = ReportViewModel(report)
+        #expect(model.hasHoldingsChart && model.holdingsChart.contains("<svg"))
+        #expect(model.holdingsChanges.count == 3 && model.holdingsChanges[1].text.hasSuffix(" på 7 dagar"), "\(model.holdingsChanges)")
+        let markdown = try ReportPipeline().render(report, as: .markdown, templates: try TemplateRenderer())
+        #expect(markdown.contains(" in 24 h · ") && markdown.contains(" in 7 days · ") && markdown.contains(" in 30 days)"))
+        try HTMLWriterTests.expectSame(model, "holdings with history")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try ReportPipeline().render(report, as: .json, templates: try TemplateRenderer()).utf8))
+                as? [String: Any])
+        let holdings = try #require(json["holdings"] as? [String: Any])
+        #expect(holdings["change_7d"] as? String == DecimalParts.plainText(value.total - 2000))
+        #expect(holdings["change_30d_pct"] != nil)
+    }
+
+    @Test("a run records its holdings' total in each currency; the same data again with other holdings replaces it")
+    func recorded() throws {
+        let folder = try TemporaryFolder()
+        func run(_ amount: String) throws -> [String: Decimal] {
+            let result = try ExecutableTests.run(
+                ["--sample", "--currency", "SEK,USD", "--format", "json", "--output", "out", "--history", "h.sqlite", "--holding", "btc=\(amount)", "--quiet"],
+                in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+            let store = try HistoryStore(path: folder.url.appendingPathComponent("h.sqlite").path)
+            var recorded: [String: Decimal] = [:]
+            for currency in ["SEK", "USD"] {
+                // The JSON report's total, to the last digit.
+                let data = try Data(contentsOf: folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-\(currency).json"))
+                let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+                let total = try #require((json["holdings"] as? [String: Any])?["total_value"] as? String)
+                let stored = try #require(try store.holdingsPast(currency: currency, total: 0, at: HistoryTests.captured.addingTimeInterval(1))?.previous)
+                #expect(stored == Fixtures.decimal(total), "\(currency)")
+                recorded[currency] = stored
+            }
+            return recorded
+        }
+        let once = try run("1")
+        let twice = try run("2")
+        #expect(twice["SEK"] == 2 * (once["SEK"] ?? 0) && twice["USD"] == 2 * (once["USD"] ?? 0))
+    }
+
+    @Test("rules on the holdings' total: a limit in the report's currency or another, a 24 h move, since the last report; a note without holdings")
+    func alerts() async throws {
+        let sek = try #require(CurrencyCode("SEK"))
+        let report = try await Self.report(["btc=0.5", "eth=2"], currency: sek)
+        let total = try #require(report.holdings?.total)
+        let usdTotal = try #require(try await Self.report(["btc=0.5", "eth=2"]).holdings?.total)
+        let snapshot = try HistoryTests.snapshot(daysAgo: 0, factor: 1)
+        let texts = [
+            "holdings below \(total + 1) SEK", "holdings above \(total + 1) SEK", "holdings above \(usdTotal - 1) USD",
+            "holdings below \(usdTotal - 1) USD", "holdings move 0.000001 %", "holdings move 1 % since last report",
+        ]
+        let rules = try texts.map { try AlertRule(parsing: $0) }
+        let result = AlertEvaluator().evaluate(rules, report: report, tickers: snapshot.tickers, rates: snapshot.rates)
+        #expect(result.fired.map(\.rule.description) == [texts[0], texts[2], texts[4]])
+        #expect(result.fired[0].figure == .price(total, currency: "SEK"))
+        #expect(result.fired[1].figure == .price(usdTotal, currency: "USD"), "each holding at its primary market in USD")
+        #expect(result.notes == [AlertNote(rule: rules[5], reason: .noHistory)])
+        #expect(AlertText.message(result.fired[0], in: report).hasPrefix("\(texts[0]): the holdings' total is at "))
+        #expect(
+            ReportViewModel.alertLines(
+                {
+                    var r = report; r.alerts = result.fired; return r
+                }(), strings: .english
+            ).map(\.anchor) == [
+                "holdings", "holdings", "holdings",
+            ])
+
+        let none = try await Self.report([])
+        let unwatched = AlertEvaluator().evaluate([rules[0]], report: none, tickers: snapshot.tickers, rates: snapshot.rates)
+        #expect(unwatched.fired.isEmpty && unwatched.notes == [AlertNote(rule: rules[0], reason: .noHoldings)])
+        #expect(AlertText.note(unwatched.notes[0]).contains("no holdings"))
+    }
+
+    @Test("the page's holdings section in one currency and in two: an id each, written as the template writes it")
+    func page() async throws {
+        let sek = try #require(CurrencyCode("SEK"))
+        var report = try await Self.report(["btc=0.5@60000 SEK", "eth=2"], currency: sek)
+        var usd = try await Self.report(["btc=0.5@60000 SEK", "eth=2"])
+        let fired = FiredAlert(
+            rule: try AlertRule(parsing: "holdings above 1 SEK"), symbol: "holdings", baseAsset: "holdings", quoteAsset: "sek",
+            figure: .price(1, currency: "SEK"))
+        report.alerts = [fired]
+        usd.alerts = [fired]
+        let one = ReportViewModel(report)
+        try HTMLWriterTests.expectSame(one, "holdings, one currency")
+        let html = HTMLWriter.render(one)
+        #expect(html.contains("<section class=\"card holdings\" id=\"holdings\" aria-label=\"Innehav\">"))
+        #expect(html.contains("<a href=\"#holdings\">"))
+        let two = ReportViewModel(report, alternatives: [usd])
+        try HTMLWriterTests.expectSame(two, "holdings, two currencies")
+        let page = HTMLWriter.render(two)
+        #expect(page.contains("id=\"holdings\"") && page.contains("id=\"holdings-1\"") && page.contains("<a href=\"#holdings-1\">"))
     }
 
     @Test("the README's configuration file reads, and says what it seems to")

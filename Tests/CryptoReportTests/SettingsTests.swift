@@ -258,7 +258,7 @@ struct SettingsTests {
             ),
             (
                 "alerts = [\"btc sideways\"]",
-                "Config: c.toml, line 1: alerts: alert \"btc sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."
+                "Config: c.toml, line 1: alerts: alert \"btc sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\", \"sol move 5 % since last report\" or \"holdings below 100000 SEK\"."
             ),
             ("currency = \"SEK\"\ncurrency = \"USD\"", "Config: c.toml, line 2: not valid TOML (key-value pair): cannot redefine existing string 'currency'."),
             ("output = \"x", "Config: c.toml, line 1: not valid TOML (string): encountered end-of-file."),
@@ -285,7 +285,7 @@ struct SettingsTests {
             ("symbols = [\"btc\", 1]", "Config: c.toml, line 1: symbols: expected an array of strings, not a whole number."),
             (
                 "alerts = [\n  \"btc above 1 USD\",\n  # a comment\n  \"eth sideways\",\n]",
-                "Config: c.toml, line 4: alerts: alert \"eth sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\"."
+                "Config: c.toml, line 4: alerts: alert \"eth sideways\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\", \"sol move 5 % since last report\" or \"holdings below 100000 SEK\"."
             ),
             (
                 "alerts = [\n  \"btc above 1 USD\",\n  \"eth below 2 USD\n]",

@@ -26,6 +26,15 @@ package struct AlertEvaluator: Sendable {
         // Per currency a rule names: every market priced in it, or nil when the rates lack it.
         var priced: [String: MarketIndex?] = [:]
         for rule in rules {
+            if rule.watchesHoldings {
+                holdings(rule, report: report, into: &result) { currency in
+                    if priced[currency] == nil {
+                        priced[currency] = Self.index(tickers, rates: rates, currency: currency, stablecoins: stablecoins)
+                    }
+                    return priced[currency] ?? nil
+                }
+                continue
+            }
             switch rule.condition {
             case let .above(limit, named), let .below(limit, named):
                 guard let asset = rule.asset else { continue }
@@ -77,6 +86,55 @@ package struct AlertEvaluator: Sendable {
             }
         }
         return result
+    }
+
+    /// A rule on the holdings' total: a price limit in the rule's currency (each holding at its
+    /// asset's primary market in it, as a report in that currency values it), a move over 24 h
+    /// or since the last report in the report currency.
+    private func holdings(_ rule: AlertRule, report: Report, into result: inout Result, markets: (String) -> MarketIndex?) {
+        guard let value = report.holdings else {
+            result.notes.append(AlertNote(rule: rule, reason: .noHoldings))
+            return
+        }
+        func fire(_ figure: FiredAlert.Figure, currency: String) {
+            result.fired.append(
+                FiredAlert(rule: rule, symbol: AlertRule.holdings, baseAsset: AlertRule.holdings, quoteAsset: currency.lowercased(), figure: figure))
+        }
+        switch rule.condition {
+        case let .above(limit, named), let .below(limit, named):
+            let currency = CurrencyCode.atPar(named)
+            var total = value.total
+            if currency != report.currency {
+                guard let index = markets(currency) else {
+                    result.notes.append(AlertNote(rule: rule, reason: .currencyNotInRates(currency: currency, ratesDate: report.rates.date)))
+                    return
+                }
+                total = 0
+                for position in value.positions {
+                    guard let row = index.primaryByBase[position.asset].map({ index.all[$0] }) else {
+                        result.notes.append(AlertNote(rule: rule, reason: .noMarket(asset: position.asset)))
+                        return
+                    }
+                    total += position.amount * row.price
+                }
+            }
+            if case .above = rule.condition, total > limit { fire(.price(total, currency: currency), currency: currency) }
+            if case .below = rule.condition, total < limit { fire(.price(total, currency: currency), currency: currency) }
+        case let .move(limit):
+            guard let change = value.change24hPercent else {
+                result.notes.append(AlertNote(rule: rule, reason: .noHoldingsChange))
+                return
+            }
+            if abs(change) >= limit { fire(.change(change, period: .day, price: value.total, currency: report.currency), currency: report.currency) }
+        case let .moveSinceLastReport(limit):
+            guard let change = value.sinceLastReport?.percent else {
+                result.notes.append(AlertNote(rule: rule, reason: .noHistory))
+                return
+            }
+            if abs(change) >= limit {
+                fire(.change(change, period: .sinceLastReport, price: value.total, currency: report.currency), currency: report.currency)
+            }
+        }
     }
 
     /// Why a move rule naming one market watches none: moves are watched among the report's

@@ -19,7 +19,9 @@ extension HistoryStore {
 
     static func insert(_ snapshot: Snapshot, into db: Database) throws -> Bool {
         let sourceTime = milliseconds(snapshot.sourceTime)
-        if try Int64.fetchOne(db, sql: "SELECT id FROM run WHERE source_time = ?", arguments: [sourceTime]) != nil {
+        if let stored = try Int64.fetchOne(db, sql: "SELECT id FROM run WHERE source_time = ?", arguments: [sourceTime]) {
+            // The same data again: its holdings are what the reader holds now.
+            try insertHoldings(snapshot.holdingsTotals, runID: stored, replacing: true, into: db)
             return false
         }
         try insertRates(snapshot.rates, into: db)
@@ -39,6 +41,7 @@ extension HistoryStore {
         for key in Set(snapshot.firedAlerts) {
             try db.execute(sql: "INSERT INTO fired_alert (run_id, key) VALUES (?, ?)", arguments: [runID, key])
         }
+        try insertHoldings(snapshot.holdingsTotals, runID: runID, replacing: false, into: db)
         var names = try MarketNames.load(db)
         // A symbol twice in one snapshot is stored once, the first (v3's key was run and symbol).
         var seen = Set<MarketNames.Bytes>()
@@ -54,6 +57,15 @@ extension HistoryStore {
             try execute(statement, marketRow(row.ticker, runID: runID, nameID: row.nameID, runTime: sourceTime), in: db)
         }
         return true
+    }
+
+    /// Totals as exact decimal text, as the feed's figures are kept.
+    static func insertHoldings(_ totals: [String: Decimal], runID: Int64, replacing: Bool, into db: Database) throws {
+        for (currency, total) in totals.sorted(by: { $0.key < $1.key }) {
+            try db.execute(
+                sql: "INSERT \(replacing ? "OR REPLACE " : "")INTO holdings_total (run_id, currency, total) VALUES (?, ?, ?)",
+                arguments: [runID, currency, DecimalParts.plainText(total)])
+        }
     }
 
     static let insertMarket = """

@@ -139,6 +139,19 @@ extension HistoryStore {
                     );
                     """)
         }
+        // v9: the holdings' total each run valued them at, per report currency, so that a page
+        // draws their value over time and a rule can watch it since the last report.
+        migrator.registerMigration("v9") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE holdings_total (
+                        run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+                        currency TEXT NOT NULL,
+                        total TEXT NOT NULL,
+                        PRIMARY KEY (run_id, currency)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 

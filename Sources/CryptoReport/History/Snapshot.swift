@@ -36,6 +36,8 @@ package struct Snapshot: Sendable, Equatable {
     package var rates: ExchangeRates
     /// The alerts that fired (`FiredAlert.key`): a notice goes out only when a rule starts to fire.
     package var firedAlerts: [String] = []
+    /// The holdings' total in each report currency of the run; empty without holdings.
+    package var holdingsTotals: [String: Decimal] = [:]
 
     package init(
         sourceTime: Date, fetchedAt: Date, kind: Kind = .report, sources: [DataSource: Source] = [:], tickers: [Ticker],

@@ -1,7 +1,8 @@
 public import Foundation
 
 /// One alert rule from the configuration file:
-/// `btc above 60000 SEK`, `eth below 1500 USD`, `any move 10 %`, `sol move 5 % since last report`.
+/// `btc above 60000 SEK`, `eth below 1500 USD`, `any move 10 %`, `sol move 5 % since last report`,
+/// `holdings below 100000 SEK`, `holdings move 5 % since last report`.
 public struct AlertRule: Sendable, Equatable, CustomStringConvertible {
     public enum Condition: Sendable, Equatable {
         case above(Decimal, currency: String)
@@ -12,8 +13,12 @@ public struct AlertRule: Sendable, Equatable, CustomStringConvertible {
         case moveSinceLastReport(Decimal)
     }
 
-    /// A base asset or market symbol, lower case; `nil` for `any`.
+    /// A base asset or market symbol, lower case; `nil` for `any`; `holdings` for the total of
+    /// the reader's holdings (`holdings below 100000 SEK`).
     public var asset: String?
+    /// The subject word that names the holdings' total.
+    public static let holdings = "holdings"
+    public var watchesHoldings: Bool { asset == Self.holdings }
     public var condition: Condition
     public var description: String
 
@@ -28,7 +33,7 @@ public struct AlertRule: Sendable, Equatable, CustomStringConvertible {
         let words = description.lowercased().replacingOccurrences(of: "%", with: " % ")
             .split(separator: " ").map(String.init)
         let usage =
-            "alert \"\(description)\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\" or \"sol move 5 % since last report\""
+            "alert \"\(description)\" is not a rule; write e.g. \"btc above 60000 SEK\", \"eth below 1500 USD\", \"any move 10 %\", \"sol move 5 % since last report\" or \"holdings below 100000 SEK\""
         guard words.count >= 3 else { throw ParseError(message: usage) }
         asset = words[0] == "any" ? nil : words[0]
         guard let number = DecimalText.parse(words[2]), number > 0 else {

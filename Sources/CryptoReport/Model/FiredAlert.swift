@@ -65,6 +65,11 @@ public struct AlertNote: Sendable, Equatable {
         case notInReport(asset: String)
         /// A since-last-report rule with no history to compare with.
         case noHistory
+        /// A `holdings` rule in a run without holdings (`--holding`, the file's `[holdings]`).
+        case noHoldings
+        /// A `holdings move` rule whose total has no earlier figure: a market of the holdings
+        /// without its 24 h open price.
+        case noHoldingsChange
     }
 
     public var rule: AlertRule

@@ -65,10 +65,52 @@ public struct HoldingsValue: Sendable, Equatable {
         public var valueDayAgo: Decimal?
     }
 
+    /// The totals recorded by earlier runs (the history keeps one per run and currency), in the
+    /// report currency of each day.
+    public struct Past: Sendable, Equatable {
+        /// The previous recorded report's total.
+        public var previous: Decimal?
+        /// The newest total 7 to 8 days, and 30 to 31 days, before this report's data.
+        public var weekAgo: Decimal?
+        public var monthAgo: Decimal?
+        /// One total per UTC day (each day's last run) from the 30-day total on, then this
+        /// report's; `days` names each one's day (`2022-11-22`).
+        public var series: [Decimal] = []
+        public var days: [String] = []
+
+        public init(previous: Decimal? = nil, weekAgo: Decimal? = nil, monthAgo: Decimal? = nil, series: [Decimal] = [], days: [String] = []) {
+            self.previous = previous
+            self.weekAgo = weekAgo
+            self.monthAgo = monthAgo
+            self.series = series
+            self.days = days
+        }
+    }
+
+    /// A change of the total over a period, in money and in percent of the earlier total.
+    public struct Change: Sendable, Equatable {
+        public var money: Decimal
+        /// nil when the earlier total was zero.
+        public var percent: Decimal?
+    }
+
     public var currency: String
     public var total: Decimal
     /// Over 24 h in money and in percent; nil when a position has no open price.
     public var change24h: Decimal?
     public var change24hPercent: Decimal?
     public var positions: [Position]
+    /// nil without history.
+    public var past: Past? = nil
+
+    /// Since the previous recorded report, over 7 and over 30 days: nil where the history has no
+    /// total of that time.
+    public var sinceLastReport: Change? { change(from: past?.previous) }
+    public var change7d: Change? { change(from: past?.weekAgo) }
+    public var change30d: Change? { change(from: past?.monthAgo) }
+
+    func change(from earlier: Decimal?) -> Change? {
+        guard let earlier else { return nil }
+        return Change(money: total - earlier, percent: earlier > 0 ? (total - earlier) / earlier * 100 : nil)
+    }
 }

@@ -32,10 +32,18 @@ extension ReportPipeline {
     /// currency's report).
     func withTrends(_ report: Report, from calculator: TrendCalculator, saysDamage: Bool = true) -> Report {
         var report = report
+        let now = report.summary.newestTickerAt ?? report.generatedAt
+        if let holdings = report.holdings {
+            do {
+                report.holdings?.past = try calculator.store.holdingsPast(currency: report.currency, total: holdings.total, at: now)
+            } catch {
+                logger.warning("\(error.errorDescription ?? "history unreadable") The holdings have no changes over time.")
+            }
+        }
         do {
             // By position: each row's trend is the one its symbol's key gave it.
             let (trends, unreadable) = try calculator.rowTrendsAndDamage(
-                for: report.rows, currency: report.currency, at: report.summary.newestTickerAt ?? report.generatedAt)
+                for: report.rows, currency: report.currency, at: now)
             for index in report.rows.indices {
                 report.rows[index].trend = trends[index]
             }

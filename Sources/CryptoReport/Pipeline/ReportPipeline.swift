@@ -120,6 +120,9 @@ public struct ReportPipeline: Sendable {
         let others = Array(reports.dropFirst())
         // Recorded with the day, so that the next run's notices are of alerts that start to fire.
         snapshot.firedAlerts = report.alerts.map(\.key)
+        for each in reports {
+            if let holdings = each.holdings { snapshot.holdingsTotals[each.currency] = holdings.total }
+        }
         if !spec.alerts.isEmpty { step("\(spec.alerts.count) alert rule\(spec.alerts.count == 1 ? "" : "s") checked, \(report.alerts.count) fired") }
         for diagnostic in report.diagnostics {
             logger.warning("\(DiagnosticText.line(diagnostic))")

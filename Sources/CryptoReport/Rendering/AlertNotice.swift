@@ -25,7 +25,8 @@ package struct AlertNotice: Sendable, Equatable {
         text = zip(fired, messages).map { alert, message in
             guard let base = linkBase else { return message }
             let separator = base.hasSuffix("/") ? "" : "/"
-            let anchor = onPage.contains(alert.symbol.lowercased()) ? "#\(alert.symbol.lowercased())" : ""
+            let anchor =
+                alert.rule.watchesHoldings ? "#holdings" : onPage.contains(alert.symbol.lowercased()) ? "#\(alert.symbol.lowercased())" : ""
             return "\(message) \(base)\(separator)\(page)\(anchor)"
         }.joined(separator: "\n")
         // As the JSON report lists alerts, each message in the report's language.

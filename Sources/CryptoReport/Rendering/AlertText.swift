@@ -28,7 +28,7 @@ package enum AlertText {
     }
 
     static func message(_ alert: FiredAlert, formatters: inout Formatters, strings: PageStrings = .english, inReportLocale: Bool = false) -> String {
-        let pair = "\(alert.baseAsset.uppercased())/\(alert.quoteAsset.uppercased())"
+        let pair = alert.rule.watchesHoldings ? strings[.holdingsSubject] : "\(alert.baseAsset.uppercased())/\(alert.quoteAsset.uppercased())"
         switch alert.figure {
         case let .price(price, currency):
             let numbers = inReportLocale ? formatters.report(currency) : formatters.own(currency)
@@ -76,6 +76,8 @@ package enum AlertText {
         case let .notInReport(asset):
             return "\(rule): \(asset) is not among the report's markets, which move rules watch (--symbols, --markets, --top)"
         case .noHistory: return "\(rule): no history to compare with (--no-history or no earlier run)"
+        case .noHoldings: return "\(rule): there are no holdings to watch (--holding, the configuration's [holdings])"
+        case .noHoldingsChange: return "\(rule): a market of the holdings has no 24 h open price, so their 24 h change is unknown"
         }
     }
 }

@@ -42,6 +42,7 @@ extension HTMLWriter {
             for notice in view.notices { out += "    <li>"; put(notice.text); out += "</li>\n" }
             out += "  </ul>\n</section>\n"
         }
+        if view.hasHoldings { holdings(view) }
         out += "\n"
         cards(view)
         out += "\n"
@@ -74,6 +75,35 @@ extension HTMLWriter {
             out += "</h2><p class=\"small\">"; put(view.comparisonNote); out += "</p></section>\n"
         }
         if view.isSwitchable { out += "</div>" }
+    }
+
+    private mutating func holdings(_ view: ReportViewModel) {
+        let t = view.t
+        out += "<section class=\"card holdings\" id=\""; put(view.holdingsAnchor); out += "\" aria-label=\""; put(t[.holdings])
+        out += "\">\n  <h2>"; put(t[.holdings]); out += "</h2>\n  <div class=\"chart-head\"><span class=\"big\">"; put(view.holdingsTotal)
+        out += "</span>"
+        for change in view.holdingsChanges {
+            out += " <span class=\""; put(change.changeClass); out += "\">"; put(change.text); out += "</span>"
+        }
+        out += "</div>\n"
+        if view.hasHoldingsChart {
+            out += "  "
+            out.append(view.holdingsChart)
+            out += "\n"
+        }
+        out += "  <table class=\"mini holdings-table\">\n    <thead><tr><th scope=\"col\">"; put(t[.holdingsAsset])
+        out += "</th><th scope=\"col\" class=\"num not-narrow\">"; put(t[.holdingsAmount]); out += "</th><th scope=\"col\" class=\"wide-only\">";
+        put(t[.market])
+        out += "</th><th scope=\"col\" class=\"num wide-only\">"; put(t[.price]); out += "</th><th scope=\"col\" class=\"num\">"; put(t[.holdingsValue])
+        out += "</th><th scope=\"col\" class=\"num wide-only\">"; put(t[.holdingsShare]); out += "</th><th scope=\"col\" class=\"num\">"
+        put(t[.holdingsGain]); out += "</th></tr></thead>\n    <tbody>\n"
+        for line in view.holdings {
+            out += "      <tr><th scope=\"row\">"; put(line.asset); out += "</th><td class=\"num not-narrow\">"; put(line.amount)
+            out += "</td><td class=\"wide-only\">"; put(line.market); out += "</td><td class=\"num wide-only\">"; put(line.price)
+            out += "</td><td class=\"num\">"; put(line.value); out += "</td><td class=\"num wide-only\">"; put(line.share)
+            out += "</td><td class=\"num "; put(line.gainClass); out += "\">"; put(line.gain); out += "</td></tr>\n"
+        }
+        out += "    </tbody>\n  </table>\n</section>\n"
     }
 
     private mutating func cards(_ view: ReportViewModel) {

@@ -269,12 +269,17 @@ extension JSONRenderer {
         var totalValue: String
         var change24h: String?
         var change24hPercent: String?
+        var change7d, change7dPercent, change30d, change30dPercent: String?
         var positions: [Position]
         enum CodingKeys: String, CodingKey {
             case currency, positions
             case totalValue = "total_value"
             case change24h = "change_24h"
             case change24hPercent = "change_24h_pct"
+            case change7d = "change_7d"
+            case change7dPercent = "change_7d_pct"
+            case change30d = "change_30d"
+            case change30dPercent = "change_30d_pct"
         }
 
         init(_ value: HoldingsValue) {
@@ -282,6 +287,10 @@ extension JSONRenderer {
             totalValue = JSONRenderer.number(value.total) ?? "0"
             change24h = JSONRenderer.number(value.change24h)
             change24hPercent = JSONRenderer.number(value.change24hPercent)
+            change7d = JSONRenderer.number(value.change7d?.money)
+            change7dPercent = JSONRenderer.number(value.change7d?.percent)
+            change30d = JSONRenderer.number(value.change30d?.money)
+            change30dPercent = JSONRenderer.number(value.change30d?.percent)
             positions = value.positions.map {
                 Position(
                     asset: $0.asset, amount: JSONRenderer.number($0.amount) ?? "0", market: $0.market, price: JSONRenderer.number($0.price) ?? "0",

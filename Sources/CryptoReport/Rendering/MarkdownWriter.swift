@@ -28,7 +28,7 @@ enum MarkdownWriter {
         }
         if model.hasHoldings {
             out += "## 💼 Holdings\n\nTotal: **"; put(model.holdingsTotal); out += "**"
-            if model.hasHoldingsChange { out += " ("; put(model.holdingsChange); out += " in 24 h)" }
+            if model.hasHoldingsChange { out += " ("; put(model.holdingsChange); out += ")" }
             out += "\n\n| Asset | Amount | Market | Price | Value | Share | Gain |\n|:---|---:|:---|---:|---:|---:|---:|\n"
             for line in model.holdings {
                 out += "| "; put(line.asset); out += " | "; put(line.amount); out += " | "; put(line.market); out += " | "; put(line.price)

@@ -143,6 +143,17 @@ extension PageStrings {
         case moreAlerts
         case periodDay
         case periodSinceLast
+        /// A holdings alert's subject, where a market's names its pair.
+        case holdingsSubject
+        case period7d
+        case period30d
+        case holdings
+        case holdingsAsset
+        case holdingsAmount
+        case holdingsValue
+        case holdingsShare
+        case holdingsGain
+        case holdingsByDay
         case indexTitle
         case reportOne
         case reportOther

@@ -23,6 +23,18 @@ extension ReportViewModel {
         second.localeIdentifier = report.localeIdentifier
         var other = ReportViewModel(second, strings: t, lazyDetails: lazyDetails)
         other.viewIndex = "1"
+        // Its holdings' section has an id of its own, and its holdings alerts lead to it.
+        other.holdingsAnchor = "holdings-1"
+        func relinked(_ lines: [AlertLine]) -> [AlertLine] {
+            lines.map { line in
+                var line = line
+                if line.anchor == holdingsAnchor { line.anchor = other.holdingsAnchor }
+                return line
+            }
+        }
+        other.alerts = relinked(other.alerts)
+        other.firstAlerts = relinked(other.firstAlerts)
+        other.moreAlerts = relinked(other.moreAlerts)
         other.isSwitchable = true
         viewIndex = "0"
         isSwitchable = true

@@ -13,6 +13,17 @@ extension ReportViewModel.HoldingLine: MustacheParent {
         case "value": value
         case "share": share
         case "gain": gain
+        case "gainClass": gainClass
+        default: nil
+        }
+    }
+}
+
+extension ReportViewModel.HoldingsChange: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "text": text
+        case "changeClass": changeClass
         default: nil
         }
     }
@@ -115,6 +126,10 @@ extension ReportViewModel: MustacheParent {
         case "holdingsTotal": holdingsTotal
         case "holdingsChange": holdingsChange
         case "hasHoldingsChange": hasHoldingsChange
+        case "holdingsChanges": holdingsChanges
+        case "holdingsChart": holdingsChart
+        case "hasHoldingsChart": hasHoldingsChart
+        case "holdingsAnchor": holdingsAnchor
         case "firstAlerts": firstAlerts
         case "moreAlerts": moreAlerts
         case "hasMoreAlerts": hasMoreAlerts

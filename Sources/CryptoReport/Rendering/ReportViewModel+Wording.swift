@@ -77,6 +77,9 @@ extension ReportViewModel {
         }
         tickersStatus = status(report.exchange.tickers)
         ratesStatus = status(.rates)
+        holdingsChanges = Self.holdingsChanges(report.holdings, strings: t, numbers: numbers)
+        holdingsChange = holdingsChanges.map(\.text).joined(separator: " · ")
+        hasHoldingsChange = !holdingsChanges.isEmpty
         alerts = Self.alertLines(report, strings: t)
         (firstAlerts, moreAlerts, moreAlertsLabel) = Self.folded(alerts, strings: t, count: count)
         hasMoreAlerts = !moreAlerts.isEmpty
@@ -102,6 +105,18 @@ extension ReportViewModel {
             method: t.format(.method, report.currency, ecbDate), disclaimer: t.format(.disclaimer, t.localeName(report.localeIdentifier)))
     }
 
+    /// The holdings' changes over 24 h, 7 and 30 days that the data tells, each in money and %.
+    static func holdingsChanges(_ value: HoldingsValue?, strings t: PageStrings, numbers: PeopleNumberFormatter) -> [HoldingsChange] {
+        guard let value else { return [] }
+        let day = value.change24h.map { HoldingsValue.Change(money: $0, percent: value.change24hPercent) }
+        return [(day, PageStrings.Key.periodDay), (value.change7d, .period7d), (value.change30d, .period30d)].compactMap { change, period in
+            guard let change else { return nil }
+            let money = (change.money > 0 ? "+" : "") + numbers.money(change.money)
+            let text = money + (change.percent.map { " (" + numbers.percent($0) + ")" } ?? "") + " " + t[period]
+            return HoldingsChange(text: text, changeClass: changeClass(change.money))
+        }
+    }
+
     /// Alerts shown before the rest are folded away; two more are shown rather than folded.
     static let alertsShownAtOnce = 5
 
@@ -120,6 +135,8 @@ extension ReportViewModel {
         guard !report.alerts.isEmpty else { return [] }
         let onPage = pageHasDetails ? Set(report.rows.lazy.map(\.symbol)) : []
         return zip(report.alerts, AlertText.messages(report, strings: strings, inReportLocale: true)).map { alert, text in
+            // A holdings alert links to the holdings' section, which every page has with them.
+            if alert.rule.watchesHoldings { return AlertLine(text: text, anchor: "holdings", hasAnchor: true) }
             let linked = onPage.contains(alert.symbol)
             return AlertLine(text: text, anchor: linked ? anchor(alert.symbol) : "", hasAnchor: linked)
         }

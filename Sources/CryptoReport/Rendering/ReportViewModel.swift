@@ -15,6 +15,14 @@ struct ReportViewModel {
     /// One holding, every figure worded in the report's number style.
     struct HoldingLine {
         var asset, amount, market, price, value, share, gain: String
+        /// `up`, `down` or `flat`: the gain's colour.
+        var gainClass: String
+    }
+
+    /// A change of the holdings' total: `+1 234,56 kr (+1,12 %) in 24 h`.
+    struct HoldingsChange {
+        var text: String
+        var changeClass: String
     }
 
     struct Counts {
@@ -151,9 +159,16 @@ struct ReportViewModel {
     var holdings: [HoldingLine] = []
     var hasHoldings = false
     var holdingsTotal = ""
-    /// Over 24 h, money and percent: `+1 234,56 kr (+1,12 %)`; empty without an open price.
+    /// Over 24 h, 7 and 30 days, as far as the open prices and the history tell, worded in the
+    /// page's language (`word`); `holdingsChange` joins them for a line of text.
+    var holdingsChanges: [HoldingsChange] = []
     var holdingsChange = ""
     var hasHoldingsChange = false
+    /// The holdings' value by day (inline SVG, `{{{holdingsChart}}}`); empty without two days of it.
+    var holdingsChart = ""
+    var hasHoldingsChart = false
+    /// The holdings section's element id: one per currency of the page, the first `holdings`.
+    var holdingsAnchor = "holdings"
     /// The first alerts, and the rest behind a disclosure (`moreAlertsLabel`), so that a long
     /// list of alerts does not fill the screen before any price.
     var firstAlerts: [AlertLine] = []
@@ -293,9 +308,11 @@ struct ReportViewModel {
         if let value = report.holdings {
             hasHoldings = true
             holdingsTotal = numbers.money(value.total)
-            if let change = value.change24h, let percent = value.change24hPercent {
-                hasHoldingsChange = true
-                holdingsChange = (change > 0 ? "+" : "") + numbers.money(change) + " (" + numbers.percent(percent) + ")"
+            if let past = value.past, past.days.count == past.series.count, past.series.count > 1 {
+                holdingsChart = PriceChart.svg(
+                    zip(past.days, past.series).map { PriceChart.Point(day: $0, value: $1) }, width: 400, height: 140, fontSize: 12,
+                    label: t[.holdingsByDay], months: t.months, monthFirst: monthFirst, format: { numbers.money($0) })
+                hasHoldingsChart = !holdingsChart.isEmpty
             }
             holdings = value.positions.map { position in
                 HoldingLine(
@@ -306,7 +323,7 @@ struct ReportViewModel {
                     share: String(numbers.percent(position.sharePercent).drop { $0 == "+" }),
                     gain: position.gain.map { gain in
                         (gain > 0 ? "+" : "") + numbers.money(gain) + (position.gainPercent.map { " (" + numbers.percent($0) + ")" } ?? "")
-                    } ?? "")
+                    } ?? "", gainClass: Self.changeClass(position.gain))
             }
         }
         // The larger charts: the five markets with the most volume that have a few days of history.
