@@ -84,6 +84,14 @@ struct HoldingsTests {
         let positions = try #require(holdings["positions"] as? [[String: Any]])
         #expect(positions.map { $0["asset"] as? String } == ["btc", "eth"])
         #expect(positions[1]["cost"] as? String == "3000" && positions[0]["cost"] == nil, "what was paid, in all")
+        // Each value is the amount times the market's price as the same JSON gives it, to the last digit.
+        let markets = try #require(json["markets"] as? [[String: Any]])
+        for (position, amount) in zip(positions, ["0.5", "2"]) {
+            let market = try #require(markets.first { $0["symbol"] as? String == position["market"] as? String })
+            let price = Fixtures.decimal(try #require(market["price"] as? String))
+            #expect(Fixtures.decimal(try #require(position["value"] as? String)) == Fixtures.decimal(amount) * price)
+            #expect(position["price"] as? String == market["price"] as? String)
+        }
         let csv = CSVRenderer().holdings(report)
         #expect(csv.hasPrefix("asset,amount,market,price,value,share_pct,cost,gain,currency\r\nbtc,0.5,btcusdt,"))
         #expect(csv.hasSuffix(",100,,,USD\r\n"))
