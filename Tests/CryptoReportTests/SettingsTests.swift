@@ -314,6 +314,18 @@ struct SettingsTests {
         #expect(unknown.map(\.meant) == [nil, "CRYPTOREPORT_CURRENCY", "CRYPTOREPORT_FORMATS"])
     }
 
+    @Test("CRYPTOREPORT_SOURCE is read for CRYPTOREPORT_SOURCES when that is not set, and is no unknown variable")
+    func sourceAlias() throws {
+        #expect(Settings(layers: [try EnvironmentReader().read(["CRYPTOREPORT_SOURCE": "binance,wazirx"])]).fetch.sources == [.binance, .wazirx])
+        let both = try EnvironmentReader().read(["CRYPTOREPORT_SOURCE": "binance", "CRYPTOREPORT_SOURCES": "binance-us"])
+        #expect(Settings(layers: [both]).fetch.sources == [.binanceUS])
+        #expect(EnvironmentReader().unknownVariables(in: ["CRYPTOREPORT_SOURCE": "binance"]).isEmpty)
+        #expect(throws: SettingsError.environment(variable: "CRYPTOREPORT_SOURCE", message: "\"kraken\" is not valid; expected wazirx, binance or binance-us"))
+        {
+            try EnvironmentReader().read(["CRYPTOREPORT_SOURCE": "kraken"])
+        }
+    }
+
     @Test("settings that cannot go together are refused once, after every layer")
     func conflicts() throws {
         #expect(throws: SettingsError.self) { try Settings(layers: [try Self.file("output = \"-\"")]).checkReport() }

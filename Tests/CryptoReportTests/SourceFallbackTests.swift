@@ -213,6 +213,18 @@ struct SourceFallbackTests {
             } else {
                 #expect(found.isEmpty, "\(found)")
             }
+            // The page marks the asset's rows, and only them, written as its template writes them.
+            #expect(
+                report.priceGaps == (warned ? [Report.PriceGap(asset: "ada", other: .binanceUS, otherPrice: Fixtures.decimal("0.0334215"), percent: 5)] : []))
+            let model = ReportViewModel(report)
+            #expect(model.rows.filter(\.hasCrossCheck).map(\.symbol) == (warned ? ["adausdt"] : []))
+            #expect(model.rows.first(where: \.hasCrossCheck)?.crossCheck == (warned ? "On Binance.US the price is +5.00% from this one" : nil))
+            if warned {
+                try HTMLWriterTests.expectSame(model, "a row marked by the cross-check")
+                #expect(
+                    HTMLWriter.render(model).contains(
+                        "ADA/USDT <span class=\"xcheck\" title=\"On Binance.US the price is +5.00% from this one\">differs</span>"))
+            }
             #expect(report.sources.first?.location == server.url("/binance/ticker"), "the report is the first exchange's")
         }
     }

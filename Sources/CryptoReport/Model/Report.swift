@@ -37,6 +37,20 @@ public struct Report: Sendable, Equatable {
     public var hasHistory = false
     /// Alert rules that fired in this run.
     public var alerts: [FiredAlert] = []
+    /// `--cross-check`: a base asset another exchange prices further from this report's price
+    /// than the tolerance.
+    public struct PriceGap: Sendable, Equatable {
+        /// Lower case, as the feeds name base assets.
+        public var asset: String
+        public var other: Exchange
+        /// The other exchange's price in the report currency.
+        public var otherPrice: Decimal
+        /// How far the other price is from this report's, in percent of it.
+        public var percent: Decimal
+    }
+
+    /// `--cross-check`'s differences over the tolerance, marked on the page's rows.
+    public var priceGaps: [PriceGap] = []
     /// The reader's holdings valued in the report currency; nil without holdings.
     public var holdings: HoldingsValue? = nil
     /// The rules checked, fired or not: their price limits are drawn on the charts.

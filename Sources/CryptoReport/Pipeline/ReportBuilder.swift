@@ -102,8 +102,9 @@ package struct ReportBuilder: Sendable {
             analysed.diagnostics.append(Diagnostic(.rates, .noVolumeFloor(currency: converter.target)))
         }
         analysed.diagnostics += crossChecked.unread
-        analysed.diagnostics += CrossCheck(tolerance: spec.crossCheckTolerance).differences(
+        let differences = CrossCheck(tolerance: spec.crossCheckTolerance).differences(
             rows: analysed.rows, exchange: exchange, others: crossChecked.others, converter: converter)
+        analysed.diagnostics += differences
         var report = Report(
             currency: converter.target, localeIdentifier: spec.locale?.identifier ?? PeopleNumberFormatter.defaultLocaleIdentifier(for: converter.target),
             generatedAt: generatedAt,
@@ -111,6 +112,11 @@ package struct ReportBuilder: Sendable {
             sources: [Report.SourceInfo(tickers), Report.SourceInfo(rates)],
             diagnostics: Diagnostic.summarised(decoded.diagnostics + analysed.diagnostics), freshness: freshness,
             notices: fallbacks + notices(tickers: tickers, rates: rates, exchangeRates: exchangeRates, freshness: freshness))
+        // Every difference, not only those the warnings list before summing up the rest.
+        report.priceGaps = differences.compactMap { diagnostic in
+            guard case let .crossCheck(asset, _, _, _, otherPrice, other, percent, _) = diagnostic.kind else { return nil }
+            return Report.PriceGap(asset: asset, other: other, otherPrice: otherPrice, percent: percent)
+        }
         report.holdings = try HoldingsValuer(spec.holdings).value(rows: analysed.rows, currency: converter.target) { code in
             try exchangeRates.rate(from: code, to: converter.target)
         }

@@ -77,6 +77,9 @@ extension HTMLWriter {
         if row.stale {
             out += " <span class=\"stale\" title=\""; put(t[.staleTitle]); out += "\">"; put(t[.stale]); out += "</span>"
         }
+        if row.hasCrossCheck {
+            out += " <span class=\"xcheck\" title=\""; put(row.crossCheck); out += "\">"; put(t[.crossCheckMark]); out += "</span>"
+        }
         out += "</a></div><span class=\"sym\">"; put(row.symbol); out += "</span></th>\n"
         out += "          <td class=\"num\""; altAttribute { $0.price }; out += ">"; put(row.price); out += "</td>\n"
         out += "          <td class=\"num chg "; put(row.changeClass); out += "\""; altAttribute { $0.change }

@@ -152,6 +152,8 @@ extension PageStrings {
         .holdingsShare: "Share",
         .holdingsGain: "Gain",
         .holdingsByDay: "The holdings' value by day",
+        .crossCheckMark: "differs",
+        .crossCheckTitle: "On {0} the price is {1} from this one",
         .holdingsSubject: "the holdings' total",
         .periodSinceLast: "since the last report",
         .indexTitle: "Crypto price reports",

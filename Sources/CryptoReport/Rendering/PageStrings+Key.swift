@@ -145,6 +145,9 @@ extension PageStrings {
         case periodSinceLast
         /// A holdings alert's subject, where a market's names its pair.
         case holdingsSubject
+        /// `--cross-check`: a row's mark, and its title.
+        case crossCheckMark
+        case crossCheckTitle
         case period7d
         case period30d
         case holdings

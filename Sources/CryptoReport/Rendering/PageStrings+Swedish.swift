@@ -153,6 +153,8 @@ extension PageStrings {
         .holdingsShare: "Andel",
         .holdingsGain: "Vinst",
         .holdingsByDay: "Innehavets värde per dag",
+        .crossCheckMark: "avviker",
+        .crossCheckTitle: "På {0} är priset {1} från detta",
         .holdingsSubject: "innehavets värde",
         .periodSinceLast: "sedan förra rapporten",
         .indexTitle: "Kryptoprisrapporter",

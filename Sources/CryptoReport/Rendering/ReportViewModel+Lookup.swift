@@ -63,6 +63,8 @@ extension ReportViewModel.MarketLine: MustacheParent {
         case "fxRate": fxRate
         case "updatedAt": updatedAt
         case "stale": stale
+        case "hasCrossCheck": hasCrossCheck
+        case "crossCheck": crossCheck
         case "sincePrevious": sincePrevious
         case "change7d": change7d
         case "change30d": change30d

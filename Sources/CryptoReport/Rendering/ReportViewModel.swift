@@ -59,6 +59,10 @@ struct ReportViewModel {
         var change, changeClass, arrow: String
         var spread, spreadPct, volume, volumeValue, fxRate, updatedAt: String
         var stale: Bool
+        /// `--cross-check`: another exchange prices the asset further apart than the tolerance;
+        /// `crossCheck` says which and how far (`On Binance the price is +2,51 % from this one`).
+        var hasCrossCheck = false
+        var crossCheck = ""
         var sincePrevious, change7d, change30d: String
         var sincePreviousClass, change7dClass, change30dClass: String
         /// `▁▂▄█`, for Markdown.
@@ -292,7 +296,16 @@ struct ReportViewModel {
         hasWidestSpreads = !widestSpreads.isEmpty
         hasMovers = hasGainers || hasLosers || hasTopVolume || hasWidestSpreads
         let makesDetailsLazily = withDetails && lazyDetails
-        let madeRows = report.rows.map(row)
+        var madeRows = report.rows.map(row)
+        if !report.priceGaps.isEmpty {
+            let gaps = Dictionary(grouping: report.priceGaps, by: \.asset)
+            for (index, market) in report.rows.enumerated() {
+                guard let found = gaps[market.baseAsset.lowercased()] else { continue }
+                madeRows[index].hasCrossCheck = true
+                madeRows[index].crossCheck = found.map { t.format(.crossCheckTitle, $0.other.displayName, numbers.percent($0.percent)) }
+                    .joined(separator: "; ")
+            }
+        }
         let maker = makesDetailsLazily ? DetailMaker(report, numbers: numbers, strings: t) : nil
         let converter = Self.converterData([report])
         // The details' price history: all markets' days at once.

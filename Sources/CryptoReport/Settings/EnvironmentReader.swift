@@ -3,16 +3,24 @@
 package struct EnvironmentReader: Sendable {
     package static let prefix = "CRYPTOREPORT_"
 
+    /// Other spellings read for a setting's variable when it is not set: the singular
+    /// `CRYPTOREPORT_SOURCE`, as one source is what most set, for `CRYPTOREPORT_SOURCES`.
+    static let aliases = ["CRYPTOREPORT_SOURCES": "CRYPTOREPORT_SOURCE"]
+
     package init() {}
 
     package func read(_ environment: [String: String]) throws(SettingsError) -> SettingsLayer {
         var layer = SettingsLayer()
         for key in SettingsLayer.keys {
-            guard let text = environment[key.environmentVariable] else { continue }
+            let alias = Self.aliases[key.environmentVariable]
+            guard
+                let (variable, text) = environment[key.environmentVariable].map({ (key.environmentVariable, $0) })
+                    ?? alias.flatMap({ alias in environment[alias].map { (alias, $0) } })
+            else { continue }
             do {
                 layer.values[key.name] = try key.rule.text(text)
             } catch {
-                throw .environment(variable: key.environmentVariable, message: error.message)
+                throw .environment(variable: variable, message: error.message)
             }
         }
         return layer
@@ -21,7 +29,7 @@ package struct EnvironmentReader: Sendable {
     /// `CRYPTOREPORT_…` variables that name no setting, each with the one it likely meant: a
     /// misspelt one would otherwise be silently ignored, so the command warns of them.
     package func unknownVariables(in environment: [String: String]) -> [(variable: String, meant: String?)] {
-        let known = SettingsLayer.keys.map(\.environmentVariable)
+        let known = SettingsLayer.keys.map(\.environmentVariable) + Self.aliases.values
         return environment.keys.filter { $0.hasPrefix(Self.prefix) && !known.contains($0) }.sorted().map { ($0, Self.nearest($0, among: known)) }
     }
 
