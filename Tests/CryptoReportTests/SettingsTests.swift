@@ -314,6 +314,14 @@ struct SettingsTests {
         #expect(unknown.map(\.meant) == [nil, "CRYPTOREPORT_CURRENCY", "CRYPTOREPORT_FORMATS"])
     }
 
+    @Test("cross_check_tolerance in the file: a number, or a percentage written as the flag writes it; other text is not")
+    func toleranceInFile() throws {
+        #expect(Settings(layers: [try Self.file("cross_check_tolerance = 2.5")]).report.crossCheckTolerance == Fixtures.decimal("2.5"))
+        #expect(Settings(layers: [try Self.file("cross_check_tolerance = \"0.5 %\"")]).report.crossCheckTolerance == Fixtures.decimal("0.5"))
+        #expect(throws: SettingsError.self) { try Self.file("cross_check_tolerance = \"2\"") }
+        #expect(throws: SettingsError.self) { try Self.file("cross_check_tolerance = \"200%\"") }
+    }
+
     @Test("CRYPTOREPORT_SOURCE is read for CRYPTOREPORT_SOURCES when that is not set, and is no unknown variable")
     func sourceAlias() throws {
         #expect(Settings(layers: [try EnvironmentReader().read(["CRYPTOREPORT_SOURCE": "binance,wazirx"])]).fetch.sources == [.binance, .wazirx])

@@ -125,6 +125,8 @@ package struct ConfigFileReader: Sendable {
         case (.strings, .string): return splitting ? SettingKind.listItems(value.string ?? "") : [value.string ?? ""]
         case (.whole, .int), (.number, .int): return [String(value.int ?? 0)]
         case (.number, .double): return [String(value.double ?? 0)]
+        // A percentage as the flag writes it and the default is shown: `cross_check_tolerance = "2%"`.
+        case (.number, .string) where value.string?.hasSuffix("%") == true: return [value.string ?? ""]
         case (.boolean, .bool): return [String(value.bool ?? false)]
         case (.strings, .table):
             // `source_urls = { binance = "https://…" }`, `[holdings]` with `btc = "0.5"` or
