@@ -277,11 +277,13 @@ struct AssetNamesTests {
         #expect(live.status == 0 && live.stdout.contains(#""name" : "Bitcoin (live)""#) && live.stderr.isEmpty, "\(live.stderr)")
     }
 
-    @Test("--sample: the names in the JSON report")
+    @Test("--sample: the names in the JSON report and on the page")
     func commandSample() throws {
         let folder = try TemporaryFolder()
         let json = try ExecutableTests.run(["--sample", "--no-config", "--symbols", "btcusdt", "--format", "json", "--output", "-"], in: folder.url)
         #expect(json.status == 0 && json.stdout.contains(#""name" : "Bitcoin""#) && json.stderr.isEmpty)
+        let page = try ExecutableTests.run(["--sample", "--no-config", "--symbols", "eth", "--format", "html", "--output", "-"], in: folder.url)
+        #expect(page.status == 0 && page.stdout.contains(#"<span class="asset-name">Ethereum</span><span class="sym">ethusdt</span>"#))
     }
 
     // MARK: - In the reports
@@ -301,5 +303,25 @@ struct AssetNamesTests {
         // The hand-written markets are the encoder's bytes.
         let encoded = try JSONRenderer.encode(JSONRenderer.Document(report))
         #expect(text == String(decoding: encoded, as: UTF8.self) + "\n")
+    }
+
+    @Test("the page: the name beside the symbol and on top of the detail, written as the template writes it")
+    func page() throws {
+        var report = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "USD") {
+            $0.report.selection = Selection(markets: .all, symbols: ["btc", "shib"])
+        }
+        for index in report.rows.indices {
+            report.rows[index].name = ReportPipeline.builtInAssetNames.names[report.rows[index].baseAsset]
+        }
+        // A name the decoder would refuse, to show both writers escape it alike.
+        if let index = report.rows.firstIndex(where: { $0.symbol == "btcinr" }) { report.rows[index].name = "Bit & \"coin\"" }
+        let model = ReportViewModel(report)
+        try HTMLWriterTests.expectSame(model, "names")
+        let page = HTMLWriter.render(model)
+        #expect(page.contains(#"</a></div><span class="asset-name">Bitcoin</span><span class="sym">btcusdt</span></th>"#))
+        #expect(page.contains(#"aria-label="Bitcoin BTC/USDT"><div class="detail-card">"#))
+        #expect(page.contains(#"<h2><span class="asset-name">Bitcoin</span> BTC/USDT <span class="sym" aria-hidden="true">btcusdt</span></h2>"#))
+        #expect(page.contains(#"<span class="asset-name">Bit &amp; &quot;coin&quot;</span>"#))
+        #expect(page.contains(#"</a></div><span class="sym">shibusdt</span></th>"#), "no name, no empty line")
     }
 }
