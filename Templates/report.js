@@ -501,6 +501,10 @@
     row.figures = figures;
     row.order = index;
     row.words = (row.getAttribute("data-q") || "").toLowerCase().split(" ");
+    // The asset's name (Bitcoin), found by the start of any of its words: "bit" finds it, "eth"
+    // finds Ethereum but not Tether.
+    var name = row.querySelector(".asset-name");
+    row.nameWords = name ? name.textContent.toLowerCase().split(/\s+/).filter(Boolean) : [];
   });
   var search = document.getElementById("search"), shown = document.getElementById("shown");
   var noMatch = document.getElementById("no-match");
@@ -510,7 +514,8 @@
     var terms = view.q.toLowerCase().split(/[\s\/]+/).filter(Boolean), count = 0;
     rows.forEach(function (row) {
       var match = terms.every(function (term) {
-        return row.words.some(function (word) { return word.indexOf(term) >= 0; });
+        return row.words.some(function (word) { return word.indexOf(term) >= 0; })
+          || row.nameWords.some(function (word) { return word.indexOf(term) === 0; });
       });
       row.hidden = !match;
       if (match) count++;

@@ -86,7 +86,7 @@ struct ReportOptions: ParsableArguments {
     @Option(
         name: .customLong("source-url"),
         help: ArgumentHelp(
-            "Read one feed elsewhere: NAME=URL, NAME being wazirx, binance, binance-info, binance-us or binance-us-info; repeatable.",
+            "Read one feed elsewhere: NAME=URL, NAME being wazirx, binance, binance-info, binance-us, binance-us-info or wazirx-assets (the names of assets); repeatable.",
             valueName: "name=url"), transform: SettingKey.flag("source_urls") as @Sendable (String) throws -> [SourceOverride])
     var sourceURLs: [[SourceOverride]] = []
     @Option(

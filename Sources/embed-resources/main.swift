@@ -2,7 +2,8 @@ import Foundation
 
 /// `embed-resources OUTPUT FILE…`: writes OUTPUT, a Swift source holding each FILE as base64
 /// (`EmbedResources`, the build plugin, runs it): the templates by name without `.mustache`, the
-/// page's stylesheet and script by file name, and the `--sample` snapshot byte for byte.
+/// page's stylesheet and script by file name, and the `--sample` snapshot and the built-in asset
+/// names byte for byte.
 let arguments = CommandLine.arguments.dropFirst()
 guard let output = arguments.first else {
     FileHandle.standardError.write(Data("usage: embed-resources OUTPUT FILE…\n".utf8))
@@ -62,13 +63,16 @@ let source = """
     }
 
     /// The bundled real snapshot behind `--sample` (see Samples/SOURCES.md): WazirX's 450 tickers
-    /// captured 2022-11-22 and the ECB reference rates of 2022-11-21, byte for byte.
+    /// captured 2022-11-22 and the ECB reference rates of 2022-11-21, byte for byte; and WazirX's
+    /// `market-status` of 2020-03-31, the names of its assets whenever the live list cannot be read.
     public enum EmbeddedSample {
         public static let tickersName = "tickers-24hr-2022-11-22.json"
         public static let ratesName = "eurofxref-daily-2022-11-21.xml"
+        public static let assetNamesName = "market-status-2020-03-31.json"
 
         public static var tickers: Data { decode(tickersBase64) }
         public static var rates: Data { decode(ratesBase64) }
+        public static var assetNames: Data { decode(assetNamesBase64) }
 
         private static func decode(_ base64: String) -> Data {
             Data(base64Encoded: base64, options: .ignoreUnknownCharacters) ?? Data()
@@ -77,6 +81,8 @@ let source = """
         private static let tickersBase64 = \(samples["tickers-24hr-2022-11-22.json"] ?? "\"\"")
 
         private static let ratesBase64 = \(samples["eurofxref-daily-2022-11-21.xml"] ?? "\"\"")
+
+        private static let assetNamesBase64 = \(samples["market-status-2020-03-31.json"] ?? "\"\"")
     }
 
     """

@@ -245,6 +245,17 @@ def visible_symbols(page):
     return page.eval_on_selector_all("table.markets tbody tr:not([hidden])", "rows => rows.map(r => r.id.slice(2))")
 
 
+def visible_names(page):
+    """Each shown row's symbol with its asset's name, lower case ("" when it has none)."""
+    return page.eval_on_selector_all(
+        "table.markets tbody tr:not([hidden])",
+        "rows => rows.map(r => [r.id.slice(2), ((r.querySelector('.asset-name') || {}).textContent || '').toLowerCase()])")
+
+
+def name_begins(name, term):
+    return any(word.startswith(term) for word in name.split())
+
+
 def main():
     binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "cryptoreport"))
     ensure_tools()
@@ -344,6 +355,17 @@ def main():
             page.fill("#search", typed)
             shown = visible_symbols(page)
             check(symbol in shown and all(symbol[:3] in s for s in shown), "typing %r finds %s: %s" % (typed, symbol, shown[:5]))
+        # The asset's name: a word of it begun is enough, and a name's inside is not ("eth" is not Tether).
+        page.fill("#search", "bitcoin")
+        shown = visible_names(page)
+        check("btcusdt" in {s for s, _ in shown} and all(name_begins(n, "bitcoin") for _, n in shown),
+              "typing 'bitcoin' finds the BTC markets by their name: %s" % shown[:5])
+        check(page.text_content("#m-btcusdt .asset-name") == "Bitcoin", "the BTC/USDT row shows its name, Bitcoin")
+        page.fill("#search", "Tether")
+        shown = visible_names(page)
+        check("usdtinr" in {s for s, _ in shown} and all(name_begins(n, "tether") for _, n in shown), "typing 'Tether' finds USDT/INR: %s" % shown[:5])
+        page.fill("#search", "bitcoin cash")
+        check(visible_symbols(page) == ["bchsvusdt"], "every word of a name counts: 'bitcoin cash' is BCHSV/USDT alone: %s" % visible_symbols(page))
         page.fill("#search", "zzzz-none")
         check(page.is_visible("#no-match") and not visible_symbols(page), "a search finding nothing says so")
         page.fill("#search", "")
@@ -396,6 +418,9 @@ def main():
         page.goto("file://" + sek_html)
         page.click("#m-btcusdt .pair a")
         check(page.is_visible("#btcusdt") and page.evaluate("location.hash") == "#btcusdt", "clicking BTC/USDT opens its detail at #btcusdt")
+        title = page.evaluate("(() => { const h = document.querySelector('#btcusdt h2'); return [h.querySelector('.asset-name').textContent, h.textContent] })()")
+        check(title[0] == "Bitcoin" and "BTC/USDT" in title[1] and page.get_attribute("#btcusdt", "aria-label") == "Bitcoin BTC/USDT",
+              "the detail is headed by its name, Bitcoin, with the pair: %r" % title)
         facts = detail_facts(page, "btcusdt")
         row = sek_csv["btcusdt"]
         for column in ("open", "high", "low", "bid", "ask", "volume_value", "volume"):
@@ -723,7 +748,8 @@ def main():
               and any("up" in c or "down" in c for c, t in since), "the since-last column is coloured up and down: %s" % since[:3])
         page.fill("#search", "eth")
         shown = visible_symbols(page)
-        check(0 < len(shown) < total and all("eth" in s for s in shown)
+        check(0 < len(shown) < total and all("eth" in s or name_begins(n, "eth") for s, n in visible_names(page))
+              and "usdtinr" not in shown
               and page.text_content("#shown") == "%d av %d marknader" % (len(shown), total),
               "search filters the Swedish page and says so in Swedish: %r" % page.text_content("#shown"))
         page.fill("#search", "")

@@ -42,6 +42,19 @@ public struct FetchPolicy: Sendable, Equatable {
         return try SourceLocation(parsing: SourceLocation.defaultURL(of: source), source: source)
     }
 
+    /// Where the names of WazirX's assets are read (`wazirx-assets`), or `nil` when the built-in
+    /// list is used without asking: for the sample; when no exchange of `--source` is WazirX
+    /// (names are of assets, not exchanges); and when WazirX's tickers are read from another place
+    /// than the API (a file, a mirror) and `--source-url wazirx-assets=` names no place for the names.
+    public func assetNamesLocation() throws(FetchError) -> SourceLocation? {
+        if sample { return nil }
+        if let chosen = sourceURLs.last(where: { $0.feed == .wazirxAssets }) { return chosen.location }
+        guard exchanges.contains(.wazirx), try location(of: .tickers) == .http(Self.defaultTickersURL) else { return nil }
+        return try SourceLocation(parsing: SourceLocation.defaultURL(of: .wazirxAssets), source: .wazirxAssets)
+    }
+
+    private static let defaultTickersURL = URL(string: SourceLocation.defaultTickersURL) ?? URL(fileURLWithPath: "/")
+
     public func cacheFolder(environment: [String: String]) -> URL {
         cacheDirectory.map { URL(fileURLWithPath: $0) } ?? PayloadCache.defaultDirectory(environment: environment)
     }

@@ -12,8 +12,11 @@ public struct MaxAge: Sendable, Equatable, Codable {
         self.rates = rates
     }
 
+    /// How old a cached copy of `source` may be. Asset names have no limit: they change seldom,
+    /// and the built-in list that stands in for them is older than any cached copy.
     public subscript(source: DataSource) -> TimeInterval {
-        source.isMarketData ? tickers : rates
+        if source == .wazirxAssets { return .infinity }
+        return source.isMarketData ? tickers : rates
     }
 
     /// One `--max-age` value: `12h` for both sources, or `tickers=6h`, `rates=3d`. Units: `s`,

@@ -21,6 +21,7 @@ public enum SourceLocation: Sendable, Equatable {
         case .binanceInfo: "https://api.binance.com/api/v3/exchangeInfo"
         case .binanceUSTickers: "https://api.binance.us/api/v3/ticker/24hr"
         case .binanceUSInfo: "https://api.binance.us/api/v3/exchangeInfo"
+        case .wazirxAssets: "https://api.wazirx.com/api/v2/market-status"
         // Where notices go is the user's to say (`--notify`).
         case .notice: ""
         }

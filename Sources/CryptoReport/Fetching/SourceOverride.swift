@@ -12,6 +12,6 @@ public struct SourceOverride: Sendable, Equatable {
     /// The names `NAME=` takes, in the order the help lists them.
     public static let names: KeyValuePairs<String, DataSource> = [
         "wazirx": .tickers, "binance": .binanceTickers, "binance-info": .binanceInfo, "binance-us": .binanceUSTickers,
-        "binance-us-info": .binanceUSInfo,
+        "binance-us-info": .binanceUSInfo, "wazirx-assets": .wazirxAssets,
     ]
 }

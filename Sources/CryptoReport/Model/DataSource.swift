@@ -10,6 +10,9 @@ public enum DataSource: String, Sendable, Codable, CaseIterable {
     case binanceInfo = "binance-info"
     case binanceUSTickers = "binance-us-tickers"
     case binanceUSInfo = "binance-us-info"
+    /// WazirX's `market-status`: what each asset is called (`btc` → `Bitcoin`). Never needed for
+    /// a report: when it cannot be read, the built-in list stands in.
+    case wazirxAssets = "wazirx-assets"
     /// Not a feed: a webhook a notice of fired alerts is sent to (`--notify`).
     case notice
 
@@ -23,10 +26,12 @@ public enum DataSource: String, Sendable, Codable, CaseIterable {
         case .binanceInfo: "Binance exchangeInfo"
         case .binanceUSTickers: "Binance.US tickers"
         case .binanceUSInfo: "Binance.US exchangeInfo"
+        case .wazirxAssets: "WazirX asset names"
         case .notice: "Notice"
         }
     }
 
-    /// An exchange's market data, which `--max-age`'s `tickers=` limit applies to; not the ECB's.
-    public var isMarketData: Bool { self != .rates && self != .notice }
+    /// An exchange's market data, which `--max-age`'s `tickers=` limit applies to; not the ECB's,
+    /// nor the names of assets.
+    public var isMarketData: Bool { self != .rates && self != .notice && self != .wazirxAssets }
 }

@@ -35,7 +35,7 @@ public enum Exchange: String, Sendable, Codable, CaseIterable {
     /// The exchange whose feed `source` is; nil for the ECB's.
     public init?(feed source: DataSource) {
         switch source {
-        case .tickers, .klines: self = .wazirx
+        case .tickers, .klines, .wazirxAssets: self = .wazirx
         case .binanceTickers, .binanceInfo: self = .binance
         case .binanceUSTickers, .binanceUSInfo: self = .binanceUS
         case .rates, .notice: return nil

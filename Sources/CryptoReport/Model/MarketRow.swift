@@ -5,6 +5,9 @@ public struct MarketRow: Sendable, Equatable {
     public var symbol: String
     public var baseAsset: String
     public var quoteAsset: String
+    /// What the base asset is called (`Bitcoin`), from WazirX's list of its assets, whichever
+    /// exchange the ticker is from; `nil` when the list does not name it.
+    public var name: String? = nil
     public var currency: String
     public var price: Decimal
     public var open: Decimal?

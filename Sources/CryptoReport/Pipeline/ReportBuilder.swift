@@ -30,10 +30,12 @@ package struct ReportBuilder: Sendable {
     /// newer than replayed tickers) holds days published after the tickers: they are priced at
     /// the day in effect at their time, the same instant the freshness rules judge. `fallbacks`:
     /// the exchanges that failed before the one the tickers are from (`--source`);
-    /// `crossChecked`: the other exchanges read for `--cross-check`, and those that could not be.
+    /// `crossChecked`: the other exchanges read for `--cross-check`, and those that could not be;
+    /// `assetNames`: what each base asset is called, and the names left out of the list.
     package func build(
         tickers: FetchedPayload, decoded: TickerDecoder.Result, rates: FetchedPayload, exchangeDays: [ExchangeRates],
-        fallbacks: [Notice] = [], crossChecked: (others: [CrossCheck.Other], unread: [Diagnostic]) = ([], [])
+        fallbacks: [Notice] = [], crossChecked: (others: [CrossCheck.Other], unread: [Diagnostic]) = ([], []),
+        assetNames: AssetNamesDecoder.Result = AssetNamesDecoder.Result()
     ) throws -> Report {
         var newestTicker: Date?
         for ticker in decoded.tickers {
@@ -65,6 +67,9 @@ package struct ReportBuilder: Sendable {
         let exchange = Exchange(feed: tickers.source) ?? .wazirx
         for index in analysed.rows.indices {
             analysed.rows[index].exchange = exchange
+            if !assetNames.names.isEmpty {
+                analysed.rows[index].name = assetNames.names[CurrencyConverter.lowercased(analysed.rows[index].baseAsset)]
+            }
             let row = analysed.rows[index]
             if isOld(row.updatedAt) || staleQuotes.contains(row.quoteAsset.lowercased()) { analysed.rows[index].isStale = true }
         }
@@ -110,7 +115,7 @@ package struct ReportBuilder: Sendable {
             generatedAt: generatedAt,
             rates: exchangeRates, rows: shown, summary: summary,
             sources: [Report.SourceInfo(tickers), Report.SourceInfo(rates)],
-            diagnostics: Diagnostic.summarised(decoded.diagnostics + analysed.diagnostics), freshness: freshness,
+            diagnostics: Diagnostic.summarised(decoded.diagnostics + analysed.diagnostics + assetNames.diagnostics), freshness: freshness,
             notices: fallbacks + notices(tickers: tickers, rates: rates, exchangeRates: exchangeRates, freshness: freshness))
         // Every difference, not only those the warnings list before summing up the rest.
         report.priceGaps = differences.compactMap { diagnostic in

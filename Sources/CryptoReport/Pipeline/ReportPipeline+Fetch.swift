@@ -3,7 +3,7 @@ import Logging
 
 /// Both sources fetched and built into a report in each currency asked for.
 extension ReportPipeline {
-    /// Fetches both sources concurrently and builds the report.
+    /// Fetches both sources (and the names of the assets) concurrently and builds the report.
     public func makeReport(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> Report {
         try await prepare(spec, fetch: fetch).report
     }
@@ -28,6 +28,8 @@ extension ReportPipeline {
         loader.requestLog = RequestLog(directory: cache.directory)
         let acquirer = SourceAcquirer(policy: fetch, loader: loader, cache: cache, clock: clock, logger: logger)
         let ratesLocation = try fetch.location(of: .rates)
+        // Beside the tickers and the rates, never failing the run: a failure of theirs cancels it.
+        async let assetNames = acquireAssetNames(fetch, acquirer: acquirer)
         let (tickerResult, ratesResult) = try await bothOrFirstFailure(
             { try await self.acquireMarkets(fetch.exchanges, fetch: fetch, acquirer: acquirer) },
             { try await acquirer.acquire(ratesLocation, source: .rates) { try ECBRatesParser().parseAvailable($0) } },
@@ -38,12 +40,13 @@ extension ReportPipeline {
         // Judged once, for the reports and the history alike: a time a year ahead was left out of
         // the reports and stored all the same.
         let decoded = FutureTickerTimes.judged(tickerResult.value, readAt: tickerResult.payload.fetchedAt)
+        let names = await assetNames
         func build(_ currency: CurrencyCode) throws -> Report {
             var one = spec
             one.currency = currency
             return try ReportBuilder(spec: one, ratesAgeLimit: fetch.ratesAgeLimit, generatedAt: generatedAt).build(
                 tickers: tickerResult.payload, decoded: decoded, rates: ratesResult.payload,
-                exchangeDays: ratesResult.value, fallbacks: tickerResult.fallbacks, crossChecked: crossChecked)
+                exchangeDays: ratesResult.value, fallbacks: tickerResult.fallbacks, crossChecked: crossChecked, assetNames: names)
         }
         let report = try build(spec.currency)
         let others = try spec.currencies.dropFirst().map(build)

@@ -35,8 +35,12 @@ extension HTMLWriter {
         func altAttribute(_ field: (ReportViewModel.Detail) -> String) {
             for other in alt { out += " data-alt=\""; put(field(other)); out += "\"" }
         }
-        out += "<section class=\"detail\" id=\""; put(detail.anchor); out += "\" role=\"dialog\" aria-modal=\"true\" aria-label=\""; put(detail.pair)
-        out += "\"><div class=\"detail-card\">\n<header class=\"detail-head\"><div><h2>"; put(detail.pair); out += " <span class=\"sym\" aria-hidden=\"true\">";
+        out += "<section class=\"detail\" id=\""; put(detail.anchor); out += "\" role=\"dialog\" aria-modal=\"true\" aria-label=\""
+        if detail.hasName { put(detail.name); out += " " }
+        put(detail.pair)
+        out += "\"><div class=\"detail-card\">\n<header class=\"detail-head\"><div><h2>"
+        if detail.hasName { out += "<span class=\"asset-name\">"; put(detail.name); out += "</span> " }
+        put(detail.pair); out += " <span class=\"sym\" aria-hidden=\"true\">";
         put(detail.symbol)
         out += "</span></h2><div class=\"chart-head\"><span class=\"big\""; altAttribute { $0.price }; out += ">"; put(detail.price)
         out += "</span> <span class=\"pill "; put(detail.changeClass); out += "\""

@@ -80,7 +80,9 @@ extension HTMLWriter {
         if row.hasCrossCheck {
             out += " <span class=\"xcheck\" title=\""; put(row.crossCheck); out += "\">"; put(t[.crossCheckMark]); out += "</span>"
         }
-        out += "</a></div><span class=\"sym\">"; put(row.symbol); out += "</span></th>\n"
+        out += "</a></div>"
+        if row.hasName { out += "<span class=\"asset-name\">"; put(row.name); out += "</span>" }
+        out += "<span class=\"sym\">"; put(row.symbol); out += "</span></th>\n"
         out += "          <td class=\"num\""; altAttribute { $0.price }; out += ">"; put(row.price); out += "</td>\n"
         out += "          <td class=\"num chg "; put(row.changeClass); out += "\""; altAttribute { $0.change }
         out += "><span class=\"ar\" aria-hidden=\"true\">"; put(row.arrow); out += "</span>"; put(row.change); out += "</td>\n"

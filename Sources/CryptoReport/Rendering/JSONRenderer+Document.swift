@@ -37,7 +37,7 @@ extension JSONRenderer {
                 case .tickers, .binanceTickers, .binanceUSTickers: sources.tickers = source
                 case .rates: sources.rates = source
                 // backfill's alone, or what splits the tickers' symbols: no figure of the report is from it
-                case .klines, .binanceInfo, .binanceUSInfo, .notice: break
+                case .klines, .binanceInfo, .binanceUSInfo, .wazirxAssets, .notice: break
                 }
             }
             self.sources = sources
@@ -219,6 +219,8 @@ extension JSONRenderer {
 
     struct Market: Encodable {
         var values: [(String, String?)]
+        /// Absent, not null, when the asset's name is not known.
+        var name: String?
         var stale: Bool
         var trend: TrendItem?
 
@@ -234,6 +236,7 @@ extension JSONRenderer {
                 ("fx_rate", JSONRenderer.number(row.fxRate)), ("updated_at", row.updatedAt.map(ReportDates.iso8601)),
                 ("source", row.exchange.rawValue),
             ]
+            name = row.name
             stale = row.isStale
             trend = row.trend.map {
                 TrendItem(
@@ -248,6 +251,7 @@ extension JSONRenderer {
                 // Empty figures are null, so a reader can tell "none" from "zero".
                 try container.encode(value, forKey: AnyCodingKey(stringValue: key))
             }
+            if let name { try container.encode(name, forKey: AnyCodingKey(stringValue: "name")) }
             try container.encode(stale, forKey: AnyCodingKey(stringValue: "stale"))
             if let trend { try container.encode(trend, forKey: AnyCodingKey(stringValue: "trend")) }
         }

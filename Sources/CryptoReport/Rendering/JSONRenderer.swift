@@ -46,7 +46,7 @@ package struct JSONRenderer: Sendable {
     enum MarketWriter {
         /// A market's fields, in `Market`'s order; written sorted by key, as the encoder sorts.
         enum Field: CaseIterable {
-            case symbol, baseAsset, quoteAsset, currency, price, open, high, low, bid, ask, changePercent
+            case symbol, baseAsset, quoteAsset, name, currency, price, open, high, low, bid, ask, changePercent
             case spread, spreadPercent, volume, volumeValue, fxRate, updatedAt, source, stale, trend
 
             var key: String {
@@ -54,6 +54,7 @@ package struct JSONRenderer: Sendable {
                 case .symbol: "symbol"
                 case .baseAsset: "base_asset"
                 case .quoteAsset: "quote_asset"
+                case .name: "name"
                 case .currency: "currency"
                 case .price: "price"
                 case .open: "open"
@@ -86,7 +87,7 @@ package struct JSONRenderer: Sendable {
             bytes += "\n    {"
             var first = true
             for (field, opening) in Field.sorted {
-                if field == .trend && row.trend == nil { continue }
+                if field == .trend && row.trend == nil || field == .name && row.name == nil { continue }
                 if !first { bytes.append(UInt8(ascii: ",")) }
                 first = false
                 bytes.append(opening)
@@ -94,6 +95,7 @@ package struct JSONRenderer: Sendable {
                 case .symbol: appendString(row.symbol, to: &bytes)
                 case .baseAsset: appendString(row.baseAsset, to: &bytes)
                 case .quoteAsset: appendString(row.quoteAsset, to: &bytes)
+                case .name: appendString(row.name ?? "", to: &bytes)
                 case .currency: appendString(row.currency, to: &bytes)
                 case .price: appendNumber(row.price, to: &bytes)
                 case .open: appendNumber(row.open, to: &bytes)

@@ -20,6 +20,9 @@ extension ReportViewModel {
         var anchor, symbol, pair, quote: String
         /// The base asset, upper case (`BTC`): what the volume counts, whose other markets are listed.
         var base: String
+        /// What the base asset is called (`Bitcoin`), on top of the detail; empty when unknown (`hasName`).
+        var name: String
+        var hasName: Bool
         /// Why there is no chart, where there is none: the history holds no earlier day of the
         /// market yet, or the report was made without one.
         var noChart: String
@@ -146,7 +149,7 @@ extension ReportViewModel {
             // Foundation's difference, worked out in integers (`FastDecimal`).
             let changeMoney = market.open.map { FastDecimal.isAvailable ? (FastDecimal(market.price) - FastDecimal($0)).decimal : market.price - $0 }
             return Detail(
-                anchor: row.anchor, symbol: market.symbol, pair: row.pair, quote: row.quote, base: base,
+                anchor: row.anchor, symbol: market.symbol, pair: row.pair, quote: row.quote, base: base, name: row.name, hasName: row.hasName,
                 noChart: hasSeries ? "" : strings[report.hasHistory ? .noSeries : .noHistory],
                 currency: report.currency, price: row.price, open: row.open, high: row.high,
                 low: row.low, bid: row.bid, ask: row.ask,

@@ -47,6 +47,9 @@ extension ReportViewModel.MarketLine: MustacheParent {
         case "pair": pair
         case "base": base
         case "quote": quote
+        // `self`: the argument is called `name` too.
+        case "name": self.name
+        case "hasName": hasName
         case "price": price
         case "open": open
         case "high": high
@@ -190,6 +193,8 @@ extension ReportViewModel.Detail: MustacheParent {
         case "pair": pair
         case "quote": quote
         case "base": base
+        case "name": self.name
+        case "hasName": hasName
         case "noChart": noChart
         case "price": price
         case "open": open

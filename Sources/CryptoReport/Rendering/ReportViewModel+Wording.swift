@@ -53,7 +53,7 @@ extension ReportViewModel {
                 case .binanceInfo: t[.sourceBinanceInfo]
                 case .binanceUSTickers: t[.sourceBinanceUSTickers]
                 case .binanceUSInfo: t[.sourceBinanceUSInfo]
-                case .notice: ""
+                case .wazirxAssets, .notice: ""
                 }
             // The sample's location is worded by Fetching in English ("built-in sample NAME"):
             // the page says it in its own language.

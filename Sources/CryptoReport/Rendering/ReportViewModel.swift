@@ -55,6 +55,10 @@ struct ReportViewModel {
 
     struct MarketLine {
         var symbol, pair, base, quote: String
+        /// What the base asset is called (`Bitcoin`), shown with the symbol and found by the
+        /// page's search; empty when unknown (`hasName`).
+        var name: String
+        var hasName: Bool
         var price, open, high, low, bid, ask: String
         var change, changeClass, arrow: String
         var spread, spreadPct, volume, volumeValue, fxRate, updatedAt: String
@@ -419,7 +423,7 @@ struct ReportViewModel {
         let points = Sparkline.Points(market.trend?.series ?? [])
         return MarketLine(
             symbol: market.symbol, pair: "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())",
-            base: market.baseAsset.uppercased(), quote: market.quoteAsset.uppercased(),
+            base: market.baseAsset.uppercased(), quote: market.quoteAsset.uppercased(), name: market.name ?? "", hasName: market.name != nil,
             price: numbers.money(market.price), open: numbers.money(market.open), high: numbers.money(market.high),
             low: numbers.money(market.low), bid: numbers.money(market.bid), ask: numbers.money(market.ask),
             change: numbers.percent(market.changePercent), changeClass: changeClass(market.changePercent),
