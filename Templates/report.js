@@ -11,6 +11,24 @@
     var values = Array.prototype.slice.call(arguments, 1);
     return String(words[key] || "").replace(/\{(\d)\}/g, function (all, i) { return i < values.length ? String(values[i]) : all; });
   }
+  // How long ago the data is from, when the page is read, with its time in the reader's own
+  // zone; past the tool's --max-age a warning, so that a page opened years later says so.
+  (function () {
+    var lang = document.documentElement.lang || "en";
+    if (!window.Intl || !Intl.RelativeTimeFormat) return;
+    var relative = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
+    var units = [["year", 31557600], ["month", 2629800], ["week", 604800], ["day", 86400], ["hour", 3600], ["minute", 60]];
+    Array.prototype.forEach.call(document.querySelectorAll(".age[data-time]"), function (span) {
+      var time = Date.parse(span.getAttribute("data-time")), limit = Number(span.getAttribute("data-max-age"));
+      if (isNaN(time)) return;
+      var seconds = (Date.now() - time) / 1000, unit = units.filter(function (u) { return Math.abs(seconds) >= u[1]; })[0];
+      var ago = unit ? relative.format(-Math.round(seconds / unit[1]), unit[0]) : relative.format(0, "minute");
+      var local = new Date(time).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
+      var old = limit > 0 && seconds > limit;
+      span.textContent = say(old ? "scriptDataOld" : "scriptUpdated", ago + " (" + local + ")");
+      if (old) span.className = "age old";
+    });
+  })();
   // The view in the address's fragment: the search, the sorted column and its direction, and
   // the currency shown. A fragment without "=" names a market's detail (#btcusdt) instead.
   var view = { q: "", sort: "", dir: "", cur: "" };
@@ -586,35 +604,6 @@
   // The skip link lands in the search box, the table's first control, keeping the address's view.
   var skip = document.querySelector(".skip");
   if (skip) skip.addEventListener("click", function (event) { event.preventDefault(); search.focus(); });
-  // On a phone the table is screens below the summary, the charts and the converter: a button
-  // kept at hand while it is out of view takes the reader to the search box (shown by the
-  // stylesheet on narrow screens only).
-  var markets = document.getElementById("markets");
-  if (markets && "IntersectionObserver" in window) {
-    var jump = document.createElement("button");
-    jump.type = "button";
-    jump.className = "jump";
-    jump.textContent = say("scriptFindMarket");
-    jump.hidden = true;
-    jump.addEventListener("click", function () {
-      search.scrollIntoView({ block: "start" });
-      search.focus({ preventScroll: true });
-    });
-    document.body.appendChild(jump);
-    // Shown only while the table is still below (past it, the button would cover the footer),
-    // and not over the converter, whose fields sit where it would.
-    var near = { markets: false, converter: false }, past = false;
-    var watcher = new IntersectionObserver(function (entries) {
-      entries.forEach(function (entry) {
-        near[entry.target.id] = entry.isIntersecting;
-        if (entry.target === markets) past = !entry.isIntersecting && entry.boundingClientRect.top < 0;
-      });
-      jump.hidden = near.markets || near.converter || past;
-    });
-    watcher.observe(markets);
-    if (converter) watcher.observe(converter);
-  }
-
   // Columns to hide, by their header's text, remembered on this computer.
   var storageKey = "cryptoreport.hiddenColumns", hidden = [];
   try { hidden = JSON.parse(localStorage.getItem(storageKey) || "[]") || []; } catch (e) { hidden = []; }

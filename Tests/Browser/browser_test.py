@@ -817,37 +817,62 @@ def main():
             check(page.locator("#btcusdt .points").count() == 1 and not spill, "at %d px the detail's tables fit its card: %s px over" % (width, spill))
             context.close()
 
-        # On a phone the table is screens down: a button at hand takes the reader to the search box,
-        # and goes while the table is in view, or a detail is open; a desktop has none.
+        # On a phone the list is the page: its first row is in the first screen, the page itself
+        # scrolls (no box inside it), and fields and targets suit a finger.
         context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
         page = context.new_page()
+        page.goto("file://" + usd_html)
+        page.wait_for_timeout(200)
+        first_row = page.evaluate("document.querySelector('table.markets tbody tr').getBoundingClientRect().top")
+        check(0 < first_row < 844, "on a phone the first market row is in the first screen (at %d px)" % first_row)
+        check(page.evaluate("(() => { const w = document.querySelector('.table-wrap'); return w.scrollWidth <= w.clientWidth && w.scrollHeight <= w.clientHeight + 1 })()"),
+              "on a phone the table is no box scrolling inside the page")
         page.goto("file://" + sek_html)
         page.wait_for_timeout(200)
-        check(page.is_visible(".jump") and page.text_content(".jump") == "Sök marknad", "on a phone a 'Sök marknad' button is at hand")
         # Fields a phone does not zoom into (16 px), and targets a finger can hit.
         sizes = page.evaluate("Array.from(document.querySelectorAll('#search, #conv-amount, #conv-from, #conv-to')).map(e => parseFloat(getComputedStyle(e).fontSize))")
         check(len(sizes) == 4 and min(sizes) >= 16, "on a phone the fields' text is 16 px or more: %s" % sizes)
-        heights = page.evaluate("Array.from(document.querySelectorAll('#currency-switch button, .columns summary')).map(e => Math.round(e.getBoundingClientRect().height))")
-        check(heights and min(heights) >= 40, "on a phone the currency switch and the column chooser are 40 px tall or more: %s" % heights)
-        page.tap(".jump")
-        page.wait_for_timeout(300)
-        top = page.evaluate("document.getElementById('search').getBoundingClientRect().top")
-        check(page.evaluate("document.activeElement.id") == "search" and 0 <= top <= 100 and not page.is_visible(".jump"),
-              "the button takes the reader to the search box (at %s px), and goes while the table is in view" % top)
-        page.goto("file://" + sek_html)
-        page.evaluate("document.getElementById('converter').scrollIntoView({ block: 'end' })")
-        page.wait_for_timeout(300)
-        check(not page.is_visible(".jump"), "the button is not over the converter's fields")
-        page.goto("file://" + sek_html + "#btcusdt")
-        page.evaluate("scrollTo(0, 0)")
+        heights = page.evaluate("Array.from(document.querySelectorAll('#currency-switch button')).map(e => Math.round(e.getBoundingClientRect().height))")
+        check(heights and min(heights) >= 40, "on a phone the currency switch is 40 px tall or more: %s" % heights)
+        check(not page.is_visible(".columns"), "on a phone the columns are market, price and 24 h, with no chooser")
+        context.close()
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        page = context.new_page()
+        page.goto("file://" + usd_html)
         page.wait_for_timeout(200)
-        check(not page.is_visible(".jump"), "the button is not over an open detail")
+        first_row = page.evaluate("document.querySelector('table.markets tbody tr').getBoundingClientRect().top")
+        check(0 < first_row < 768, "at 1366 x 768 the first market row is in the first screen (at %d px)" % first_row)
+        context.close()
+
+        # Freshness, computed when the page is read: three hours after the data, "3 hours ago";
+        # years after, a warning. A market with a limit is marked in the list; a page without
+        # history says when charts come.
+        context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="sv-SE", timezone_id="Europe/Stockholm")
+        context.add_init_script("(() => { const t = Date.parse('2022-11-22T03:51:33Z'); Date.now = () => t; })()")
+        page = context.new_page()
+        page.goto("file://" + sek_html)
+        page.wait_for_timeout(200)
+        age = page.text_content(".cur-0 .age")
+        check(age.startswith("uppdaterad för 3 timmar sedan (22 nov. 2022 01:51)") and "old" not in page.get_attribute(".cur-0 .age", "class"),
+              "three hours after its data the page says so, in the reader's zone: %r" % age)
+        context.close()
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        page.goto("file://" + usd_html)
+        page.wait_for_timeout(200)
+        age = page.text_content(".age")
+        check(age.startswith("Old data: updated ") and "years ago" in age and page.is_visible(".age.old"), "years after its data the page warns: %r" % age)
+        check(page.is_visible(".charts-note") and "history" in page.text_content(".charts-note"), "a page without history says when charts and trends come")
         context.close()
         context = browser.new_context(viewport={"width": 1366, "height": 900})
         page = context.new_page()
         page.goto("file://" + sek_html)
         page.wait_for_timeout(200)
-        check(page.locator(".jump").count() == 1 and not page.is_visible(".jump"), "a desktop shows no such button")
+        marked = page.eval_on_selector_all("table.markets tbody tr:has(.limit-mark)", "rows => rows.map(r => r.id)")
+        title = page.get_attribute("#m-btcusdt .limit-mark", "title") or ""
+        check("m-btcusdt" in marked and "m-ethusdt" in marked and "m-usdtinr" not in marked and "180" in title,
+              "markets with a limit are marked in the list, with the limits in the mark's title: %r %r" % (marked[:5], title))
+        check(not page.is_visible(".charts-note"), "a page with history has no note on charts to come")
         context.close()
 
         # On a phone the detail's chart is drawn at the phone's width: labels of 12 px, not 8; turned
@@ -952,8 +977,8 @@ def main():
             check(shown == 5 and total > 20, "%s: 5 of %d alerts shown before the rest are opened (%d)" % (where, total, shown))
             summary = page.locator(".alerts summary")
             check(summary.text_content() == "%d larm till" % (total - 5), "%s: the folded line counts the rest: %r" % (where, summary.text_content()))
-            box = page.locator(".cards").bounding_box()
-            check(box is not None and box["y"] < 900, "%s: the cards start on the first screen (at %s)" % (where, box and box["y"]))
+            box = page.locator("table.markets tbody tr").first.bounding_box()
+            check(box is not None and box["y"] < 900, "%s: the list starts on the first screen (at %s)" % (where, box and box["y"]))
             summary.click()
             shown = page.evaluate("[...document.querySelectorAll('.alerts li')].filter(e => e.checkVisibility()).length")
             check(shown == total, "%s: opening the line shows all %d alerts (%d)" % (where, total, shown))

@@ -49,6 +49,8 @@ public struct Report: Sendable, Equatable {
         public var percent: Decimal
     }
 
+    /// How old the tickers may be (`--max-age`): a page read later than this after its data warns.
+    public var tickersAgeLimit: TimeInterval = 24 * 3600
     /// `--cross-check`'s differences over the tolerance, marked on the page's rows.
     public var priceGaps: [PriceGap] = []
     /// The reader's holdings valued in the report currency; nil without holdings.

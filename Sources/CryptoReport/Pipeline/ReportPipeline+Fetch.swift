@@ -44,9 +44,11 @@ extension ReportPipeline {
         func build(_ currency: CurrencyCode) throws -> Report {
             var one = spec
             one.currency = currency
-            return try ReportBuilder(spec: one, ratesAgeLimit: fetch.ratesAgeLimit, generatedAt: generatedAt).build(
+            var report = try ReportBuilder(spec: one, ratesAgeLimit: fetch.ratesAgeLimit, generatedAt: generatedAt).build(
                 tickers: tickerResult.payload, decoded: decoded, rates: ratesResult.payload,
                 exchangeDays: ratesResult.value, fallbacks: tickerResult.fallbacks, crossChecked: crossChecked, assetNames: names)
+            report.tickersAgeLimit = fetch.maxAge.tickers
+            return report
         }
         let report = try build(spec.currency)
         let others = try spec.currencies.dropFirst().map(build)

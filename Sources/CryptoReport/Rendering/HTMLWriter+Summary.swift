@@ -32,8 +32,9 @@ extension HTMLWriter {
     mutating func summary(_ view: ReportViewModel) {
         let t = view.t
         if view.isSwitchable { out += "<div class=\"cur-"; put(view.viewIndex); out += "\">" }
-        out += "<header>\n  <h1>"; put(view.title); out += "</h1>\n  <p class=\"sub\"><span>"; put(view.said.generated)
-        out += "</span><span>"; put(view.said.newestTicker); out += "</span><span>"; put(view.said.ecbRates); out += "</span></p>\n</header>\n"
+        out += "<header>\n  <h1>"; put(view.title); out += "</h1>\n  <p class=\"pulse\">"
+        put(view.said.pulse); out += "<span class=\"age\" data-time=\""; put(view.dataTime); out += "\" data-max-age=\""; put(view.dataMaxAge)
+        out += "\"></span></p>\n</header>\n"
         if view.hasAlerts {
             alerts(heading: t[.alerts], label: t[.alerts], first: view.firstAlerts, more: view.moreAlerts, moreLabel: view.moreAlertsLabel)
         }
@@ -43,7 +44,16 @@ extension HTMLWriter {
             out += "  </ul>\n</section>\n"
         }
         if view.hasHoldings { holdings(view) }
-        out += "\n"
+        if view.isSwitchable { out += "</div>" }
+    }
+
+    /// What follows the table, once per currency: the cards, the top lists, the charts and the
+    /// comparison.
+    mutating func summaryAfterTable(_ view: ReportViewModel) {
+        let t = view.t
+        if view.isSwitchable { out += "<div class=\"cur-"; put(view.viewIndex); out += "\">" }
+        out += "<p class=\"sub\"><span>"; put(view.said.generated); out += "</span><span>"; put(view.said.newestTicker)
+        out += "</span><span>"; put(view.said.ecbRates); out += "</span></p>\n"
         cards(view)
         out += "\n"
         if view.hasMovers { movers(view) }
@@ -74,6 +84,7 @@ extension HTMLWriter {
             out += "<section class=\"card compare-card\" aria-label=\""; put(t[.comparison]); out += "\"><h2>"; put(view.comparisonTitle)
             out += "</h2><p class=\"small\">"; put(view.comparisonNote); out += "</p></section>\n"
         }
+        if view.hasChartsNote { out += "<p class=\"card small charts-note\">"; put(t[.chartsNote]); out += "</p>\n" }
         if view.isSwitchable { out += "</div>" }
     }
 

@@ -80,6 +80,9 @@ extension HTMLWriter {
         if row.hasCrossCheck {
             out += " <span class=\"xcheck\" title=\""; put(row.crossCheck); out += "\">"; put(t[.crossCheckMark]); out += "</span>"
         }
+        if row.hasLimit {
+            out += " <span class=\"limit-mark\" title=\""; put(row.limitTitle); out += "\">"; put(t[.limitMark]); out += "</span>"
+        }
         out += "</a></div>"
         if row.hasName { out += "<span class=\"asset-name\">"; put(row.name); out += "</span>" }
         out += "<span class=\"sym\">"; put(row.symbol); out += "</span></th>\n"

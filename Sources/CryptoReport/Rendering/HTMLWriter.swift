@@ -94,8 +94,11 @@ struct HTMLWriter: ~Copyable {
         }
         for view in model.views { summary(view) }
         out += "\n"
-        if model.hasConverter { converter(model) }
         table(model)
+        out += "\n"
+        for view in model.views { summaryAfterTable(view) }
+        out += "\n"
+        if model.hasConverter { converter(model) }
         out += "\n\n"
         if model.hasDetails { details(model) }
         flushIfFull()

@@ -124,7 +124,6 @@ extension PageStrings {
         case scriptShownOf
         case scriptShown
         case scriptSortBy
-        case scriptFindMarket
         case scriptMostTraded
         case scriptAllUnits
         case noticeTickers
@@ -145,6 +144,11 @@ extension PageStrings {
         case periodSinceLast
         /// A holdings alert's subject, where a market's names its pair.
         case holdingsSubject
+        case pulse
+        case chartsNote
+        case scriptUpdated
+        case scriptDataOld
+        case limitMark
         /// `--cross-check`: a row's mark, and its title.
         case crossCheckMark
         case crossCheckTitle

@@ -81,7 +81,7 @@ package struct PageStrings: Sendable {
 
     /// The texts the page's script writes itself, as JSON for an HTML-escaped attribute.
     package var scriptJSON: String {
-        let keys: [Key] = [.scriptShownOf, .scriptShown, .scriptSortBy, .scriptFindMarket, .scriptMostTraded, .scriptAllUnits]
+        let keys: [Key] = [.scriptShownOf, .scriptShown, .scriptSortBy, .scriptMostTraded, .scriptAllUnits, .scriptUpdated, .scriptDataOld]
         // The attribute is HTML-escaped; JSON's own escapes are the history data's.
         let entries = keys.map { key in "\"\(key.rawValue)\":" + ReportViewModel.jsonString(self[key]) }
         return "{" + entries.joined(separator: ",") + "}"

@@ -68,6 +68,8 @@ extension ReportViewModel.MarketLine: MustacheParent {
         case "stale": stale
         case "hasCrossCheck": hasCrossCheck
         case "crossCheck": crossCheck
+        case "hasLimit": hasLimit
+        case "limitTitle": limitTitle
         case "sincePrevious": sincePrevious
         case "change7d": change7d
         case "change30d": change30d
@@ -177,6 +179,9 @@ extension ReportViewModel: MustacheParent {
         case "lang": lang
         case "scriptStrings": scriptStrings
         case "said": said
+        case "dataTime": dataTime
+        case "dataMaxAge": dataMaxAge
+        case "hasChartsNote": hasChartsNote
         case "pageStyle": pageStyle
         case "pageScript": pageScript
         default: nil

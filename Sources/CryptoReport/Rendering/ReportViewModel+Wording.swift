@@ -102,7 +102,8 @@ extension ReportViewModel {
             ecbReferenceRates: t.format(.ecbReferenceRates, ecbDate), topVolume: t.format(.topVolume, report.currency),
             volumeFloor: t.format(.volumeFloor, volumeFloor)
                 + (summary.belowVolumeFloor > 0 ? t.format(.volumeFloorLeftOut, count(summary.belowVolumeFloor)) : "") + ".",
-            method: t.format(.method, report.currency, ecbDate), disclaimer: t.format(.disclaimer, t.localeName(report.localeIdentifier)))
+            method: t.format(.method, report.currency, ecbDate), disclaimer: t.format(.disclaimer, t.localeName(report.localeIdentifier)),
+            pulse: t.format(.pulse, breadth.advancers, breadth.decliners, breadth.unchanged))
     }
 
     /// The holdings' changes over 24 h, 7 and 30 days that the data tells, each in money and %.

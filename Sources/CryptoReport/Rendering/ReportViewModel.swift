@@ -67,6 +67,9 @@ struct ReportViewModel {
         /// `crossCheck` says which and how far (`On Binance the price is +2,51 % from this one`).
         var hasCrossCheck = false
         var crossCheck = ""
+        /// An alert rule sets a price limit on the market, fired or not: `limitTitle` names them.
+        var hasLimit = false
+        var limitTitle = ""
         var sincePrevious, change7d, change30d: String
         var sincePreviousClass, change7dClass, change30dClass: String
         /// `▁▂▄█`, for Markdown.
@@ -133,7 +136,17 @@ struct ReportViewModel {
         var volumeFloor = ""
         /// The footer's paragraphs.
         var method = "", disclaimer = ""
+        /// The header's line of how the market moved: `24 h: ▲ 38 up · ▼ 191 down · ■ 38 unchanged`.
+        var pulse = ""
     }
+
+    /// When the data is from (ISO 8601, the newest ticker's time, else the report's), and how old
+    /// it may be (`--max-age`'s tickers, in seconds): the page's script says how long ago it was
+    /// and warns once the page is read past that age.
+    var dataTime = ""
+    var dataMaxAge = ""
+    /// No chart or trend yet: a first run, or none into this history, says when they come.
+    var hasChartsNote = false
 
     var title = ""
     var currency: String
@@ -273,6 +286,8 @@ struct ReportViewModel {
         self.locale = report.localeIdentifier
         dataDate = report.dataDate
         generatedAt = time.minute(report.generatedAt)
+        dataTime = ISO8601DateFormatter().string(from: report.summary.newestTickerAt ?? report.generatedAt)
+        dataMaxAge = String(Int(report.tickersAgeLimit.rounded()))
         ecbDate = report.rates.date
         let c = summary.counts
         counts = Counts(
@@ -301,6 +316,18 @@ struct ReportViewModel {
         hasMovers = hasGainers || hasLosers || hasTopVolume || hasWidestSpreads
         let makesDetailsLazily = withDetails && lazyDetails
         var madeRows = report.rows.map(row)
+        if report.alertRules.contains(where: { rule in
+            if case .above = rule.condition { return true }
+            if case .below = rule.condition { return true }
+            return false
+        }) {
+            for (index, market) in report.rows.enumerated() {
+                let limits = Self.limits(for: market, in: report)
+                guard !limits.isEmpty else { continue }
+                madeRows[index].hasLimit = true
+                madeRows[index].limitTitle = t[.alertLimits] + " " + limits.map { Self.limitLabel($0, numbers: numbers, strings: t) }.joined(separator: ", ")
+            }
+        }
         if !report.priceGaps.isEmpty {
             let gaps = Dictionary(grouping: report.priceGaps, by: \.asset)
             for (index, market) in report.rows.enumerated() {
@@ -375,6 +402,7 @@ struct ReportViewModel {
                 svg: svg)
         }
         hasCharts = !charts.isEmpty
+        hasChartsNote = !hasCharts && !report.rows.isEmpty && !report.rows.contains { ($0.trend?.series.count ?? 0) > 1 }
         let comparedMarkets = Self.comparedMarkets(report)
         comparison = ComparisonChart.svg(
             comparedMarkets.map { ComparisonChart.Series(name: "\($0.0.baseAsset.uppercased())/\($0.0.quoteAsset.uppercased())", points: $0.1) },
