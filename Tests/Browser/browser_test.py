@@ -875,6 +875,28 @@ def main():
         check(not page.is_visible(".charts-note"), "a page with history has no note on charts to come")
         context.close()
 
+        # The switch stays at hand: in view far down the list, and with a detail open it switches
+        # the detail's figures instead of closing it; on a phone it does not cover the ✕.
+        for width, height in ((1366, 900), (390, 844)):
+            context = browser.new_context(viewport={"width": width, "height": height})
+            page = context.new_page()
+            page.goto("file://" + sek_html)
+            page.evaluate("document.querySelector('table.markets tbody tr:last-child').scrollIntoView()")
+            page.wait_for_timeout(100)
+            check(page.is_visible("#currency-switch button[data-i='1']"), "at %d px the switch is in view far down the list" % width)
+            page.goto("file://" + sek_html + "#btcusdt")
+            page.wait_for_timeout(200)
+            page.click("#currency-switch button[data-i='1']")
+            page.wait_for_timeout(200)
+            price = page.text_content("#btcusdt .chart-head .big")
+            check(page.evaluate("location.hash") == "#btcusdt" and page.is_visible("#btcusdt") and equal_to_csv(price, switched_csv["btcusdt"]["price"]),
+                  "at %d px USD with a detail open switches the detail (%r) and leaves it open" % (width, price))
+            close = page.locator("#btcusdt .close").bounding_box()
+            switch = page.locator("#currency-switch").bounding_box()
+            apart = close["y"] + close["height"] <= switch["y"] or switch["y"] + switch["height"] <= close["y"] or close["x"] + close["width"] <= switch["x"] or switch["x"] + switch["width"] <= close["x"]
+            check(apart, "at %d px the detail's close button and the switch do not overlap" % width)
+            context.close()
+
         # On a phone the detail's chart is drawn at the phone's width: labels of 12 px, not 8; turned
         # sideways, it is drawn again at the new width.
         context = browser.new_context(viewport={"width": 390, "height": 844})
