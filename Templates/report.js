@@ -439,41 +439,132 @@
     ticks.forEach(function (t) {
       svgNode(svg, "text", { "class": "day", x: x(t[0]), y: height - 3, "text-anchor": t[1] }, t[2]);
     });
+    // A limit crossed inside the window: a dot on the first day past it, named in its title.
+    limits.forEach(function (limit, li) {
+      if (!range.onScale[li]) return;
+      for (var i = 1; i < points.length; i++) {
+        var before = points[i - 1].value - limit.v, after = points[i].value - limit.v;
+        if (before === 0 || (after !== 0 && (before < 0) === (after < 0))) continue;
+        var dot = svgNode(svg, "circle", { "class": "cross " + limit.d, cx: x(i), cy: Math.round(y(points[i].value)), r: 4 });
+        svgNode(dot, "title", {}, limit.t + " · " + shortDay(points[i].day, months, data.monthFirst));
+      }
+    });
+    // The chosen day's marker (`pick`), and the day nearest a pointer's x (`nearest`).
+    var marker = svgNode(svg, "circle", { "class": "pick", r: 5, cx: x(end), cy: Math.round(y(last)) });
+    svg.pick = function (i) {
+      marker.setAttribute("cx", x(i));
+      marker.setAttribute("cy", Math.round(y(points[i].value)));
+    };
+    svg.nearest = function (clientX) {
+      var rect = svg.getBoundingClientRect(), at = (clientX - rect.left) / rect.width * width;
+      return Math.max(0, Math.min(end, Math.round((at - left) / (right - left) * end)));
+    };
     return svg;
+  }
+  // "22 nov 2022", or "Nov 22, 2022" where the locale writes the month first: the chart's days,
+  // with their year, so that the axis and the list of days read alike.
+  function longDay(day, months, monthFirst) {
+    var short = shortDay(day, months, monthFirst);
+    return short === day ? day : short + (monthFirst ? ", " : " ") + day.slice(0, 4);
   }
   function drawDetail(detail) {
     var box = detail && detail.classList.contains("detail") && detail.querySelector(".history");
     var index = document.documentElement.getAttribute("data-cur") || "0", data = histories[index];
     var series = data && data.m[detail.id], template = document.getElementById("points-table");
     // No width yet while the page loads: the fragment's :target applies once it is parsed (load).
-    var width = box && box.clientWidth;
-    if (!box || !width || !series || !template || (box.getAttribute("data-drawn") === index && box.getAttribute("data-width") === String(width))) return;
-    var prices = series[0].split(" "), changes = series[1].split(" "), points = [];
+    var width = box && box.clientWidth, range = (box && box.getAttribute("data-range")) || "all";
+    if (!box || !width || !series || !template || (box.getAttribute("data-drawn") === index && box.getAttribute("data-width") === String(width)
+      && box.getAttribute("data-drawn-range") === range)) return;
+    var prices = series[0].split(" "), changes = series[1].split(" "), all = [];
     data.days.forEach(function (day, i) {
-      if (prices[i] !== "-") points.push({ day: day, price: prices[i], value: Number(prices[i]), change: changes[i] });
+      if (prices[i] !== "-") all.push({ day: day, price: prices[i], value: Number(prices[i]), change: changes[i] });
     });
-    if (points.length < 2) return;
+    if (all.length < 2) return;
+    // 7 d when the history holds more; 30 d when more than that; all of it.
+    var ranges = [["7", say("change7d")], ["30", say("change30d")]].filter(function (r) { return all.length > Number(r[0]) + 1; });
+    if (range !== "all" && !ranges.some(function (r) { return r[0] === range; })) range = "all";
+    var points = range === "all" ? all : all.slice(-(Number(range) + 1));
     var heading = detail.querySelector(".history").previousElementSibling;
+    var months = data.months || [];
     box.textContent = "";
-    box.appendChild(chart(data, points, data.l[detail.id] || [], detail.getAttribute("aria-label") + ", " + (heading ? heading.textContent.toLowerCase() : ""), width));
+    if (ranges.length) {
+      var group = document.createElement("div");
+      group.className = "ranges";
+      group.setAttribute("role", "group");
+      group.setAttribute("aria-label", say("scriptRange"));
+      ranges.concat([["all", say("scriptRangeAll")]]).forEach(function (r) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.textContent = r[1];
+        button.setAttribute("aria-pressed", String(r[0] === range));
+        button.addEventListener("click", function () { box.setAttribute("data-range", r[0]); drawDetail(detail); });
+        group.appendChild(button);
+      });
+      box.appendChild(group);
+    }
+    // The chosen day's highlights: its value, and the change to it over the range drawn.
+    var line = document.createElement("p");
+    line.className = "pick-line";
+    line.setAttribute("aria-live", "polite");
+    box.appendChild(line);
+    var svg = chart(data, points, data.l[detail.id] || [], detail.getAttribute("aria-label") + ", " + (heading ? heading.textContent.toLowerCase() : ""), width);
+    box.appendChild(svg);
     var earlier = detail.querySelector(".earlier") || box;
     earlier.textContent = "";
     earlier.appendChild(template.content.cloneNode(true));
-    var body = earlier.querySelector("tbody");
+    var body = earlier.querySelector("tbody"), rows = [];
+    function choose(i, focus) {
+      var point = points[i], first = points[0], digits = point.price.indexOf(".") < 0 ? 0 : point.price.length - point.price.indexOf(".") - 1;
+      var moved = point.value - first.value, pct = first.value ? moved / first.value * 100 : 0;
+      var arrow = moved > 0 ? "\u25b2 " : moved < 0 ? "\u25bc " : "";
+      line.textContent = "";
+      var day = document.createElement("span");
+      day.textContent = longDay(point.day, months, data.monthFirst) + " ";
+      var value = document.createElement("strong");
+      value.textContent = money(data, point.price);
+      var change = document.createElement("span");
+      change.className = moved > 0 ? "up" : moved < 0 ? "down" : "flat";
+      change.textContent = i === 0 ? "" : " " + arrow + percent(data, pct * 100) + " (" + (moved > 0 ? "+" : "") + money(data, moved.toFixed(digits)) + ") "
+        + say("scriptSince", shortDay(first.day, months, data.monthFirst));
+      line.appendChild(day);
+      line.appendChild(value);
+      line.appendChild(change);
+      svg.pick(i);
+      rows.forEach(function (row, r) { row.setAttribute("aria-selected", String(r === i)); });
+      if (focus) rows[i].focus();
+    }
     for (var i = points.length - 1; i >= 0; i--) {
       var row = body.insertRow(), change = points[i].change === "-" ? null : Number(points[i].change);
+      rows[i] = row;
+      row.tabIndex = -1;
       // The day heads its row (read out before each figure), on one line on a phone.
       var day = document.createElement("th");
       day.scope = "row";
-      day.textContent = points[i].day;
+      day.textContent = longDay(points[i].day, months, data.monthFirst);
       row.appendChild(day);
       row.insertCell().textContent = money(data, points[i].price);
       var cell = row.insertCell();
       cell.className = change === null ? "flat" : change > 0 ? "up" : change < 0 ? "down" : "flat";
       if (change !== null) cell.textContent = percent(data, change);
+      row.addEventListener("click", choose.bind(null, i, false));
     }
+    // The list is one stop for Tab: the chosen day's row; the arrows move the choice.
+    body.addEventListener("keydown", function (event) {
+      var at = rows.indexOf(event.target), next = event.key === "ArrowDown" ? at - 1 : event.key === "ArrowUp" ? at + 1 : -2;
+      if (at < 0 || next < 0 || next >= rows.length) return;
+      event.preventDefault();
+      rows[at].tabIndex = -1;
+      rows[next].tabIndex = 0;
+      choose(next, true);
+    });
+    rows[points.length - 1].tabIndex = 0;
+    // Hovering or touching the chart shows that day.
+    svg.addEventListener("pointermove", function (event) { choose(svg.nearest(event.clientX), false); });
+    svg.addEventListener("pointerdown", function (event) { choose(svg.nearest(event.clientX), false); });
+    choose(points.length - 1, false);
     box.setAttribute("data-drawn", index);
     box.setAttribute("data-width", String(width));
+    box.setAttribute("data-drawn-range", range);
   }
   function drawTarget() {
     var id = location.hash.slice(1);

@@ -195,6 +195,9 @@ def history_drawn(page, currency, price):
           and all(re.match("(över|under) ", text) for text in limits), where + "the chart draws both alert limits as lines, named in Swedish: %r" % limits)
     size = chart_label_px(page, "btcusdt")
     check(11.5 <= size <= 12.5, where + "the chart's labels are 12 px on screen, whatever the box's width: %.1f" % size)
+    crossings = page.eval_on_selector_all("#btcusdt .history svg circle.cross title", "t => t.map(e => e.textContent)")
+    check(crossings and all(re.match("(över|under) .* · \\d{1,2} [a-z]+$", text) for text in crossings),
+          where + "a limit crossed inside the window is marked where it is crossed: %r" % crossings[:3])
     # The SEK page is Swedish, in both its currencies: so is its dated axis.
     months = ["jan", "feb", "mars", "apr", "maj", "juni", "juli", "aug", "sep", "okt", "nov", "dec"]
     def short(day):
@@ -209,7 +212,11 @@ def history_drawn(page, currency, price):
     label_xs = page.eval_on_selector_all("#btcusdt .history svg text:not(.day):not(.limit)", "t => t.map(e => +e.getAttribute('x'))")
     check(len(label_xs) == 2 and min(label_xs) > max(xs), where + "the low and high labels are right of the line")
     rows = page.eval_on_selector_all("#btcusdt .points tbody tr", "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent))")
-    check([row[0] for row in rows] == days[::-1], where + "the earlier points are every recorded day, newest first (%d of %d)" % (len(rows), len(days)))
+    # Dated as the axis is, with the year: one style per locale.
+    def long(day):
+        return "%s %s" % (short(day), day[:4])
+    check([row[0] for row in rows] == [long(day) for day in days[::-1]],
+          where + "the earlier points are every recorded day, newest first, dated as the axis (%d of %d): %r" % (len(rows), len(days), [row[0] for row in rows][:2]))
     check(rows and rows[0][1] == price, where + "the newest point %r is the detail's price as the server wrote it, %r" % (rows[0][1] if rows else None, price))
     newest_first = recorded[::-1]
     for index, (row, (day, value)) in enumerate(zip(rows, newest_first)):
@@ -444,8 +451,8 @@ def main():
         days = page.eval_on_selector_all("#btcusdt .points tbody tr", "rs => rs.map(r => r.cells[0].tagName + ' ' + r.cells[0].scope)")
         check(days and all(d == "TH row" for d in days), "each earlier day heads its row: %r" % days[:2])
         page.keyboard.press("Shift+Tab")
-        last = page.evaluate("(() => { const s = Array.from(document.querySelectorAll('#btcusdt a[href], #btcusdt button')); return document.activeElement === s[s.length - 1] })()")
-        check(last, "Shift+Tab from the opened detail goes to its last stop")
+        last = page.evaluate("(() => { const s = Array.from(document.querySelectorAll('#btcusdt a[href], #btcusdt button, #btcusdt [tabindex=\"0\"]')); return document.activeElement === s[s.length - 1] })()")
+        check(last, "Shift+Tab from the opened detail goes to its last stop, the chosen day of its list")
         page.evaluate("document.getElementById('btcusdt').focus()")
         for _ in range(12):
             page.keyboard.press("Tab")
@@ -973,6 +980,36 @@ def main():
         card_axis = page.eval_on_selector_all(".charts svg text.day, .compare-card svg text.day", "t => t.map(e => e.textContent)")
         check(detail_axis and card_axis and all(american.match(text) for text in detail_axis + card_axis) and detail_axis[-1] == "Nov 22",
               "an en_US page's axes read month first: %r, %r" % (detail_axis, card_axis[:3]))
+        listed = page.eval_on_selector_all("#btcusdt .points tbody th", "t => t.map(e => e.textContent)")
+        check(listed[:2] == ["Nov 22, 2022", "Nov 21, 2022"], "the en_US detail's list of days is dated as its axis: %r" % listed[:2])
+
+        # The detail as drawn: the newest day chosen; a row of the list (click, arrows) or the
+        # chart under a pointer chooses another, moving the highlights and the chart's marker;
+        # ranges the history holds redraw it.
+        def picked():
+            return page.evaluate("""(() => ({ line: document.querySelector('#btcusdt .pick-line').textContent,
+              cx: document.querySelector('#btcusdt circle.pick').getAttribute('cx'),
+              row: [...document.querySelectorAll('#btcusdt .points tbody tr')].findIndex(r => r.getAttribute('aria-selected') === 'true') }))()""")
+        first = picked()
+        check(first["line"].startswith("Nov 22, 2022 $15,988.00") and first["row"] == 0, "the detail opens on its newest day: %r" % first["line"])
+        page.click("#btcusdt .points tbody tr:nth-child(4)")
+        clicked = picked()
+        check(clicked["line"].startswith("Nov 19, 2022 ") and clicked["row"] == 3 and clicked["cx"] != first["cx"] and "since Oct 23" in clicked["line"],
+              "a click on a day of the list chooses it, its figures and the chart's marker: %r" % clicked["line"])
+        page.keyboard.press("ArrowDown")
+        down = picked()
+        check(down["row"] == 4 and down["line"].startswith("Nov 18, 2022 ") and page.evaluate("document.activeElement.rowIndex") == 5,
+              "the arrow keys move the choice along the list: %r" % down["line"])
+        svg = page.locator("#btcusdt .history svg").bounding_box()
+        page.mouse.move(svg["x"] + 4, svg["y"] + svg["height"] / 2)
+        hovered = picked()
+        check(hovered["line"].startswith("Oct 23, 2022 ") and hovered["row"] == len(listed) - 1, "a pointer over the chart shows its day: %r" % hovered["line"])
+        page.click("#btcusdt .ranges button:first-child")
+        week = page.locator("#btcusdt .points tbody tr").count()
+        check(week == 8 and page.get_attribute("#btcusdt .ranges button:first-child", "aria-pressed") == "true" and "since Nov 15" in picked()["line"],
+              "7 d draws the last week: %d days" % week)
+        page.click("#btcusdt .ranges button:last-child")
+        check(page.locator("#btcusdt .points tbody tr").count() == len(listed), "all draws every day again")
         context.close()
 
         # One Tab shows the skip link; Enter lands in the search box, past alerts and cards.

@@ -149,6 +149,9 @@ extension PageStrings {
         case scriptUpdated
         case scriptDataOld
         case limitMark
+        case scriptRange
+        case scriptRangeAll
+        case scriptSince
         /// `--cross-check`: a row's mark, and its title.
         case crossCheckMark
         case crossCheckTitle

@@ -81,7 +81,10 @@ package struct PageStrings: Sendable {
 
     /// The texts the page's script writes itself, as JSON for an HTML-escaped attribute.
     package var scriptJSON: String {
-        let keys: [Key] = [.scriptShownOf, .scriptShown, .scriptSortBy, .scriptMostTraded, .scriptAllUnits, .scriptUpdated, .scriptDataOld]
+        let keys: [Key] = [
+            .scriptShownOf, .scriptShown, .scriptSortBy, .scriptMostTraded, .scriptAllUnits, .scriptUpdated, .scriptDataOld, .scriptRange, .scriptRangeAll,
+            .scriptSince, .change7d, .change30d,
+        ]
         // The attribute is HTML-escaped; JSON's own escapes are the history data's.
         let entries = keys.map { key in "\"\(key.rawValue)\":" + ReportViewModel.jsonString(self[key]) }
         return "{" + entries.joined(separator: ",") + "}"
