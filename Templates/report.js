@@ -781,6 +781,18 @@
     detail.addEventListener("click", function (event) {
       if (event.target === detail || event.target.closest(".close")) { event.preventDefault(); closeDetail(detail); }
     });
+    // Swiped down from its top on a touch screen, a detail closes, as a phone's sheet does.
+    var start = null;
+    detail.addEventListener("touchstart", function (event) {
+      start = detail.scrollTop <= 0 && event.touches.length === 1 ? { x: event.touches[0].clientX, y: event.touches[0].clientY } : null;
+    }, { passive: true });
+    detail.addEventListener("touchend", function (event) {
+      var touch = event.changedTouches[0], from = start;
+      start = null;
+      if (!from || !touch) return;
+      var down = touch.clientY - from.y, across = Math.abs(touch.clientX - from.x);
+      if (down > 90 && across < down / 2) closeDetail(detail);
+    });
   });
   document.addEventListener("keydown", function (event) {
     var open = document.querySelector(".detail:target");

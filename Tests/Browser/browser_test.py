@@ -31,12 +31,13 @@ def ensure_tools():
     if not shutil.which("chromium"):
         subprocess.run(["apt-get", "update", "-qq"], check=False)
         subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True)
-    try:
-        import playwright  # noqa: F401
-    except ImportError:
-        pip = [sys.executable, "-m", "pip", "install", "-q", "playwright"]
-        if subprocess.run(pip).returncode != 0:  # Debian's Python refuses without this flag
-            subprocess.run(pip + ["--break-system-packages"], check=True)
+    for module, package in (("playwright", "playwright"), ("axe_playwright_python", "axe-playwright-python")):
+        try:
+            __import__(module)
+        except ImportError:
+            pip = [sys.executable, "-m", "pip", "install", "-q", package]
+            if subprocess.run(pip).returncode != 0:  # Debian's Python refuses without this flag
+                subprocess.run(pip + ["--break-system-packages"], check=True)
 
 
 def check(condition, what):
@@ -881,6 +882,55 @@ def main():
               "markets with a limit are marked in the list, with the limits in the mark's title: %r %r" % (marked[:5], title))
         check(not page.is_visible(".charts-note"), "a page with history has no note on charts to come")
         context.close()
+
+        # axe (its bundled axe-core, run in the page): no serious or critical violation of WCAG 2.2
+        # AA or its best practices, on desktop, phone and dark, with a detail open too.
+        from axe_playwright_python.sync_playwright import Axe
+        axe = Axe()
+        tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+        for path, width, height, scheme, opened in ((sek_html, 1366, 900, "light", ""), (sek_html, 390, 844, "light", ""),
+                                                    (sek_html, 1366, 900, "dark", ""), (sek_html, 1366, 900, "light", "#btcusdt"),
+                                                    (usd_html, 1366, 900, "light", "")):
+            context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+            page = context.new_page()
+            page.goto("file://" + path + opened)
+            page.wait_for_timeout(300)
+            found = axe.run(page, options={"runOnly": {"type": "tag", "values": tags}}).response["violations"]
+            bad = [(v["id"], v["impact"], v["nodes"][0]["target"]) for v in found if v["impact"] in ("serious", "critical")]
+            check(not bad, "axe: no serious or critical violation, %s at %d px, %s%s: %s" % (os.path.basename(path), width, scheme, opened, bad))
+            context.close()
+
+        # A detail swiped down from its top on a touch screen closes, as a phone's sheet does.
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+        page = context.new_page()
+        page.goto("file://" + sek_html + "#btcusdt")
+        page.wait_for_timeout(300)
+        swipe = """(down) => { const d = document.getElementById('btcusdt'), card = d.querySelector('.detail-card');
+          const at = (y) => new Touch({ identifier: 1, target: card, clientX: 200, clientY: y });
+          card.dispatchEvent(new TouchEvent('touchstart', { touches: [at(200)], changedTouches: [at(200)], bubbles: true }));
+          card.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [at(200 + down)], bubbles: true })); }"""
+        page.evaluate(swipe, 40)
+        page.wait_for_timeout(200)
+        check(page.evaluate("location.hash") == "#btcusdt", "a short swipe leaves the detail open")
+        page.evaluate(swipe, 200)
+        page.wait_for_timeout(200)
+        check(page.evaluate("location.hash") != "#btcusdt" and not page.is_visible("#btcusdt"), "a swipe down closes the detail")
+        context.close()
+
+        # Printed on the locale's paper: Letter for en_US, A4 for sv_SE; the list before the cards.
+        for path, size in ((usd_html, "792 612"), (sek_html, "841.89 595.28")):
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto("file://" + path)
+            pdf = page.pdf(prefer_css_page_size=True)
+            box = re.search(rb"/MediaBox \[0 0 ([0-9.]+) ([0-9.]+)\]", pdf)
+            got = box and (float(box.group(1)), float(box.group(2)))
+            wanted = tuple(float(v) for v in size.split())
+            check(got and all(abs(a - b) < 1 for a, b in zip(got, wanted)), "%s prints on its locale's paper: %s" % (os.path.basename(path), got))
+            page.emulate_media(media="print")
+            order = page.evaluate("document.querySelector('#markets').getBoundingClientRect().top < document.querySelector('.cards').getBoundingClientRect().top")
+            check(order, "%s prints the list before the cards" % os.path.basename(path))
+            context.close()
 
         # The switch stays at hand: in view far down the list, and with a detail open it switches
         # the detail's figures instead of closing it; on a phone it does not cover the ✕.

@@ -287,6 +287,8 @@ struct ReportViewModel {
         dataDate = report.dataDate
         generatedAt = time.minute(report.generatedAt)
         dataTime = ISO8601DateFormatter().string(from: report.summary.newestTickerAt ?? report.generatedAt)
+        // Printed on the reader's paper: Letter where the locale's country uses it, A4 elsewhere.
+        if Self.printsOnLetter(report.localeIdentifier) { pageStyle += "@media print { @page { size: letter landscape; } }\n" }
         dataMaxAge = String(Int(report.tickersAgeLimit.rounded()))
         ecbDate = report.rates.date
         let c = summary.counts
@@ -520,6 +522,13 @@ struct ReportViewModel {
     static func daysCovered(_ trend: Trend) -> Int {
         if trend.change30d != nil { return 30 }
         return (trend.days.count == trend.series.count ? PriceChart.daysCovered(trend.days) : nil) ?? max(trend.series.count - 1, 0)
+    }
+
+    /// The countries whose paper is Letter: the United States, Canada, Mexico, the Philippines,
+    /// Chile and Colombia.
+    static func printsOnLetter(_ localeIdentifier: String) -> Bool {
+        let region = Locale(identifier: localeIdentifier).region?.identifier ?? ""
+        return ["US", "CA", "MX", "PH", "CL", "CO"].contains(region)
     }
 
     static func changeClass(_ change: Decimal?) -> String {
