@@ -179,6 +179,31 @@ struct BackfillTests {
         return (points.map(\.ratesDate), log.messages)
     }
 
+    @Test("--api-url naming a folder of saved files reads tickers.json and klines-SYMBOL.json from it, a missing one left out with a warning")
+    func savedFiles() async throws {
+        let folder = try TemporaryFolder()
+        try Self.tickers.write(to: folder.url.appendingPathComponent("tickers.json"))
+        try Self.klines(["96000", "97000", "98000"]).write(to: folder.url.appendingPathComponent("klines-btcusdt.json"))
+        try Self.klines(["2600", "2650", "2700"]).write(to: folder.url.appendingPathComponent("klines-ethusdt.json"))
+        for base in [folder.url.path, folder.url.absoluteString] {
+            var options = Backfiller.Options()
+            options.days = 3
+            options.apiBase = base
+            options.ratesHistoryURL = Fixtures.historyURL.path
+            let store = try HistoryStore()
+            let log = LogRecorder()
+            let sleeper = RecordingSleeper()
+            var backfiller = Backfiller(store: store, sleeper: sleeper)
+            backfiller.logger = log.logger
+            let outcome = try await backfiller.run(options)
+            #expect(outcome.fetched == 2, "\(base)")
+            let btc = try HistoryExporter(store: store).series(symbol: "btcusdt", currency: "USD", days: 36500, now: Date())
+            #expect(btc.count == 3, "\(base): \(btc)")
+            #expect(log.messages.contains { $0.hasPrefix("backfill: wrxinr: ") && $0.contains("klines-wrxinr.json") }, "\(log.messages)")
+            #expect(sleeper.recorded.isEmpty, "saved files are read with no pause")
+        }
+    }
+
     @Test("--symbols naming no market WazirX lists is a usage error; some unknown among known ones, a warning")
     func unknownSymbols() async throws {
         let server = try Self.server()
