@@ -581,6 +581,10 @@ struct ExecutableTests {
         let historyFormats = try Self.run(
             ["---completion", "--", "--format", "3", "0", "cryptoreport", "history", "--format", ""], in: folder.url)
         #expect(historyFormats.stdout.split(separator: "\n") == ["csv", "markdown", "md", "json"], "\(historyFormats.stdout)")
+        // `history --source` completes the exchanges, as the report's does.
+        let bash = try Self.run(["--generate-completion-script", "bash"], in: folder.url).stdout
+        let history = try #require(bash.range(of: "_cryptoreport_history()")).upperBound
+        #expect(bash[history...].contains("'--source')\n        __cryptoreport_add_completions -W 'wazirx'$'\\n''binance'$'\\n''binance-us'"))
     }
 
     @Test("the completion list of currencies is the built-in sample's, with EUR")
