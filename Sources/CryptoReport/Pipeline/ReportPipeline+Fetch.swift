@@ -40,6 +40,10 @@ extension ReportPipeline {
         // Judged once, for the reports and the history alike: a time a year ahead was left out of
         // the reports and stored all the same.
         let decoded = FutureTickerTimes.judged(tickerResult.value, readAt: tickerResult.payload.fetchedAt)
+        // Markets listed as not trading are left out every run: said only with --verbose.
+        for diagnostic in Diagnostic.summarised(decoded.notTrading) {
+            logger.debug("\(DiagnosticText.line(diagnostic))")
+        }
         let names = await assetNames
         func build(_ currency: CurrencyCode) throws -> Report {
             var one = spec
