@@ -21,6 +21,7 @@ extension ReportPipeline {
     /// snapshot a history records.
     func prepareAll(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> (report: Report, others: [Report], snapshot: Snapshot) {
         let generatedAt = clock.now()
+        if let ignored = Self.sourcesIgnored(fetch) { logger.warning("\(ignored)") }
         var loader = SourceLoader(
             http: http, files: files, clock: clock, sleeper: sleeper, logger: logger, timeout: fetch.timeout.timeInterval,
             maximumBytes: fetch.maximumBytes, retry: fetch.retry, deadlineSeconds: fetch.deadline.timeInterval)
@@ -59,6 +60,14 @@ extension ReportPipeline {
         let snapshot = Snapshot(
             report: report, fetchedAt: tickerResult.payload.fetchedAt, tickers: decoded.tickers)
         return (report, others, snapshot)
+    }
+
+    /// The warning that `--sample` sets aside the sources setting (`--source`,
+    /// `CRYPTOREPORT_SOURCES`, `sources`): the sample is WazirX's. nil when nothing is set aside.
+    static func sourcesIgnored(_ fetch: FetchPolicy) -> String? {
+        guard fetch.sample, fetch.sources != fetch.exchanges else { return nil }
+        return
+            "--sample reads the built-in snapshot, which is WazirX's; the sources setting (\(fetch.sources.map(\.rawValue).joined(separator: ","))) is not used."
     }
 
     /// The markets of the first exchange in `order` that answers (`--source`); each that failed
