@@ -39,7 +39,21 @@ struct HistoryCommand: ParsableCommand {
         transform: SettingKey.flag("locale"))
     var locale: ReportLocale?
 
+    @Option(
+        help: ArgumentHelp("Only the runs of one exchange: wazirx, binance or binance-us. (default: every exchange's)", valueName: "name"),
+        completion: .list(Exchange.allCases.map(\.rawValue)), transform: HistoryCommand.exchange)
+    var source: Exchange?
+
     @OptionGroup var settingsOptions: SettingsOptions
+
+    /// `--source`'s exchange, named as the report's `--source` names it.
+    static func exchange(_ text: String) throws -> Exchange {
+        guard let exchange = Exchange(rawValue: text.lowercased()) else {
+            let names = Exchange.allCases.map(\.rawValue)
+            throw ValidationError("expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")")
+        }
+        return exchange
+    }
 
     /// The flags that are settings too, as a layer over the file's and the environment's.
     func layer() -> SettingsLayer {
@@ -74,7 +88,7 @@ struct HistoryCommand: ParsableCommand {
             let points: [HistoryExporter.Point]
             let emptyWindow: HistoryExporter.EmptyWindow?
             do throws(HistoryError) {
-                let exporter = HistoryExporter(store: try HistoryStore(path: path)) { leftOut in
+                let exporter = HistoryExporter(store: try HistoryStore(path: path), exchange: source) { leftOut in
                     StandardStreams.writeError("cryptoreport: warning: \(leftOut.errorDescription ?? "") They are left out.\n")
                 }
                 let now = Date()

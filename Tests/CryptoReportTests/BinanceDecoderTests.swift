@@ -89,7 +89,7 @@ struct BinanceDecoderTests {
         #expect(updatedAt == Date(timeIntervalSince1970: NSDecimalNumber(decimal: Decimal(1_586_994_277_969) / 1000).doubleValue))
     }
 
-    @Test("the capture's 184 BREAK markets are left out, each named, summed up after five")
+    @Test("the capture's 184 BREAK markets are left out, each named apart from the warnings, summed up after five")
     func breakMarketsInCapture() throws {
         let info = try #require(try JSONSerialization.jsonObject(with: try Self.exchangeInfo) as? [String: Any])
         let entries = try #require(info["symbols"] as? [[String: Any]])
@@ -99,10 +99,11 @@ struct BinanceDecoderTests {
         let inBodyOrder = rows.compactMap { $0["symbol"] as? String }.filter(Set(onBreak).contains)
 
         let result = try Self.decoder().decode(try Self.tickers)
-        #expect(result.diagnostics.map(\.message) == inBodyOrder.map { "\($0): not trading (BREAK); left out" })
-        #expect(result.diagnostics.allSatisfy { $0.source == .binanceTickers && $0.group == "not trading" })
+        #expect(!result.diagnostics.contains { $0.group == "not trading" }, "not warnings")
+        #expect(result.notTrading.map(\.message) == inBodyOrder.map { "\($0): not trading (BREAK); left out" })
+        #expect(result.notTrading.allSatisfy { $0.source == .binanceTickers && $0.group == "not trading" })
         #expect(!result.tickers.contains { onBreak.contains($0.symbol.uppercased()) })
-        let summary = Diagnostic.summarised(result.diagnostics)
+        let summary = Diagnostic.summarised(result.notTrading)
         #expect(summary.count == 6)
         #expect(summary.last?.kind == .moreLikeIt(count: 179, group: "not trading"))
         #expect(summary.first.map(DiagnosticText.line) == "Binance tickers: \(inBodyOrder[0]): not trading (BREAK); left out")
@@ -135,8 +136,46 @@ struct BinanceDecoderTests {
         let result = try decoder.decode(Self.body([Self.ticker("XYZBTC"), Self.ticker("ETHBTC"), Self.ticker("QQQBTC")]))
         #expect(result.tickers.map(\.symbol) == ["ethbtc"])
         #expect(result.received == 3)
-        #expect(result.diagnostics.map(\.message) == ["XYZBTC: not trading (BREAK); left out", "QQQBTC: not trading (HALT); left out"])
-        #expect(result.diagnostics.map(\.group) == ["not trading", "not trading"])
+        #expect(result.notTrading.map(\.message) == ["XYZBTC: not trading (BREAK); left out", "QQQBTC: not trading (HALT); left out"])
+        #expect(result.notTrading.map(\.group) == ["not trading", "not trading"])
+        #expect(result.diagnostics.isEmpty, "a market not trading is no warning")
+        // A ticker missing from exchangeInfo stays a warning beside them.
+        let both = try decoder.decode(Self.body([Self.ticker("XYZBTC"), Self.ticker("ETHBTC"), Self.ticker("ABCDEF")]))
+        #expect(both.diagnostics.map(\.message) == ["ABCDEF is not in Binance's exchangeInfo; left out"])
+        #expect(both.notTrading.count == 1)
+        // Nothing but markets not trading: the error names the first.
+        let error = Self.error { _ = try decoder.decode(Self.body([Self.ticker("XYZBTC")])) }
+        #expect(error?.errorDescription == "Binance tickers: none of the 1 tickers received is usable (first: XYZBTC: not trading (BREAK); left out).")
+    }
+
+    @Test("a report on Binance's capture: markets not trading are no warning, said with --verbose, counted apart from the skipped")
+    func notTradingInReport() throws {
+        let folder = try TemporaryFolder()
+        let arguments = [
+            "--source", "binance", "--source-url", "binance=\(Self.folder.appendingPathComponent("ticker-24hr-2020-04-15.json").path)",
+            "--source-url", "binance-info=\(Self.folder.appendingPathComponent("exchangeInfo-2020-04-15.json").path)",
+            "--ecb-url", Self.folder.appendingPathComponent("eurofxref-daily-2020-04-15.xml").path, "--format", "json", "--output", "-",
+            "--no-history", "--no-config",
+        ]
+        let run = try ExecutableTests.run(arguments, in: folder.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("not trading"), "\(run.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let counts = try #require((json["summary"] as? [String: Any])?["counts"] as? [String: Any], "\(json.keys)")
+        #expect(counts["not_trading"] as? Int == 184)
+        let received = try #require(counts["tickers_received"] as? Int)
+        let skipped = try #require(counts["skipped"] as? Int)
+        let unconvertible = try #require(counts["unconvertible"] as? Int)
+        #expect(received == skipped + 184 + unconvertible + (counts["converted"] as? Int ?? -1), "\(counts)")
+        let warnings = (json["warnings"] as? [Any]).map { "\($0)" } ?? ""
+        #expect(!warnings.contains("not trading"), "\(warnings)")
+
+        let verbose = try ExecutableTests.run(arguments + ["--verbose"], in: folder.url)
+        #expect(verbose.status == 0, "\(verbose.stderr)")
+        let said = verbose.stderr.split(separator: "\n").filter { $0.contains("not trading") && !$0.contains("tickers read") }
+        #expect(said.count == 6, "five named, the rest summed up: \(said)")
+        #expect(said.last?.hasSuffix("… and 179 more rows like it (not trading)") == true, "\(said)")
+        #expect(verbose.stderr.contains("tickers read (\(skipped) skipped, 184 not trading)"), "\(verbose.stderr)")
     }
 
     @Test("a symbol is split only by exchangeInfo, whatever its letters suggest")

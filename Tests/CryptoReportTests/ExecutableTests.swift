@@ -203,6 +203,29 @@ struct ExecutableTests {
         }
     }
 
+    @Test("--sample with sources set in the environment or the file: one warning that the sample is WazirX's, exit 0; --source with it stays a usage error")
+    func sampleSetsSourcesAside() throws {
+        let folder = try TemporaryFolder()
+        let warning = "cryptoreport: warning: --sample reads the built-in snapshot, which is WazirX's; the sources setting (binance,wazirx) is not used.\n"
+        let fromEnvironment = try Self.run(
+            ["--sample", "--currency", "SEK,USD", "--format", "html", "--output", "env", "--no-config"], in: folder.url,
+            environment: ["CRYPTOREPORT_SOURCES": "binance,wazirx"])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+        #expect(fromEnvironment.stderr == warning, "once, for both currencies: \(fromEnvironment.stderr)")
+        let config = folder.url.appendingPathComponent("config.toml")
+        try Data("sources = [\"binance-us\"]\n".utf8).write(to: config)
+        let fromFile = try Self.run(["--sample", "--format", "csv", "--output", "file", "--config", config.path], in: folder.url)
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        #expect(fromFile.stderr.contains("the sources setting (binance-us) is not used."), "\(fromFile.stderr)")
+        // WazirX alone is what the sample is: nothing set aside, nothing said.
+        let wazirx = try Self.run(
+            ["--sample", "--format", "csv", "--output", "wazirx", "--no-config"], in: folder.url, environment: ["CRYPTOREPORT_SOURCES": "wazirx"])
+        #expect(wazirx.status == 0 && wazirx.stderr.isEmpty, "\(wazirx.stderr)")
+        // Contradicting flags on one command line are a usage error, as --sample with --tickers-url is.
+        let flag = try Self.run(["--sample", "--source", "binance", "--output", "flag", "--no-config"], in: folder.url)
+        #expect(flag.status == 64, "\(flag.stderr)")
+    }
+
     @Test("--history :memory: is SQLite's memory, no file of that name")
     func memoryHistory() throws {
         let folder = try TemporaryFolder()
@@ -581,6 +604,10 @@ struct ExecutableTests {
         let historyFormats = try Self.run(
             ["---completion", "--", "--format", "3", "0", "cryptoreport", "history", "--format", ""], in: folder.url)
         #expect(historyFormats.stdout.split(separator: "\n") == ["csv", "markdown", "md", "json"], "\(historyFormats.stdout)")
+        // `history --source` completes the exchanges, as the report's does.
+        let bash = try Self.run(["--generate-completion-script", "bash"], in: folder.url).stdout
+        let history = try #require(bash.range(of: "_cryptoreport_history()")).upperBound
+        #expect(bash[history...].contains("'--source')\n        __cryptoreport_add_completions -W 'wazirx'$'\\n''binance'$'\\n''binance-us'"))
     }
 
     @Test("the completion list of currencies is the built-in sample's, with EUR")

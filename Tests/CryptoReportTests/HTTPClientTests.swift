@@ -106,6 +106,45 @@ struct HTTPClientTests {
         #expect(server.requests.map(\.path).filter { $0 == "/t" }.count == 1)
     }
 
+    /// `count` headers of `size` bytes each.
+    static func padding(_ count: Int, of size: Int) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: (0..<count).map { ("X-Pad-\($0)", String(repeating: "a", count: size)) })
+    }
+
+    @Test("an answer with over 64 KiB of headers is refused in one sentence: many of them, or one too large for curl")
+    func hugeHeaders() async throws {
+        let server = try LoopbackServer(routes: [
+            "/many": Response(status: 200, body: Data("[]".utf8), headers: Self.padding(40, of: 2000)),
+            "/one": Response(status: 200, body: Data("[]".utf8), headers: Self.padding(1, of: 120_000)),
+            "/fine": Response(status: 200, body: Data("[]".utf8), headers: Self.padding(30, of: 2000)),
+        ])
+        defer { server.stop() }
+        for path in ["/many", "/one"] {
+            await #expect(throws: FetchError.headersTooLarge(source: .tickers, location: server.url(path), limit: 65536), "\(path)") {
+                try await get(server.url(path))
+            }
+        }
+        #expect(try await get(server.url("/fine")).body == Data("[]".utf8), "60 KiB of headers is under the limit")
+        #expect(
+            FetchError.headersTooLarge(source: .tickers, location: "http://x/t", limit: 65536).errorDescription
+                == "WazirX tickers: http://x/t answered with over 64 KiB of headers; refusing it.")
+    }
+
+    @Test("an answer with over 64 KiB of headers is bad data (65), not retried")
+    func hugeHeadersNotRetried() throws {
+        let server = try LoopbackServer(routes: [
+            "/t": Response(status: 200, body: Data("[]".utf8), headers: Self.padding(40, of: 2000)),
+            "/r": .init(status: 200, body: try Fixtures.rates, contentType: "text/xml"),
+        ])
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let run = try ExecutableTests.run(
+            ["--tickers-url", server.url("/t"), "--ecb-url", server.url("/r"), "--retries", "3", "--output", "out"], in: folder.url)
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr == "cryptoreport: WazirX tickers: \(server.url("/t")) answered with over 64 KiB of headers; refusing it.\n", "\(run.stderr)")
+        #expect(server.requests.map(\.path).filter { $0 == "/t" }.count == 1)
+    }
+
     @Test("a closed port is named as a refused connection")
     func refused() async throws {
         let server = try LoopbackServer(routes: [:])

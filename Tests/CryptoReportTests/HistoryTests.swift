@@ -433,7 +433,7 @@ struct HistoryTests {
         #expect(points[0].row.price == Fixtures.decimal("15988") * Fixtures.decimal("0.5") * (Fixtures.decimal("11") / Fixtures.decimal("1.0246")))
         #expect(points[1].row.price == Fixtures.decimal("15988") * (Fixtures.decimal("10.9873") / Fixtures.decimal("1.0246")))
         let csv = HistoryRenderer(symbol: "btc", currency: "SEK").csv(points)
-        #expect(csv.hasPrefix("time,symbol,currency,price,open,high,low,change_pct,volume,volume_value,fx_rate,rates_date,kind\r\n"))
+        #expect(csv.hasPrefix("time,symbol,currency,price,open,high,low,change_pct,volume,volume_value,fx_rate,rates_date,kind,source\r\n"))
         #expect(csv.contains(",btcusdt,SEK,85822.760101503,"))
         #expect(try exporter.series(symbol: "btcinr", currency: "SEK", days: 90, now: Self.captured).map(\.row.symbol) == ["btcinr", "btcinr"])
         let json = try HistoryRenderer(symbol: "btc", currency: "SEK").json(points)
@@ -501,6 +501,40 @@ struct HistoryTests {
         #expect(fromBinance["btcusdt"]?.series.first != wazirx["btcusdt"]?.series.first)
         let none = try TrendCalculator(store: store, exchange: .binanceUS).trends(for: rows, currency: "USD", at: Self.captured)
         #expect((none["btcusdt"]?.series.count ?? 0) <= 1, "no Binance.US run stored")
+    }
+
+    @Test("history export: each point says its exchange, and --source keeps to one exchange's runs")
+    func exportByExchange() throws {
+        let store = try HistoryStore()
+        var binance = try Self.snapshot(daysAgo: 2, factor: 2)
+        binance.sources = [.binanceTickers: .init(status: .live, location: "https://api.binance.com/api/v3/ticker/24hr")]
+        try store.record(binance)
+        try store.record(try Self.snapshot(daysAgo: 1, factor: 1))
+        let every = try HistoryExporter(store: store).series(symbol: "btc", currency: "USD", days: 90, now: Self.captured)
+        #expect(every.map(\.row.exchange) == [.binance, .wazirx])
+        let renderer = HistoryRenderer(symbol: "btc", currency: "USD")
+        let lines = renderer.csv(every).split(separator: "\r\n")
+        #expect(lines.first?.hasSuffix(",kind,source") == true)
+        #expect(lines.dropFirst().map { $0.split(separator: ",").suffix(2).joined(separator: ",") } == ["report,binance", "report,wazirx"])
+        let json = try renderer.json(every)
+        #expect(json.contains(#""source" : "binance""#) && json.contains(#""source" : "wazirx""#), "\(json)")
+        #expect(json == (try renderer.encoded(every)))
+        let markdown = renderer.markdown(every, locale: Locale(identifier: "en_US"))
+        #expect(markdown.contains("| ECB rates | Source | Exchange |"), "\(markdown)")
+        #expect(markdown.contains("| report | Binance |") && markdown.contains("| report | WazirX |"), "\(markdown)")
+
+        let onlyBinance = HistoryExporter(store: store, exchange: .binance)
+        #expect(try onlyBinance.series(symbol: "btc", currency: "USD", days: 90, now: Self.captured).map(\.time) == [every[0].time])
+        #expect(try HistoryExporter(store: store, exchange: .wazirx).series(symbol: "btc", currency: "USD", days: 90, now: Self.captured).count == 1)
+        // An exchange the history has no run of: said, with those it has, not an empty export.
+        let none = HistoryExporter(store: store, exchange: .binanceUS)
+        #expect(try none.series(symbol: "btc", currency: "USD", days: 90, now: Self.captured).isEmpty)
+        #expect(throws: HistoryError.noRunsOfExchange(path: store.path, exchange: .binanceUS, recorded: [.wazirx, .binance])) {
+            try none.emptyWindow(symbol: "btc", currency: "USD", now: Self.captured)
+        }
+        #expect(
+            HistoryError.noRunsOfExchange(path: "h.sqlite", exchange: .binanceUS, recorded: [.wazirx, .binance]).errorDescription
+                == "History: h.sqlite holds no run of Binance.US; choose --source wazirx or binance, or leave --source out.")
     }
 
     @Test("trends price each stored day as converting every stored market of it does")
@@ -636,6 +670,18 @@ struct HistoryTests {
         // One point, in the file's currency.
         #expect(export.stdout.split(separator: "\r\n").count == 2)
         #expect(export.stdout.contains(",btcusdt,SEK,"))
+        #expect(export.stdout.hasSuffix(",report,wazirx\r\n"), "the run's exchange, last")
+        // --source: the runs of one exchange; one the history has none of is 64, a name no exchange has too.
+        let wazirx = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "3650", "--source", "wazirx", "--config", config.path], in: folder.url)
+        #expect(wazirx.status == 0 && wazirx.stdout == export.stdout, "\(wazirx.stderr)")
+        let binance = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "3650", "--source", "binance", "--config", config.path], in: folder.url)
+        #expect(binance.status == 64 && binance.stdout.isEmpty)
+        #expect(
+            binance.stderr.hasSuffix("reports/history.sqlite holds no run of Binance; choose --source wazirx, or leave --source out.\n"),
+            "\(binance.stderr)")
+        let kraken = try ExecutableTests.run(["history", "--symbol", "btc", "--source", "kraken", "--config", config.path], in: folder.url)
+        #expect(kraken.status == 64)
+        #expect(kraken.stderr.contains("'kraken' is invalid for '--source <name>': expected wazirx, binance or binance-us"), "\(kraken.stderr)")
         // A window with no run: an empty export, and a line saying what would reach the newest run.
         let empty = try ExecutableTests.run(["history", "--symbol", "btc", "--days", "30", "--config", config.path], in: folder.url)
         #expect(empty.status == 0, "\(empty.stderr)")

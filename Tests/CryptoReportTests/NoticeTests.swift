@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Synchronization
 import Testing
 
@@ -11,9 +12,16 @@ struct NoticeTests {
     /// A webhook that records what it is sent and answers `status`.
     final class Receiver: HTTPClient {
         let posts = Mutex<[Data]>([])
+        /// Each post's URL, in order.
+        let urls = Mutex<[String]>([])
         let status: Int
+        /// URLs answered 500, whatever `status` says.
+        let failing: Set<String>
 
-        init(status: Int = 200) { self.status = status }
+        init(status: Int = 200, failing: Set<String> = []) {
+            self.status = status
+            self.failing = failing
+        }
 
         func get(_ url: URL, timeout: TimeInterval, maximumBytes: Int, source: DataSource) async throws -> HTTPResponse {
             throw FetchError.unreachable(source: source, location: url.absoluteString, reason: "no feed here")
@@ -21,11 +29,20 @@ struct NoticeTests {
 
         func post(_ url: URL, json: Data, timeout: TimeInterval, source: DataSource) async throws -> HTTPResponse {
             posts.withLock { $0.append(json) }
-            return HTTPResponse(status: status, body: Data())
+            urls.withLock { $0.append(url.absoluteString) }
+            return HTTPResponse(status: failing.contains(url.absoluteString) ? 500 : status, body: Data())
         }
 
         var texts: [String] {
             posts.withLock { $0 }.compactMap { (try? JSONSerialization.jsonObject(with: $0) as? [String: Any])?["text"] as? String }
+        }
+
+        /// The texts posted to `url`, in order.
+        func texts(to url: String) -> [String] {
+            zip(urls.withLock { $0 }, posts.withLock { $0 }).compactMap { posted, body in
+                guard posted == url else { return nil }
+                return (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["text"] as? String
+            }
         }
     }
 
@@ -242,5 +259,128 @@ struct NoticeTests {
         #expect(said == "it did not finish within 1 s")
         try await Task.sleep(for: .seconds(3))
         #expect(!FileManager.default.fileExists(atPath: mark), "the command's own child was stopped too")
+    }
+
+    static let first = "https://hooks.example/alerts"
+    static let second = "https://chat.example/hook"
+
+    /// Two webhooks and, with `command`, the command.
+    static func twoTargets(command: Bool = false) throws -> NoticePolicy {
+        var policy = try Self.policy(command: command)
+        policy.urls.append(try #require(URL(string: second)))
+        return policy
+    }
+
+    @Test("a notice one of two targets missed is kept for that one, and sent late to it alone")
+    func perTarget() async throws {
+        let folder = try TemporaryFolder()
+        let (pipeline, outcome, database) = try await Self.run(in: folder)
+        let commands = Commands()
+        let warnings = await pipeline.notify(
+            outcome, delivery: NoticeDelivery(policy: try Self.twoTargets(command: true), http: Receiver(failing: [Self.second]), commands: commands),
+            historyPath: database)
+        #expect(warnings == ["Notice: \(Self.second) answered HTTP 500 Internal Server Error; the notice is kept and sent by the next run"])
+        #expect(try HistoryStore(path: database).pendingNotices().map(\.target) == ["url \(Self.second)"])
+        let working = Receiver()
+        let later = Commands()
+        let next = await pipeline.notify(
+            outcome, delivery: NoticeDelivery(policy: try Self.twoTargets(command: true), http: working, commands: later), historyPath: database)
+        #expect(next.isEmpty, "\(next)")
+        // The alert is new again (no earlier run fired it): each target is sent it, and only the
+        // one that missed the first is sent that late.
+        let late = "(late, from \(ReportDates.minute(Fixtures.reportTime))) "
+        #expect(working.texts(to: Self.first).count == 1 && working.texts(to: Self.first).allSatisfy { !$0.hasPrefix(late) }, "\(working.texts)")
+        #expect(working.texts(to: Self.second).count == 2 && working.texts(to: Self.second).first?.hasPrefix(late) == true, "\(working.texts)")
+        #expect(later.runs.withLock { $0.count } == 1 && later.runs.withLock { $0 }.allSatisfy { !$0.input.hasPrefix(late) })
+        #expect(try HistoryStore(path: database).pendingNotices().isEmpty)
+    }
+
+    @Test("over loopback HTTP: the receiver that failed is sent the late notice, the one that took it is not")
+    func perTargetLoopback() async throws {
+        let server = try LoopbackServer(
+            routes: ["/ok": .init(status: 200, body: Data()), "/flaky": .init(status: 200, body: Data())],
+            sequences: ["/flaky": [.init(status: 503, body: Data())]])
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let (pipeline, outcome, database) = try await Self.run(in: folder)
+        var policy = NoticePolicy()
+        policy.urls = try ["/ok", "/flaky"].map { try #require(URL(string: server.url($0))) }
+        let warnings = await pipeline.notify(outcome, policy: policy, historyPath: database)
+        #expect(warnings == ["Notice: \(server.url("/flaky")) answered HTTP 503 Service Unavailable; the notice is kept and sent by the next run"])
+        let next = await pipeline.notify(outcome, policy: policy, historyPath: database)
+        #expect(next.isEmpty, "\(next)")
+        // The second run: the late notice to /flaky alone, then the alert (new again) to both.
+        #expect(server.requests.map(\.path) == ["/ok", "/flaky", "/flaky", "/ok", "/flaky"])
+    }
+
+    @Test("a notice kept before notices were kept per target is sent to every target, and kept for each that missed it")
+    func keptForEveryTarget() async throws {
+        let folder = try TemporaryFolder()
+        let (pipeline, outcome, database) = try await Self.run(in: folder)
+        let store = try HistoryStore(path: database)
+        try await store.database.write { db in
+            try db.execute(
+                sql: "INSERT INTO pending_notice (created_at, text, alerts) VALUES (?, 'btc above 1000 USD: old', '[]')",
+                arguments: [HistoryStore.milliseconds(Fixtures.reportTime.addingTimeInterval(-3600))])
+        }
+        let receiver = Receiver(failing: [Self.second])
+        _ = await pipeline.notify(
+            outcome, delivery: NoticeDelivery(policy: try Self.twoTargets(), http: receiver, commands: Commands()), historyPath: database)
+        #expect(receiver.texts(to: Self.first).first?.hasSuffix("btc above 1000 USD: old") == true, "\(receiver.texts)")
+        let pending = try store.pendingNotices()
+        #expect(pending.map(\.target) == ["url \(Self.second)", "url \(Self.second)"], "the old notice and this run's, for the target that missed them")
+        #expect(pending.first?.text == "btc above 1000 USD: old")
+    }
+
+    @Test("kept notices older than 7 days are dropped unsent, in one warning per target")
+    func droppedWhenOld() async throws {
+        let folder = try TemporaryFolder()
+        let (pipeline, outcome, database) = try await Self.run(in: folder)
+        let store = try HistoryStore(path: database)
+        let old = Fixtures.reportTime.addingTimeInterval(-8 * 86400)
+        try store.keepNotice(text: "old one", alerts: "[]", at: old, for: ["url \(Self.first)"])
+        try store.keepNotice(text: "old two", alerts: "[]", at: old.addingTimeInterval(60), for: ["url \(Self.first)", "url \(Self.second)"])
+        try store.keepNotice(text: "recent", alerts: "[]", at: Fixtures.reportTime.addingTimeInterval(-86400), for: ["url \(Self.first)"])
+        let receiver = Receiver()
+        let warnings = await pipeline.notify(
+            outcome, delivery: NoticeDelivery(policy: try Self.twoTargets(), http: receiver, commands: Commands()), historyPath: database)
+        #expect(
+            warnings == [
+                "Notice: 2 notices for \(Self.first) are dropped unsent, older than 7 days",
+                "Notice: 1 notice for \(Self.second) is dropped unsent, older than 7 days",
+            ])
+        #expect(!receiver.texts.contains { $0.contains("old") }, "\(receiver.texts)")
+        #expect(receiver.texts(to: Self.first).first?.hasSuffix("recent") == true)
+        #expect(try store.pendingNotices().isEmpty)
+    }
+
+    @Test("at most 50 notices are kept per target, the oldest dropped first, in one warning; a target that fails is tried once a run")
+    func boundedPerTarget() async throws {
+        let folder = try TemporaryFolder()
+        let (pipeline, outcome, database) = try await Self.run(in: folder)
+        let store = try HistoryStore(path: database)
+        let start = Fixtures.reportTime.addingTimeInterval(-86400)
+        for index in 0..<52 {
+            try store.keepNotice(text: "notice \(index)", alerts: "[]", at: start.addingTimeInterval(Double(index) * 60), for: ["url \(Self.first)"])
+        }
+        try store.keepNotice(text: "other", alerts: "[]", at: start, for: ["url \(Self.second)"])
+        let receiver = Receiver(status: 500)
+        let warnings = await pipeline.notify(
+            outcome, delivery: NoticeDelivery(policy: try Self.twoTargets(), http: receiver, commands: Commands()), historyPath: database)
+        let minute = ReportDates.minute(start)
+        #expect(
+            warnings == [
+                "Notice: \(Self.first) answered HTTP 500 Internal Server Error; the notice of \(minute) is kept for the next run",
+                "Notice: \(Self.second) answered HTTP 500 Internal Server Error; the notice of \(minute) is kept for the next run",
+                "Notice: \(Self.first) answered HTTP 500 Internal Server Error; the notice is kept and sent by the next run",
+                "Notice: \(Self.second) answered HTTP 500 Internal Server Error; the notice is kept and sent by the next run",
+                "Notice: 3 notices for \(Self.first) are dropped unsent, the oldest, as at most 50 are kept per target",
+            ])
+        // One late notice tried per target, then this run's.
+        #expect(receiver.urls.withLock { $0 } == [Self.first, Self.second, Self.first, Self.second])
+        let kept = try store.pendingNotices().filter { $0.target == "url \(Self.first)" }
+        #expect(kept.count == 50)
+        #expect(kept.first?.text == "notice 3")
+        #expect(kept.last?.text.hasPrefix("btc above 1000 USD") == true)
     }
 }

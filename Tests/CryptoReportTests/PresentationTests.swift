@@ -212,6 +212,7 @@ struct PresentationTests {
                       "open" : null,
                       "price" : "171447.5",
                       "rates_date" : "2022-11-21",
+                      "source" : "wazirx",
                       "symbol" : "btcusdt",
                       "time" : "2022-11-22T01:00:00Z",
                       "volume" : null,
@@ -224,10 +225,10 @@ struct PresentationTests {
                 """)
         #expect(
             renderer.csv([point]) == HistoryRenderer.csvColumns.joined(separator: ",") + "\r\n"
-                + "2022-11-22T01:00:00Z,btcusdt,SEK,171447.5,,,,-1.25,,,10.72,2022-11-21,backfill\r\n")
+                + "2022-11-22T01:00:00Z,btcusdt,SEK,171447.5,,,,-1.25,,,10.72,2022-11-21,backfill,wazirx\r\n")
         let markdown = renderer.markdown([point], locale: Locale(identifier: "sv_SE"))
         #expect(markdown.hasPrefix("# BTC in SEK\n"))
-        #expect(markdown.contains("| 2022-11-22 01:00 UTC | btcusdt | 171\u{00A0}447,50\u{00A0}kr | −1,25\u{00A0}% |  | 2022-11-21 | backfill |"))
+        #expect(markdown.contains("| 2022-11-22 01:00 UTC | btcusdt | 171\u{00A0}447,50\u{00A0}kr | −1,25\u{00A0}% |  | 2022-11-21 | backfill | WazirX |"))
         #expect(renderer.markdown([], locale: Locale(identifier: "sv_SE")).hasSuffix("No stored runs hold this asset.\n"))
     }
 }

@@ -11,6 +11,8 @@ package struct SummaryBuilder: Sendable {
         package var tickers: [Ticker]
         package var tickersReceived: Int
         package var skipped: Int
+        /// Rows of markets not trading, left out.
+        package var notTrading = 0
         package var converted: [MarketRow]
         package var selected: [MarketRow]
         package var shown: Int
@@ -62,7 +64,7 @@ package struct SummaryBuilder: Sendable {
         let signs = parts[2].signs ?? (0, 0, 0)
         return ReportSummary(
             counts: .init(
-                tickersReceived: input.tickersReceived, skipped: input.skipped, unconvertible: unconvertible,
+                tickersReceived: input.tickersReceived, skipped: input.skipped, notTrading: input.notTrading, unconvertible: unconvertible,
                 converted: input.converted.count, selected: selected.count, shown: input.shown,
                 assets: parts[1].assets),
             newestTickerAt: parts[2].newest,

@@ -13,6 +13,9 @@ import Synchronization
 ///
 /// - The time limit is exact to the millisecond and covers the whole exchange, redirects and
 ///   body included.
+/// - The head is counted while it arrives: past `maximumHeaderBytes` of status lines and headers
+///   the transfer stops, refused as such (a server that would send them for ever, or a body in
+///   its headers), and not retried.
 /// - The body is counted while it arrives (after gzip decoding, so a gzip bomb is refused by the
 ///   same cap), and a declared length over the cap is refused before any of it is read.
 /// - Redirects are followed here, not by curl, so that each has its own message: at most five,
@@ -22,6 +25,9 @@ import Synchronization
 ///   transfer at once.
 public struct CurlHTTPClient: HTTPClient {
     public static let maximumRedirects = 5
+    /// The most an answer's head may take, every status line and header of it (1xx answers
+    /// included), in bytes.
+    public static let maximumHeaderBytes = 64 * 1024
 
     public init() {}
 
@@ -93,6 +99,9 @@ private final class Transfer: Sendable {
         var encoded = false
         var headComplete = false
         var overCap = false
+        /// Bytes of head so far, of every response of the transfer (a 1xx's too).
+        var headerBytes = 0
+        var headersOverCap = false
     }
 
     let maximumBytes: Int
@@ -217,8 +226,13 @@ private final class Transfer: Sendable {
     /// that ends the head, a declared length over the cap stops the transfer before the body.
     func header(_ line: String) -> Bool {
         received.withLock { received in
+            received.headerBytes += line.utf8.count
+            guard received.headerBytes <= CurlHTTPClient.maximumHeaderBytes else {
+                received.headersOverCap = true
+                return false
+            }
             if line.hasPrefix("HTTP/") {
-                received = Received()
+                received = Received(headerBytes: received.headerBytes)
                 return true
             }
             guard line != "\r\n", line != "\n" else {
@@ -283,6 +297,8 @@ private struct Outcome: Sendable {
         let unreachable = { (reason: String) in FetchError.unreachable(source: source, location: location, reason: reason) }
         if cancelled { throw CancellationError() }
         if received.overCap { throw FetchError.tooLarge(source: source, location: location, limit: maximumBytes) }
+        let headersTooLarge = FetchError.headersTooLarge(source: source, location: location, limit: CurlHTTPClient.maximumHeaderBytes)
+        if received.headersOverCap { throw headersTooLarge }
         guard let code else { throw unreachable("the transfer could not be set up") }
         switch code {
         case CURLE_OK:
@@ -290,6 +306,10 @@ private struct Outcome: Sendable {
             return .answer(HTTPResponse(status: status, headers: received.headers, body: received.body))
         case CURLE_OPERATION_TIMEDOUT:
             throw FetchError.timedOut(source: source, location: location, seconds: timeout)
+        // Before the head is complete, curl's refusal of one header line larger than it takes
+        // (100 KiB, over `maximumHeaderBytes` before any of it is handed on).
+        case CURLE_OUT_OF_MEMORY where !received.headComplete:
+            throw headersTooLarge
         case CURLE_BAD_CONTENT_ENCODING:
             throw FetchError.badEncoding(source: source, location: location)
         case CURLE_URL_MALFORMAT:

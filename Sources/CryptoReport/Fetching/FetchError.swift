@@ -16,6 +16,8 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
     case fileMissing(source: DataSource, path: String)
     case fileUnreadable(source: DataSource, path: String, reason: String)
     case tooLarge(source: DataSource, location: String, limit: Int)
+    /// The answer's head (status line and headers) is over `limit` bytes: refused, not retried.
+    case headersTooLarge(source: DataSource, location: String, limit: Int)
     /// A local file past `--max-bytes`: said as a file's size, not as what a server sent.
     case fileTooLarge(source: DataSource, path: String, limit: Int)
     case unsupportedLocation(source: DataSource, location: String)
@@ -57,6 +59,8 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
             "\(source.displayName): cannot read \(path): \(reason)."
         case let .tooLarge(source, location, limit):
             "\(source.displayName): \(location) sent more than \(limit) bytes (--max-bytes); refusing it."
+        case let .headersTooLarge(source, location, limit):
+            "\(source.displayName): \(location) answered with over \(limit / 1024) KiB of headers; refusing it."
         case let .fileTooLarge(source, path, limit):
             "\(source.displayName): \(path) is larger than \(limit) bytes (--max-bytes); refusing it."
         case let .unsupportedLocation(source, location):
@@ -76,7 +80,7 @@ public enum FetchError: LocalizedError, ExitStatusProviding, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .fileMissing, .fileUnreadable: .noInput
-        case .tooLarge, .fileTooLarge, .badEncoding: .dataError
+        case .tooLarge, .headersTooLarge, .fileTooLarge, .badEncoding: .dataError
         case .unsupportedLocation: .usage
         case .unreachable, .badRedirect, .timedOut, .httpStatus, .cutShort, .retryAfterTooLong, .deadlinePassed, .notCached: .unavailable
         case let .exhausted(last, _): last.exitStatus

@@ -27,6 +27,9 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
     case noDatabase(path: String, named: Bool)
     /// The database holds no run at all (a backfill that failed before storing a day made it).
     case noRuns(path: String)
+    /// `history --source`: the database holds runs, but none of `exchange`; `recorded`: the
+    /// exchanges it has runs of.
+    case noRunsOfExchange(path: String, exchange: Exchange, recorded: [Exchange])
 
     public var errorDescription: String? {
         switch self {
@@ -48,6 +51,8 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
         case let .noDatabase(path, false):
             "History: no database at \(path), where the reports keep it; run a report first (a --sample run records one only when given --history), backfill, or name one with --history."
         case let .noRuns(path): "History: \(path) holds no run yet; run a report first (a --sample run records one only when given --history), or backfill."
+        case let .noRunsOfExchange(path, exchange, recorded):
+            "History: \(path) holds no run of \(exchange.displayName); choose --source \(recorded.map(\.rawValue).joined(separator: " or ")), or leave --source out."
         }
     }
 
@@ -73,7 +78,7 @@ public enum HistoryError: LocalizedError, ExitStatusProviding, Equatable {
         case .cannotOpen, .failed: .cannotCreateOutput
         case .unreadable: .noInput
         case .notRecorded: .ioError
-        case .currencyNotRecorded, .noSeries, .noDatabase, .noRuns: .usage
+        case .currencyNotRecorded, .noSeries, .noDatabase, .noRuns, .noRunsOfExchange: .usage
         case .unreadableRows, .unpricedRuns: .dataError
         }
     }

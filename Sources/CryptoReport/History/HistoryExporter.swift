@@ -9,10 +9,20 @@ package struct HistoryExporter: Sendable {
     /// (`HistoryError.unreadableRows`; with nothing left, that is the error instead), or runs
     /// whose rates lack the currency (`unpricedRuns`).
     package var onLeftOut: @Sendable (HistoryError) -> Void
+    /// Only the runs of this exchange (`--source`); nil: every run, whichever exchange served it.
+    package var exchange: Exchange?
 
-    package init(store: HistoryStore, onLeftOut: @escaping @Sendable (HistoryError) -> Void = { _ in }) {
+    package init(store: HistoryStore, exchange: Exchange? = nil, onLeftOut: @escaping @Sendable (HistoryError) -> Void = { _ in }) {
         self.store = store
+        self.exchange = exchange
         self.onLeftOut = onLeftOut
+    }
+
+    /// The stored runs in `range` of `exchange` (every run when nil), in time order.
+    private func runs(in range: ClosedRange<Date>) throws(HistoryError) -> [RunSummary] {
+        let runs = try store.runs(in: range)
+        guard let exchange else { return runs }
+        return runs.filter { $0.exchange == exchange }
     }
 
     package struct Point: Sendable, Equatable {
@@ -27,22 +37,28 @@ package struct HistoryExporter: Sendable {
     /// No run in the window is an empty series; runs none of which has rates for `currency`, or
     /// none of which holds the market, are an error saying so, not an empty export.
     package func series(symbol: String, currency: String, days: Int, now: Date) throws(HistoryError) -> [Point] {
-        try series(symbol: symbol, currency: currency, days: days, runs: try store.runs(in: now.addingTimeInterval(-Double(days) * 86400)...now))
+        try series(symbol: symbol, currency: currency, days: days, runs: try runs(in: now.addingTimeInterval(-Double(days) * 86400)...now))
     }
 
     /// An empty window, said plainly: the newest run recorded before it, and the `--days` that
     /// reaches it. The currency and the market are judged against every recorded run first, so
     /// that a name no run has is an error whatever `--days` is. A database that holds no run throws
-    /// `noRuns`; `nil`: every run it holds is newer than `now` (an exchange clock ahead of ours).
+    /// `noRuns`, and none of `exchange` `noRunsOfExchange`; `nil`: every run it holds is newer than
+    /// `now` (an exchange clock ahead of ours).
     package struct EmptyWindow: Sendable, Equatable {
         package var newestRun: Date
         package var daysNeeded: Int
     }
 
     package func emptyWindow(symbol: String, currency: String, now: Date) throws(HistoryError) -> EmptyWindow? {
-        let all = try store.runs(in: Date.distantPast...now)
+        let all = try runs(in: Date.distantPast...now)
         guard let newest = all.last else {
-            if try store.runs(in: Date.distantPast...Date.distantFuture).isEmpty { throw .noRuns(path: store.path) }
+            if try runs(in: Date.distantPast...Date.distantFuture).isEmpty {
+                let every = try store.runs(in: Date.distantPast...Date.distantFuture)
+                guard let exchange, !every.isEmpty else { throw .noRuns(path: store.path) }
+                let recorded = Exchange.allCases.filter { held in every.contains { $0.exchange == held } }
+                throw .noRunsOfExchange(path: store.path, exchange: exchange, recorded: recorded)
+            }
             return nil
         }
         let span = Int((now.timeIntervalSince(all[0].sourceTime) / 86400).rounded(.up))

@@ -7,6 +7,9 @@ extension HistoryStore {
     /// A notice a run could not deliver, kept for the next.
     package struct PendingNotice: Sendable, Equatable {
         package var id: Int64
+        /// The target that missed it (`NoticeTarget.identity`); nil for a notice kept before
+        /// notices were kept per target, meant for every target.
+        package var target: String?
         package var createdAt: Date
         /// One line per alert, as it was first worded.
         package var text: String
@@ -33,22 +36,62 @@ extension HistoryStore {
         }
     }
 
+    /// Every undelivered notice, oldest first.
     package func pendingNotices() throws(HistoryError) -> [PendingNotice] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, created_at, text, alerts FROM pending_notice ORDER BY id").map { row in
-                PendingNotice(id: row[0], createdAt: Self.date(row[1]), text: row[2], alerts: row[3])
+            try Row.fetchAll(db, sql: "SELECT id, target, created_at, text, alerts FROM pending_notice ORDER BY created_at, id").map { row in
+                PendingNotice(id: row[0], target: row[1], createdAt: Self.date(row[2]), text: row[3], alerts: row[4])
             }
         }
     }
 
-    package func keepNotice(text: String, alerts: String, at time: Date) throws(HistoryError) {
+    /// Keeps the notice for each of `targets` (identities), as first meant at `time`.
+    package func keepNotice(text: String, alerts: String, at time: Date, for targets: [String]) throws(HistoryError) {
         try write { db in
-            try db.execute(
-                sql: "INSERT INTO pending_notice (created_at, text, alerts) VALUES (?, ?, ?)", arguments: [Self.milliseconds(time), text, alerts])
+            for target in targets {
+                try db.execute(
+                    sql: "INSERT INTO pending_notice (target, created_at, text, alerts) VALUES (?, ?, ?, ?)",
+                    arguments: [target, Self.milliseconds(time), text, alerts])
+            }
         }
     }
 
     package func forgetNotice(_ id: Int64) throws(HistoryError) {
         try write { db in try db.execute(sql: "DELETE FROM pending_notice WHERE id = ?", arguments: [id]) }
+    }
+
+    /// Undelivered notices dropped for one target (nil: those meant for every target).
+    package struct DroppedNotices: Sendable, Equatable {
+        package var target: String?
+        package var count: Int
+    }
+
+    /// Drops the notices first meant before `time`, and returns how many per target.
+    package func dropNotices(before time: Date) throws(HistoryError) -> [DroppedNotices] {
+        try write { db in
+            let dropped = try Row.fetchAll(
+                db, sql: "SELECT target, COUNT(*) FROM pending_notice WHERE created_at < ? GROUP BY target ORDER BY MIN(id)",
+                arguments: [Self.milliseconds(time)]
+            ).map { DroppedNotices(target: $0[0], count: $0[1]) }
+            try db.execute(sql: "DELETE FROM pending_notice WHERE created_at < ?", arguments: [Self.milliseconds(time)])
+            return dropped
+        }
+    }
+
+    /// Keeps at most `limit` notices per target, the newest; returns how many were dropped per target.
+    package func dropNotices(beyond limit: Int) throws(HistoryError) -> [DroppedNotices] {
+        try write { db in
+            // Each notice's rank within its target, newest first.
+            let ranked = """
+                SELECT id, target, ROW_NUMBER() OVER (PARTITION BY target ORDER BY created_at DESC, id DESC) AS rank FROM pending_notice
+                """
+            let dropped = try Row.fetchAll(
+                db, sql: "SELECT target, COUNT(*) FROM (\(ranked)) WHERE rank > ? GROUP BY target ORDER BY MIN(id)", arguments: [limit]
+            ).map { DroppedNotices(target: $0[0], count: $0[1]) }
+            if !dropped.isEmpty {
+                try db.execute(sql: "DELETE FROM pending_notice WHERE id IN (SELECT id FROM (\(ranked)) WHERE rank > ?)", arguments: [limit])
+            }
+            return dropped
+        }
     }
 }

@@ -152,6 +152,12 @@ extension HistoryStore {
                     ) WITHOUT ROWID;
                     """)
         }
+        // v10: an undelivered notice is kept per target (its `NoticeTarget.identity`), so that the
+        // next run sends it only to the targets that missed it. A notice kept before has none
+        // (NULL): it was meant for every target.
+        migrator.registerMigration("v10") { db in
+            try db.execute(sql: "ALTER TABLE pending_notice ADD COLUMN target TEXT")
+        }
         return migrator
     }
 

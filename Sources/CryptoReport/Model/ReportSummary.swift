@@ -5,8 +5,12 @@ public struct ReportSummary: Sendable, Equatable {
     public struct Counts: Sendable, Equatable {
         /// Elements in the ticker body.
         public var tickersReceived: Int
-        /// Rows skipped as unusable (no symbol, bad last price, duplicate).
+        /// Rows skipped as unusable (no symbol, bad last price, duplicate, not in the exchange's
+        /// table of markets).
         public var skipped: Int
+        /// Rows of markets the exchange lists as not trading (Binance's `BREAK`), left out; not
+        /// among `skipped`.
+        public var notTrading = 0
         /// Valid markets whose quote asset has no rate.
         public var unconvertible: Int
         /// Markets converted into the report currency.

@@ -48,8 +48,8 @@ package struct ShellCommandRunner: CommandRunning {
     }
 }
 
-/// Sends one notice to every target of the policy. A failure fails no report: it comes back as
-/// a sentence for a warning, and the caller keeps the notice for the next run.
+/// Sends one notice to the targets of the policy. A failure fails no report: it comes back as a
+/// sentence for a warning, with its target, and the caller keeps the notice for that target.
 package struct NoticeDelivery: Sendable {
     package var policy: NoticePolicy
     package var http: any HTTPClient
@@ -61,26 +61,42 @@ package struct NoticeDelivery: Sendable {
         self.commands = commands
     }
 
-    /// Each target that did not take the notice, with why: `https://…: answered HTTP 500 …`.
-    package func deliver(_ notice: AlertNotice) async -> [String] {
-        var failures: [String] = []
-        for url in policy.urls {
-            do {
-                let response = try await http.post(url, json: notice.json, timeout: NoticePolicy.timeLimit, source: .notice)
-                if !(200..<300).contains(response.status) {
-                    failures.append(FetchError.httpStatus(source: .notice, location: url.absoluteString, status: response.status).errorDescription ?? "")
-                }
-            } catch {
-                failures.append((error as? any LocalizedError)?.errorDescription ?? "\(error)")
+    /// A target that did not take a notice, and why: `Notice: https://… answered HTTP 500 …`.
+    package struct Failure: Sendable, Equatable {
+        package var target: NoticeTarget
+        package var reason: String
+    }
+
+    /// Sends the notice to each of `targets` (every target of the policy when nil), in turn; each
+    /// that did not take it comes back, in the same order.
+    package func deliver(_ notice: AlertNotice, to targets: [NoticeTarget]? = nil) async -> [Failure] {
+        var failures: [Failure] = []
+        for target in targets ?? policy.targets {
+            if let reason = await send(notice, to: target) {
+                failures.append(Failure(target: target, reason: reason.hasSuffix(".") ? String(reason.dropLast()) : reason))
             }
         }
-        if let command = policy.command,
+        return failures
+    }
+
+    /// nil when the target took the notice; else why not.
+    private func send(_ notice: AlertNotice, to target: NoticeTarget) async -> String? {
+        switch target {
+        case .url(let url):
+            do {
+                let response = try await http.post(url, json: notice.json, timeout: NoticePolicy.timeLimit, source: .notice)
+                guard (200..<300).contains(response.status) else {
+                    return FetchError.httpStatus(source: .notice, location: url.absoluteString, status: response.status).errorDescription ?? ""
+                }
+                return nil
+            } catch {
+                return (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+            }
+        case .command(let command):
             let failure = await commands.run(
                 command, input: Data((notice.text + "\n").utf8), environment: ["CRYPTOREPORT_ALERTS": String(decoding: notice.json, as: UTF8.self)],
                 timeLimit: NoticePolicy.timeLimit)
-        {
-            failures.append("Notice: the command \(command) failed: \(failure).")
+            return failure.map { "Notice: the command \(command) failed: \($0)." }
         }
-        return failures.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
     }
 }

@@ -17,4 +17,14 @@ public struct NoticePolicy: Sendable, Equatable {
 
     /// How long one delivery may take.
     public static let timeLimit: TimeInterval = 10
+
+    /// Each target, the webhooks in their order, then the command.
+    package var targets: [NoticeTarget] {
+        urls.map(NoticeTarget.url) + (command.map { [NoticeTarget.command($0)] } ?? [])
+    }
+
+    /// How long an undelivered notice is kept: an older one is dropped unsent.
+    package static let keptFor: TimeInterval = 7 * 86400
+    /// How many undelivered notices are kept for one target: past that, the oldest are dropped.
+    package static let keptPerTarget = 50
 }

@@ -4,8 +4,9 @@ package import Foundation
 /// with the symbol table of the same exchange's `GET /api/v3/exchangeInfo`.
 ///
 /// A Binance ticker names its market by one joined symbol (`ETHBTC`), which nothing but the
-/// exchange's own table splits into base and quote asset: a ticker whose symbol the table lacks,
-/// or whose market is not trading, is left out with a diagnostic. Every other row is judged as a
+/// exchange's own table splits into base and quote asset: a ticker whose symbol the table lacks is
+/// left out with a diagnostic, and one whose market is not trading is left out too, noted apart
+/// (`Result.notTrading`, not a warning). Every other row is judged as a
 /// WazirX row is (`TickerDecoder.validate`), under the exchange's own source name, and its
 /// ticker named in lower case as WazirX's are (`ethbtc`, `eth`, `btc`).
 package struct BinanceTickerDecoder: Sendable {
@@ -38,6 +39,7 @@ package struct BinanceTickerDecoder: Sendable {
         let rows = try judge.decodeRows(data, as: Row.self)
         let source = exchange.tickers
         var judged = TickerDecoder.Judged(source: source)
+        var notTrading: [Diagnostic] = []
         for (index, row) in rows.enumerated() {
             // Not an object, or no symbol as a string: the judge says so.
             guard var fields = row.fields, let symbol = fields.text(.symbol) else {
@@ -53,7 +55,7 @@ package struct BinanceTickerDecoder: Sendable {
             guard market.status == Self.trading else {
                 let name = JSONScalar.printable(symbol, limit: TickerDecoder.maximumIdentifierLength)
                 let status = JSONScalar.printable(market.status, limit: 20)
-                judged.diagnostics.append(Diagnostic(source, "\(name): not trading (\(status)); left out", group: "not trading"))
+                notTrading.append(Diagnostic(source, "\(name): not trading (\(status)); left out", group: "not trading"))
                 continue
             }
             fields[RawTickerRow.Key.symbol.rawValue] = .string(symbol.lowercased())
@@ -62,9 +64,10 @@ package struct BinanceTickerDecoder: Sendable {
             judged.add(judge.validate(fields, index: index), index: index)
         }
         guard !judged.tickers.isEmpty else {
-            throw .noValidTickers(source: source, received: rows.count, firstProblem: judged.diagnostics.first.flatMap(\.decoderNote))
+            let first = judged.diagnostics.first ?? notTrading.first
+            throw .noValidTickers(source: source, received: rows.count, firstProblem: first.flatMap(\.decoderNote))
         }
-        return TickerDecoder.Result(tickers: judged.tickers, received: rows.count, diagnostics: judged.diagnostics)
+        return TickerDecoder.Result(tickers: judged.tickers, received: rows.count, diagnostics: judged.diagnostics, notTrading: notTrading)
     }
 
     // MARK: - Tickers

@@ -23,6 +23,9 @@ package struct TickerDecoder: Sendable {
         /// Rows in the body, usable or not.
         package var received: Int
         package var diagnostics: [Diagnostic]
+        /// Rows of markets the exchange lists as not trading (Binance's `BREAK`, `HALT`, …), left
+        /// out: said only with `--verbose`, not warned of, since such markets stay listed for months.
+        package var notTrading: [Diagnostic] = []
     }
 
     /// Each row of the body judged in the body's order: the first ticker of a symbol is kept, and

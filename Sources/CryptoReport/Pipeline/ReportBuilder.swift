@@ -94,7 +94,8 @@ package struct ReportBuilder: Sendable {
         var summary = SummaryBuilder().summarise(
             .init(
                 tickers: decoded.tickers, tickersReceived: decoded.received,
-                skipped: decoded.received - decoded.tickers.count, converted: analysed.rows, selected: selected,
+                skipped: decoded.received - decoded.tickers.count - decoded.notTrading.count, notTrading: decoded.notTrading.count,
+                converted: analysed.rows, selected: selected,
                 shown: shown.count, quoteRates: quoteRates, rates: exchangeRates, currency: converter.target,
                 minimumVolumeValue: spec.minimumVolumeValue))
         if spec.compare.isEmpty {

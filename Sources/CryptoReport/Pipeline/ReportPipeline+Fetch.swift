@@ -21,6 +21,7 @@ extension ReportPipeline {
     /// snapshot a history records.
     func prepareAll(_ spec: ReportSpec, fetch: FetchPolicy) async throws -> (report: Report, others: [Report], snapshot: Snapshot) {
         let generatedAt = clock.now()
+        if let ignored = Self.sourcesIgnored(fetch) { logger.warning("\(ignored)") }
         var loader = SourceLoader(
             http: http, files: files, clock: clock, sleeper: sleeper, logger: logger, timeout: fetch.timeout.timeInterval,
             maximumBytes: fetch.maximumBytes, retry: fetch.retry, deadlineSeconds: fetch.deadline.timeInterval)
@@ -40,6 +41,10 @@ extension ReportPipeline {
         // Judged once, for the reports and the history alike: a time a year ahead was left out of
         // the reports and stored all the same.
         let decoded = FutureTickerTimes.judged(tickerResult.value, readAt: tickerResult.payload.fetchedAt)
+        // Markets listed as not trading are left out every run: said only with --verbose.
+        for diagnostic in Diagnostic.summarised(decoded.notTrading) {
+            logger.debug("\(DiagnosticText.line(diagnostic))")
+        }
         let names = await assetNames
         func build(_ currency: CurrencyCode) throws -> Report {
             var one = spec
@@ -55,6 +60,14 @@ extension ReportPipeline {
         let snapshot = Snapshot(
             report: report, fetchedAt: tickerResult.payload.fetchedAt, tickers: decoded.tickers)
         return (report, others, snapshot)
+    }
+
+    /// The warning that `--sample` sets aside the sources setting (`--source`,
+    /// `CRYPTOREPORT_SOURCES`, `sources`): the sample is WazirX's. nil when nothing is set aside.
+    static func sourcesIgnored(_ fetch: FetchPolicy) -> String? {
+        guard fetch.sample, fetch.sources != fetch.exchanges else { return nil }
+        return
+            "--sample reads the built-in snapshot, which is WazirX's; the sources setting (\(fetch.sources.map(\.rawValue).joined(separator: ","))) is not used."
     }
 
     /// The markets of the first exchange in `order` that answers (`--source`); each that failed

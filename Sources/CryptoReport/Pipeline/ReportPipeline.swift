@@ -266,7 +266,8 @@ public struct ReportPipeline: Sendable {
     /// What was read and converted, for `--verbose`.
     static func readStep(_ report: Report, currencies: [String]) -> String {
         let counts = report.summary.counts
-        return "\(counts.tickersReceived) tickers read (\(counts.skipped) skipped), ECB rates of \(report.rates.date); "
+        let notTrading = counts.notTrading > 0 ? ", \(counts.notTrading) not trading" : ""
+        return "\(counts.tickersReceived) tickers read (\(counts.skipped) skipped\(notTrading)), ECB rates of \(report.rates.date); "
             + "\(counts.converted) markets converted to \(currencies.joined(separator: " and ")), \(counts.shown) in the table"
     }
 

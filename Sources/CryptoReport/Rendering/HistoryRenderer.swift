@@ -14,7 +14,7 @@ package struct HistoryRenderer: Sendable {
 
     package static let csvColumns = [
         "time", "symbol", "currency", "price", "open", "high", "low", "change_pct", "volume", "volume_value", "fx_rate",
-        "rates_date", "kind",
+        "rates_date", "kind", "source",
     ]
 
     package func csv(_ points: [HistoryExporter.Point]) -> String {
@@ -62,6 +62,8 @@ package struct HistoryRenderer: Sendable {
                 bytes += points[index].ratesDate.utf8
                 bytes.append(UInt8(ascii: ","))
                 bytes += points[index].kind.rawValue.utf8
+                bytes.append(UInt8(ascii: ","))
+                bytes += points[index].row.exchange.rawValue.utf8
                 bytes += "\r\n".utf8
             })
         return bytes
@@ -115,6 +117,7 @@ package struct HistoryRenderer: Sendable {
                 field("open", row.open)
                 field("price", row.price)
                 field("rates_date", point.ratesDate)
+                field("source", row.exchange.rawValue)
                 field("symbol", row.symbol)
                 bytes += "\n      \"time\" : \"".utf8
                 ReportDates.appendISO8601(point.time, to: &bytes)
@@ -151,10 +154,10 @@ package struct HistoryRenderer: Sendable {
         var lines = ["# \(escape.escapeText(symbol.uppercased())) in \(currency)", ""]
         if points.count > 1 { lines += ["Trend: \(Sparkline.unicode(points.map(\.row.price)))", ""] }
         lines += [
-            "| Time | Market | Price | 24h | Volume value | ECB rates | Source |", "|:---|:---|---:|---:|---:|:---|:---|",
+            "| Time | Market | Price | 24h | Volume value | ECB rates | Source | Exchange |", "|:---|:---|---:|---:|---:|:---|:---|:---|",
         ]
         lines += points.map { point in
-            "| \(ReportDates.minute(point.time)) | \(escape.escapeText(point.row.symbol)) | \(numbers.money(point.row.price)) | \(numbers.percent(point.row.changePercent)) | \(numbers.money(point.row.volumeValue)) | \(point.ratesDate) | \(point.kind.rawValue) |"
+            "| \(ReportDates.minute(point.time)) | \(escape.escapeText(point.row.symbol)) | \(numbers.money(point.row.price)) | \(numbers.percent(point.row.changePercent)) | \(numbers.money(point.row.volumeValue)) | \(point.ratesDate) | \(point.kind.rawValue) | \(point.row.exchange.displayName) |"
         }
         if points.isEmpty {
             lines.append("")
@@ -172,7 +175,7 @@ package struct HistoryRenderer: Sendable {
     struct PointItem: Encodable {
         var time, symbol, price: String
         var open, high, low, changePercent, volume, volumeValue: String?
-        var fxRate, ratesDate, kind: String
+        var fxRate, ratesDate, kind, source: String
 
         init(_ point: HistoryExporter.Point) {
             let row = point.row
@@ -188,10 +191,11 @@ package struct HistoryRenderer: Sendable {
             fxRate = JSONRenderer.number(row.fxRate) ?? ""
             ratesDate = point.ratesDate
             kind = point.kind.rawValue
+            source = point.row.exchange.rawValue
         }
 
         enum CodingKeys: String, CodingKey {
-            case time, symbol, price, open, high, low, volume, kind
+            case time, symbol, price, open, high, low, volume, kind, source
             case changePercent = "change_pct"
             case volumeValue = "volume_value"
             case fxRate = "fx_rate"
@@ -213,6 +217,7 @@ package struct HistoryRenderer: Sendable {
             try container.encode(fxRate, forKey: .fxRate)
             try container.encode(ratesDate, forKey: .ratesDate)
             try container.encode(kind, forKey: .kind)
+            try container.encode(source, forKey: .source)
         }
     }
 }

@@ -190,7 +190,7 @@ extension JSONRenderer {
         init(_ summary: ReportSummary) {
             let counts = summary.counts
             self.counts = [
-                "tickers_received": counts.tickersReceived, "skipped": counts.skipped,
+                "tickers_received": counts.tickersReceived, "skipped": counts.skipped, "not_trading": counts.notTrading,
                 "unconvertible": counts.unconvertible, "converted": counts.converted,
                 "selected": counts.selected, "shown": counts.shown, "assets": counts.assets,
             ]
