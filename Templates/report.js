@@ -480,10 +480,15 @@
       if (prices[i] !== "-") all.push({ day: day, price: prices[i], value: Number(prices[i]), change: changes[i] });
     });
     if (all.length < 2) return;
-    // 7 d when the history holds more; 30 d when more than that; all of it.
-    var ranges = [["7", say("change7d")], ["30", say("change30d")]].filter(function (r) { return all.length > Number(r[0]) + 1; });
+    // 7 d and 30 d by the calendar (a day missing from the history is no day less), each offered
+    // when the history reaches further back than that; all of it.
+    function since(days) {
+      var newest = Date.parse(all[all.length - 1].day + "T00:00:00Z");
+      return new Date(newest - days * 86400000).toISOString().slice(0, 10);
+    }
+    var ranges = [["7", say("change7d")], ["30", say("change30d")]].filter(function (r) { return all[0].day < since(Number(r[0])); });
     if (range !== "all" && !ranges.some(function (r) { return r[0] === range; })) range = "all";
-    var points = range === "all" ? all : all.slice(-(Number(range) + 1));
+    var points = range === "all" ? all : all.filter(function (p) { return p.day >= since(Number(range)); });
     var heading = detail.querySelector(".history").previousElementSibling;
     var months = data.months || [];
     box.textContent = "";
@@ -497,7 +502,13 @@
         button.type = "button";
         button.textContent = r[1];
         button.setAttribute("aria-pressed", String(r[0] === range));
-        button.addEventListener("click", function () { box.setAttribute("data-range", r[0]); drawDetail(detail); });
+        button.addEventListener("click", function () {
+          box.setAttribute("data-range", r[0]);
+          drawDetail(detail);
+          // Drawn anew: the focus stays on the range chosen, not lost to the page.
+          var pressed = box.querySelector(".ranges [aria-pressed='true']");
+          if (pressed) pressed.focus();
+        });
         group.appendChild(button);
       });
       box.appendChild(group);
@@ -505,7 +516,6 @@
     // The chosen day's highlights: its value, and the change to it over the range drawn.
     var line = document.createElement("p");
     line.className = "pick-line";
-    line.setAttribute("aria-live", "polite");
     box.appendChild(line);
     var svg = chart(data, points, data.l[detail.id] || [], detail.getAttribute("aria-label") + ", " + (heading ? heading.textContent.toLowerCase() : ""), width);
     box.appendChild(svg);
@@ -530,7 +540,8 @@
       line.appendChild(value);
       line.appendChild(change);
       svg.pick(i);
-      rows.forEach(function (row, r) { row.setAttribute("aria-selected", String(r === i)); });
+      // The chosen day's row is the list's one Tab stop.
+      rows.forEach(function (row, r) { row.setAttribute("aria-selected", String(r === i)); row.tabIndex = r === i ? 0 : -1; });
       if (focus) rows[i].focus();
     }
     for (var i = points.length - 1; i >= 0; i--) {
@@ -553,11 +564,8 @@
       var at = rows.indexOf(event.target), next = event.key === "ArrowDown" ? at - 1 : event.key === "ArrowUp" ? at + 1 : -2;
       if (at < 0 || next < 0 || next >= rows.length) return;
       event.preventDefault();
-      rows[at].tabIndex = -1;
-      rows[next].tabIndex = 0;
       choose(next, true);
     });
-    rows[points.length - 1].tabIndex = 0;
     // Hovering or touching the chart shows that day.
     svg.addEventListener("pointermove", function (event) { choose(svg.nearest(event.clientX), false); });
     svg.addEventListener("pointerdown", function (event) { choose(svg.nearest(event.clientX), false); });

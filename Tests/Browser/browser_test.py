@@ -1046,6 +1046,9 @@ def main():
         clicked = picked()
         check(clicked["line"].startswith("Nov 19, 2022 ") and clicked["row"] == 3 and clicked["cx"] != first["cx"] and "since Oct 23" in clicked["line"],
               "a click on a day of the list chooses it, its figures and the chart's marker: %r" % clicked["line"])
+        check(page.evaluate("[...document.querySelectorAll('#btcusdt .points tbody tr')].map(r => r.tabIndex).join(' ')").split(" ").count("0") == 1
+              and page.evaluate("document.querySelector('#btcusdt .points tbody tr:nth-child(4)').tabIndex") == 0,
+              "the chosen day's row is the list's one Tab stop")
         page.keyboard.press("ArrowDown")
         down = picked()
         check(down["row"] == 4 and down["line"].startswith("Nov 18, 2022 ") and page.evaluate("document.activeElement.rowIndex") == 5,
@@ -1058,6 +1061,7 @@ def main():
         week = page.locator("#btcusdt .points tbody tr").count()
         check(week == 8 and page.get_attribute("#btcusdt .ranges button:first-child", "aria-pressed") == "true" and "since Nov 15" in picked()["line"],
               "7 d draws the last week: %d days" % week)
+        check(page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true", "the focus stays on the range chosen")
         page.click("#btcusdt .ranges button:last-child")
         check(page.locator("#btcusdt .points tbody tr").count() == len(listed), "all draws every day again")
         context.close()

@@ -116,6 +116,13 @@ struct HoldingsTests {
             snapshot.holdingsTotals = ["SEK": Fixtures.decimal(total), "USD": 1]
             try store.record(snapshot)
         }
+        // Another exchange's run, an hour after the last: its total is of other prices, and no
+        // change is measured against it.
+        var binance = try HistoryTests.snapshot(daysAgo: 1, factor: 1)
+        binance.sourceTime = binance.sourceTime.addingTimeInterval(3600)
+        binance.sources = [.binanceTickers: Snapshot.Source(status: .live, location: "")]
+        binance.holdingsTotals = ["SEK": 99_999]
+        try store.record(binance)
         let sek = try #require(CurrencyCode("SEK"))
         let report = ReportPipeline().withTrends(try await Self.report(["btc=0.5"], currency: sek), from: TrendCalculator(store: store))
         let value = try #require(report.holdings)
@@ -128,7 +135,7 @@ struct HoldingsTests {
         #expect(past.series == [1000, 1500, 2000, Fixtures.decimal("2500.25"), value.total])
         #expect(past.days == ["2022-10-23", "2022-11-14", "2022-11-15", "2022-11-21", "2022-11-22"])
         // In the report's own currency only, and nothing without an earlier total.
-        #expect(try store.holdingsPast(currency: "EUR", total: 1, at: HistoryTests.captured) == nil)
+        #expect(try store.holdingsPast(currency: "EUR", total: 1, at: HistoryTests.captured, exchange: .wazirx) == nil)
 
         let model = ReportViewModel(report)
         #expect(model.hasHoldingsChart && model.holdingsChart.contains("<svg"))
@@ -159,7 +166,8 @@ struct HoldingsTests {
                 let data = try Data(contentsOf: folder.url.appendingPathComponent("out/cryptoreport-2022-11-22-\(currency).json"))
                 let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
                 let total = try #require((json["holdings"] as? [String: Any])?["total_value"] as? String)
-                let stored = try #require(try store.holdingsPast(currency: currency, total: 0, at: HistoryTests.captured.addingTimeInterval(1))?.previous)
+                let stored = try #require(
+                    try store.holdingsPast(currency: currency, total: 0, at: HistoryTests.captured.addingTimeInterval(1), exchange: .wazirx)?.previous)
                 #expect(stored == Fixtures.decimal(total), "\(currency)")
                 recorded[currency] = stored
             }
@@ -168,6 +176,14 @@ struct HoldingsTests {
         let once = try run("1")
         let twice = try run("2")
         #expect(twice["SEK"] == 2 * (once["SEK"] ?? 0) && twice["USD"] == 2 * (once["USD"] ?? 0))
+        // The same data once more, in USD only and with no holdings: no total of the run is left.
+        let none = try ExecutableTests.run(
+            ["--sample", "--currency", "USD", "--format", "json", "--output", "out", "--history", "h.sqlite", "--quiet"], in: folder.url)
+        #expect(none.status == 0, "\(none.stderr)")
+        let store = try HistoryStore(path: folder.url.appendingPathComponent("h.sqlite").path)
+        for currency in ["SEK", "USD"] {
+            #expect(try store.holdingsPast(currency: currency, total: 0, at: HistoryTests.captured.addingTimeInterval(1), exchange: .wazirx) == nil)
+        }
     }
 
     @Test("rules on the holdings' total: a limit in the report's currency or another, a 24 h move, since the last report; a note without holdings")

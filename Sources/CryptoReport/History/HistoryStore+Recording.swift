@@ -59,11 +59,14 @@ extension HistoryStore {
         return true
     }
 
-    /// Totals as exact decimal text, as the feed's figures are kept.
+    /// Totals as exact decimal text, as the feed's figures are kept. `replacing`: the run's
+    /// earlier totals go first, every currency's, so that a rerun with other currencies or no
+    /// holdings leaves none of them behind.
     static func insertHoldings(_ totals: [String: Decimal], runID: Int64, replacing: Bool, into db: Database) throws {
+        if replacing { try db.execute(sql: "DELETE FROM holdings_total WHERE run_id = ?", arguments: [runID]) }
         for (currency, total) in totals.sorted(by: { $0.key < $1.key }) {
             try db.execute(
-                sql: "INSERT \(replacing ? "OR REPLACE " : "")INTO holdings_total (run_id, currency, total) VALUES (?, ?, ?)",
+                sql: "INSERT INTO holdings_total (run_id, currency, total) VALUES (?, ?, ?)",
                 arguments: [runID, currency, DecimalParts.plainText(total)])
         }
     }

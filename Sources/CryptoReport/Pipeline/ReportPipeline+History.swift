@@ -35,7 +35,8 @@ extension ReportPipeline {
         let now = report.summary.newestTickerAt ?? report.generatedAt
         if let holdings = report.holdings {
             do {
-                report.holdings?.past = try calculator.store.holdingsPast(currency: report.currency, total: holdings.total, at: now)
+                report.holdings?.past = try calculator.store.holdingsPast(
+                    currency: report.currency, total: holdings.total, at: now, exchange: calculator.exchange)
             } catch {
                 logger.warning("\(error.errorDescription ?? "history unreadable") The holdings have no changes over time.")
             }

@@ -289,7 +289,8 @@ struct ReportViewModel {
         dataTime = ISO8601DateFormatter().string(from: report.summary.newestTickerAt ?? report.generatedAt)
         // Printed on the reader's paper: Letter where the locale's country uses it, A4 elsewhere.
         if Self.printsOnLetter(report.localeIdentifier) { pageStyle += "@media print { @page { size: letter landscape; } }\n" }
-        dataMaxAge = String(Int(report.tickersAgeLimit.rounded()))
+        // At most a thousand years: a limit past that (`--max-age 1e20s`) is no limit a page can tell.
+        dataMaxAge = String(Int(min(report.tickersAgeLimit, 3.2e10).rounded()))
         ecbDate = report.rates.date
         let c = summary.counts
         counts = Counts(
