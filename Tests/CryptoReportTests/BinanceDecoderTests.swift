@@ -176,6 +176,12 @@ struct BinanceDecoderTests {
         #expect(said.count == 6, "five named, the rest summed up: \(said)")
         #expect(said.last?.hasSuffix("… and 179 more rows like it (not trading)") == true, "\(said)")
         #expect(verbose.stderr.contains("tickers read (\(skipped) skipped, 184 not trading)"), "\(verbose.stderr)")
+
+        // The page says them beside the skipped ones.
+        let page = try ExecutableTests.run(
+            arguments.map { $0 == "json" ? "html" : $0 } + ["--currency", "USD"], in: folder.url)
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(page.stdout.contains("\(skipped) skipped · 184 not trading"), "the page's market card")
     }
 
     @Test("a symbol is split only by exchangeInfo, whatever its letters suggest")

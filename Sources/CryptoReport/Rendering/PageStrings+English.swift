@@ -162,6 +162,7 @@ extension PageStrings {
         .scriptRange: "Range",
         .scriptRangeAll: "All",
         .scriptSince: "since {0}",
+        .notTrading: "{0} not trading",
         .holdingsSubject: "the holdings' total",
         .periodSinceLast: "since the last report",
         .indexTitle: "Crypto price reports",

@@ -152,6 +152,8 @@ extension PageStrings {
         case scriptRange
         case scriptRangeAll
         case scriptSince
+        /// Binance markets left out as not trading (halted, delisted), beside the skipped ones.
+        case notTrading
         /// `--cross-check`: a row's mark, and its title.
         case crossCheckMark
         case crossCheckTitle

@@ -163,6 +163,7 @@ extension PageStrings {
         .scriptRange: "Period",
         .scriptRangeAll: "Allt",
         .scriptSince: "sedan {0}",
+        .notTrading: "{0} handlas inte",
         .holdingsSubject: "innehavets värde",
         .periodSinceLast: "sedan förra rapporten",
         .indexTitle: "Kryptoprisrapporter",

@@ -98,7 +98,9 @@ extension ReportViewModel {
             generated: t.format(.generated, generatedAt), newestTicker: t.format(.newestTicker, newestTickerAt, tickersStatus),
             ecbRates: t.format(.ecbRatesStatus, ecbDate, ratesStatus),
             tickersConverted: t.format(.tickersConverted, counts.converted, counts.tickers),
-            skipped: t.format(.skipped, counts.skipped), unconvertible: t.format(.unconvertible, counts.unconvertible),
+            skipped: t.format(.skipped, counts.skipped)
+                + (summary.counts.notTrading > 0 ? " · " + t.format(.notTrading, count(summary.counts.notTrading)) : ""),
+            unconvertible: t.format(.unconvertible, counts.unconvertible),
             ecbReferenceRates: t.format(.ecbReferenceRates, ecbDate), topVolume: t.format(.topVolume, report.currency),
             volumeFloor: t.format(.volumeFloor, volumeFloor)
                 + (summary.belowVolumeFloor > 0 ? t.format(.volumeFloorLeftOut, count(summary.belowVolumeFloor)) : "") + ".",
