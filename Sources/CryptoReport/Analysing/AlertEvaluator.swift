@@ -109,13 +109,16 @@ package struct AlertEvaluator: Sendable {
                     result.notes.append(AlertNote(rule: rule, reason: .currencyNotInRates(currency: currency, ratesDate: report.rates.date)))
                     return
                 }
-                total = 0
-                for position in value.positions {
-                    guard let row = index.primaryByBase[position.asset].map({ index.all[$0] }) else {
-                        result.notes.append(AlertNote(rule: rule, reason: .noMarket(asset: position.asset)))
-                        return
+                // Valued as a report in that currency values them (`HoldingsValuer`); what was paid
+                // plays no part in the total.
+                let held = value.positions.map { Holding(asset: $0.asset, amount: $0.amount) }
+                do throws(UsageError) {
+                    total = try HoldingsValuer(held).value(rows: index.all, currency: currency) { _ in 1 }?.total ?? 0
+                } catch {
+                    if case let .holdingUnpriced(asset) = error {
+                        result.notes.append(AlertNote(rule: rule, reason: .noMarket(asset: asset)))
                     }
-                    total += position.amount * row.price
+                    return
                 }
             }
             if case .above = rule.condition, total > limit { fire(.price(total, currency: currency), currency: currency) }

@@ -319,11 +319,7 @@ struct ReportViewModel {
         hasMovers = hasGainers || hasLosers || hasTopVolume || hasWidestSpreads
         let makesDetailsLazily = withDetails && lazyDetails
         var madeRows = report.rows.map(row)
-        if report.alertRules.contains(where: { rule in
-            if case .above = rule.condition { return true }
-            if case .below = rule.condition { return true }
-            return false
-        }) {
+        if !report.alertRules.isEmpty {
             for (index, market) in report.rows.enumerated() {
                 let limits = Self.limits(for: market, in: report)
                 guard !limits.isEmpty else { continue }
