@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Adds 30 days of *synthetic* history before the bundled snapshot, for the README picture.
+"""Adds 30 days (or DAYS) of *synthetic* history before the bundled snapshot, for the README picture.
 
 The live feeds cannot be reached from the machines this project is built on, and no real daily
 klines of November 2022 are in the repository, so this script walks each market's real price of
 2022-11-22 back in time with a seeded random walk (a few % a day) and stores one run per day with the
 real ECB rates of 2022-11-21. The figures are made up; only their shape matters for the picture.
 
-    python3 Scripts/demo-history.py Output/history.sqlite   # after one run on the sample
+    python3 Scripts/demo-history.py Output/history.sqlite [DAYS]   # after one run on the sample
 """
 import os
 import random
@@ -17,6 +17,7 @@ from decimal import Decimal, getcontext
 
 getcontext().prec = 30
 path = sys.argv[1] if len(sys.argv) > 1 else "Output/history.sqlite"
+day_count = int(sys.argv[2]) if len(sys.argv) > 2 else 30
 
 
 def stored_last(stored):
@@ -66,7 +67,7 @@ walk = {symbol: last for _, symbol, last, _ in markets}
 real_btc = walk.get("btcusdt")
 day_ms = 86_400_000
 with db:
-    for days_back in range(1, 31):
+    for days_back in range(1, day_count + 1):
         time = source_time - days_back * day_ms
         date = "2022-10-%02d" % (31 - days_back) if days_back < 31 else None
         date = __import__("datetime").datetime.utcfromtimestamp((time - day_ms) / 1000).strftime("%Y-%m-%d")

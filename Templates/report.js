@@ -312,6 +312,116 @@
   Array.prototype.forEach.call(document.querySelectorAll("script.history-data"), function (block) {
     try { histories[block.getAttribute("data-cur")] = JSON.parse(block.textContent); } catch (e) { /* the facts stay */ }
   });
+  // A market's detail, built from the page's <template id="detail"> when a reader first opens it
+  // (#btcusdt) and kept: its figures are its table row's in the currency shown, with what the
+  // row lacks (the open, the change in money, the rate used, the asset's other markets) from
+  // the detail data, one list entry per currency. Built before the address names it (a link's
+  // click, the page's own address), so that :target finds it.
+  var detailData = {}, detailShell = document.getElementById("detail");
+  try { detailData = JSON.parse(document.getElementById("detail-data").textContent) || {}; } catch (e) { detailData = {}; }
+  function currencyShown() { return Number(document.documentElement.getAttribute("data-cur") || "0"); }
+  function lastTextOf(element) {
+    for (var node = element ? element.lastChild : null; node; node = node.previousSibling) if (node.nodeType === 3) return node.nodeValue;
+    return "";
+  }
+  function fillDetail(detail) {
+    var id = detail.id, data = detailData[id], row = document.getElementById("m-" + id), cur = currencyShown();
+    if (!data || !row) return;
+    function put(selector, text) { Array.prototype.forEach.call(detail.querySelectorAll(selector), function (e) { e.textContent = text; }); }
+    function pick(list) { return list ? (list[cur] === undefined ? list[0] : list[cur]) : ""; }
+    var nameNode = row.querySelector(".asset-name"), name = nameNode ? nameNode.textContent : "", pair = row.getAttribute("data-n") || id;
+    var symbol = row.querySelector(".sym"), cells = row.cells, two = row.querySelectorAll("td.two");
+    function part(cell, i) { var spans = cell ? cell.children : []; return spans[i] ? spans[i].textContent : ""; }
+    var change = row.querySelector("td.chg"), changeClass = change ? change.className.replace(/\b(num|chg)\b/g, "").trim() : "";
+    var arrow = !change || !change.textContent ? "" : changeClass === "up" ? "\u25b2" : changeClass === "down" ? "\u25bc" : "\u25a0";
+    detail.setAttribute("aria-label", (name ? name + " " : "") + pair);
+    var heading = detail.querySelector(".asset-name");
+    heading.textContent = name;
+    heading.hidden = !name;
+    put(".d-pair", pair);
+    put(".detail-head .sym", symbol ? symbol.textContent : id);
+    put(".big", cells[1] ? cells[1].textContent : "");
+    var pill = detail.querySelector(".pill");
+    pill.className = "pill " + changeClass;
+    pill.textContent = arrow + " " + lastTextOf(change);
+    var money = detail.querySelector(".d-money");
+    money.className = "d-money " + changeClass;
+    money.textContent = pick(data.d);
+    detail.querySelector(".close").setAttribute("href", "#m-" + id);
+    put(".d-open", pick(data.o));
+    put(".d-high", part(two[0], 0));
+    put(".d-low", part(two[0], 1));
+    put(".d-bid", part(two[1], 0));
+    put(".d-ask", part(two[1], 1));
+    put(".d-spread", part(two[2], 1) + " · " + part(two[2], 0));
+    put(".d-volume", part(two[3], 1) ? part(two[3], 1) + " " + data.b : "");
+    put(".d-value", part(two[3], 0));
+    put(".d-time", data.u);
+    var rate = detail.querySelector(".d-rate");
+    rate.hidden = !data.r;
+    rate.querySelector("dd").textContent = pick(data.r);
+    var history = histories[String(cur)], hasSeries = !!(history && history.m[id]), limits = (history && history.l[id]) || [];
+    Array.prototype.forEach.call(detail.querySelectorAll(".d-series"), function (e) { e.hidden = !hasSeries; });
+    detail.querySelector(".d-no-chart").hidden = hasSeries;
+    var limitLine = detail.querySelector(".d-limits");
+    limitLine.hidden = !hasSeries || !limits.length;
+    Array.prototype.forEach.call(limitLine.querySelectorAll(".limit-name"), function (e) { e.remove(); });
+    limits.forEach(function (limit) {
+      var span = document.createElement("span");
+      span.className = "limit-name";
+      span.textContent = limit.t;
+      limitLine.appendChild(span);
+    });
+    var others = detail.querySelector(".d-others"), body = others.querySelector("tbody");
+    others.hidden = !data.x;
+    put(".d-base", data.b);
+    body.textContent = "";
+    (data.x || []).forEach(function (other) {
+      var line = body.insertRow(), head = document.createElement("th");
+      head.scope = "row";
+      if (other.s) {
+        var link = document.createElement("a");
+        link.href = "#" + other.a;
+        link.textContent = other.p;
+        head.appendChild(link);
+      } else {
+        head.textContent = other.p;
+      }
+      line.appendChild(head);
+      var price = line.insertCell();
+      price.className = "num";
+      price.textContent = pick(other.v);
+      var premium = line.insertCell();
+      premium.className = "num " + other.c;
+      premium.textContent = pick(other.m);
+    });
+  }
+  function buildDetail(id) {
+    var found = id && document.getElementById(id);
+    if (found) return found.classList.contains("detail") ? found : null;
+    if (!id || !detailShell || !detailData[id] || !document.getElementById("m-" + id)) return null;
+    var detail = detailShell.content.firstElementChild.cloneNode(true);
+    detail.id = id;
+    fillDetail(detail);
+    document.getElementById("page").appendChild(detail);
+    if (wireDetail) wireDetail(detail);
+    return detail;
+  }
+  // Set where the list's script is, once the table is found: a detail closes to its row.
+  var wireDetail = null;
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[href^='#']");
+    if (link) buildDetail(link.getAttribute("href").slice(1));
+  }, true);
+  document.addEventListener("cryptoreport:currency", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("section.detail"), fillDetail);
+  });
+  buildDetail(location.hash.slice(1));
+  // Named by an address the page had not built yet (the browser's Back): built, then named again.
+  window.addEventListener("hashchange", function () {
+    var id = location.hash.slice(1);
+    if (id && id.indexOf("=") < 0 && !document.getElementById(id) && buildDetail(id)) location.replace("#" + id);
+  });
   var formats = {};
   function numberFormat(data, key, options) {
     key = data.locale + data.currency + key;
@@ -738,7 +848,7 @@
   var opened = null;
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest("a[href^='#']");
-    var detail = link && document.getElementById(link.getAttribute("href").slice(1));
+    var detail = link && buildDetail(link.getAttribute("href").slice(1));
     if (!detail || !detail.classList.contains("detail") || document.querySelector(".detail:target")) return;
     var wrap = table.closest(".table-wrap");
     opened = { x: window.scrollX, y: window.scrollY, wrapTop: wrap ? wrap.scrollTop : 0, opener: link };
@@ -785,7 +895,7 @@
     opened = null;
     if (link) link.focus({ preventScroll: true });
   });
-  Array.prototype.forEach.call(document.querySelectorAll(".detail"), function (detail) {
+  wireDetail = function (detail) {
     detail.addEventListener("click", function (event) {
       if (event.target === detail || event.target.closest(".close")) { event.preventDefault(); closeDetail(detail); }
     });
@@ -801,7 +911,8 @@
       var down = touch.clientY - from.y, across = Math.abs(touch.clientX - from.x);
       if (down > 90 && across < down / 2) closeDetail(detail);
     });
-  });
+  };
+  Array.prototype.forEach.call(document.querySelectorAll("section.detail"), wireDetail);
   document.addEventListener("keydown", function (event) {
     var open = document.querySelector(".detail:target");
     if (event.key === "Escape" && open) closeDetail(open);

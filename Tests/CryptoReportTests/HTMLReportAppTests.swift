@@ -196,9 +196,17 @@ struct HTMLReportAppTests {
         // The markets the table leaves out are kept beside the rows for the details.
         #expect(report.allMarkets.count > report.rows.count && report.allMarkets == report.markets)
         let html = try Self.render(report, .html)
-        #expect(html.contains("<section class=\"detail\" id=\"btcusdt\""))
+        // The script builds the detail from the row and the page's detail data.
+        let data = try #require(try HTMLWriterTests.detailData(html)["btcusdt"])
+        #expect(data["o"] as? [String] == [btc.open] && data["d"] as? [String] == [btc.changeMoney] && data["b"] as? String == "BTC")
+        #expect(data["r"] as? [String] == ["1 USDT = \(btc.fxRate) SEK"] && data["u"] as? String == btc.updatedAt)
+        let others = try #require(data["x"] as? [[String: Any]])
+        #expect(
+            others.contains {
+                $0["p"] as? String == "BTC/INR" && $0["a"] as? String == "btcinr" && $0["s"] as? Bool == false && $0["m"] as? [String] == [inr.premium]
+            })
         #expect(html.contains("<a href=\"#btcusdt\" title=\"Detaljer för BTC/USDT\">BTC/USDT"))
-        #expect(html.contains("<a class=\"close\" href=\"#m-btcusdt\""))
+        #expect(html.contains("<template id=\"detail\"><section class=\"detail\" role=\"dialog\""))
         #expect(html.contains("<tr id=\"m-btcusdt\""))
     }
 
@@ -250,23 +258,15 @@ struct HTMLReportAppTests {
         let html = try Self.render(report, .html)
         #expect(html.contains("<script type=\"application/json\" class=\"history-data\" data-cur=\"0\">\(model.historyData)</script>"))
         #expect(html.contains("<template id=\"points-table\">"))
-        let start = try #require(html.firstRange(of: "<section class=\"detail\" id=\"btcusdt\""))
-        let section = try #require(html[start.lowerBound...].components(separatedBy: "</section>").first)
-        #expect(section.contains("<div class=\"history\"><p class=\"small\">Diagrammet och de tidigare dagarna kräver JavaScript.</p></div>"))
-        #expect(!section.contains("Inget diagram än"))
-        // A market the history holds one day of says its chart is still to come.
+        // A market the history holds one day of says its chart is still to come (the script
+        // shows this line where the history data has no series of the market).
         #expect(
-            report.hasHistory
-                && html.contains("<p class=\"small\">Inget diagram än: priset över tid visas när historiken har tidigare dagar för den här marknaden.</p>"))
-        #expect(!section.contains("Inget diagram"))
-        // Without history, a detail says why it has no chart: here, none was kept.
-        let plain = try Self.render(try Self.sample("SEK"), .html)
-        let plainStart = try #require(plain.firstRange(of: "<section class=\"detail\" id=\"btcusdt\""))
-        let plainSection = try #require(plain[plainStart.lowerBound...].components(separatedBy: "</section>").first)
-        #expect(plainSection.contains("<p class=\"small\">Inget diagram: rapporten gjordes utan historik.</p>"))
-        #expect(!plainSection.contains("class=\"history\""))
-        #expect(!section.contains("<svg") && !section.contains("<td>2022-11-21"), "no chart or table drawn on the server")
-        #expect(section.contains("<div class=\"earlier\"></div>"), "a place for the earlier points, after the other markets")
+            html.contains("<p class=\"small d-no-chart\">Inget diagram än: priset över tid visas när historiken har tidigare dagar för den här marknaden.</p>"))
+        var undated = report
+        undated.hasHistory = false
+        #expect(try Self.render(undated, .html).contains("<p class=\"small d-no-chart\">Inget diagram: rapporten gjordes utan historik.</p>"))
+        #expect(!html.contains("<td>2022-11-21"), "no table of earlier days written on the server")
+        #expect(html.contains("</table></div><div class=\"earlier\"></div>"), "a place for the earlier points, after the other markets")
     }
 
     @Test("a price in the history data has exactly the fraction digits the page shows it with")
@@ -342,7 +342,8 @@ struct HTMLReportAppTests {
         let block = try #require(datedHTML.firstMatch(of: /<script type="application\/json" class="history-data" data-cur="0">([^<]*)<\/script>/))
         let keys = try #require((try JSONSerialization.jsonObject(with: Data(block.1.utf8)) as? [String: Any])?["m"] as? [String: Any]).keys
         #expect(keys.count == 2 && keys.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
-        #expect(datedHTML.components(separatedBy: "<script").count == 3, "the page's script and its one data block")
+        #expect(datedHTML.components(separatedBy: "<script").count == 4, "the page's script, its detail data and its history data")
+        #expect(try HTMLWriterTests.detailData(datedHTML).keys.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
         let model = ReportViewModel(report)
         #expect(model.details.allSatisfy { $0.anchor.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
     }

@@ -88,7 +88,7 @@ extension HTMLWriter {
         out += "<span class=\"sym\">"; put(row.symbol); out += "</span></th>\n"
         out += "          <td class=\"num\""; altAttribute { $0.price }; out += ">"; put(row.price); out += "</td>\n"
         out += "          <td class=\"num chg "; put(row.changeClass); out += "\""; altAttribute { $0.change }
-        out += "><span class=\"ar\" aria-hidden=\"true\">"; put(row.arrow); out += "</span>"; put(row.change); out += "</td>\n"
+        out += ">"; put(row.change); out += "</td>\n"
         out += "          "
         if model.hasSincePrevious {
             out += "<td class=\"num "; put(row.sincePreviousClass); out += "\""; altAttribute { $0.sincePrevious }; out += ">"; put(row.sincePrevious);

@@ -155,6 +155,8 @@ extension ReportViewModel: MustacheParent {
         case "hasBelowVolumeFloor": hasBelowVolumeFloor
         case "details": details
         case "hasDetails": hasDetails
+        case "detailData": makeDetailData()
+        case "detailNoChart": detailNoChart
         // The built-in page's plumbing (`lazyDetails`); a template's model never has it set.
         case "detailMaker": detailMaker as Any
         case "alternativeRowIndex": alternativeRowIndex

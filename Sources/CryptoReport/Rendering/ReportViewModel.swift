@@ -216,6 +216,9 @@ struct ReportViewModel {
     /// written (`lazyDetails`, `forEachDetail`).
     var details: [Detail]
     var hasDetails: Bool
+    /// Why a detail has no chart: the history holds no earlier day of the market yet, or the
+    /// report was made without one.
+    var detailNoChart = ""
     /// Makes the details one at a time, for the built-in page (`lazyDetails`).
     var detailMaker: DetailMaker?
     /// With `detailMaker` and a second currency: where each symbol is in that currency's rows.
@@ -437,6 +440,7 @@ struct ReportViewModel {
         }
         historyData = history
         hasHistoryData = !historyData.isEmpty
+        detailNoChart = t[report.hasHistory ? .noSeries : .noHistory]
         converterData = converter
         hasConverter = !converterData.isEmpty && hasRows
         word(report, strings: t, numbers: numbers, time: time)
