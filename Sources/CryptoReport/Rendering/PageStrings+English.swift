@@ -98,7 +98,6 @@ extension PageStrings {
         .tickerTime: "Ticker time",
         .rateUsed: "Rate used",
         .priceByDay: "Price by day",
-        .chartNeedsScript: "The chart and the earlier days need JavaScript.",
         .noHistory: "No chart: this report was made without a history.",
         .noSeries: "No chart yet: the price over time shows once the history holds earlier days of this market.",
         .alertLimits: "Your alert limits:",

@@ -98,7 +98,6 @@ extension PageStrings {
         case tickerTime
         case rateUsed
         case priceByDay
-        case chartNeedsScript
         case noSeries
         case noHistory
         case alertLimits

@@ -98,7 +98,6 @@ extension PageStrings {
         .tickerTime: "Noteringstid",
         .rateUsed: "Använd kurs",
         .priceByDay: "Pris per dag",
-        .chartNeedsScript: "Diagrammet och de tidigare dagarna kräver JavaScript.",
         .noHistory: "Inget diagram: rapporten gjordes utan historik.",
         .noSeries: "Inget diagram än: priset över tid visas när historiken har tidigare dagar för den här marknaden.",
         .alertLimits: "Dina larmgränser:",
