@@ -12,8 +12,9 @@
     return String(words[key] || "").replace(/\{(\d)\}/g, function (all, i) { return i < values.length ? String(values[i]) : all; });
   }
   // How long ago the data is from, when the page is read, with its time in the reader's own
-  // zone; past the tool's --max-age a warning, so that a page opened years later says so.
-  (function () {
+  // zone; past the tool's --max-age a warning, so that a page opened years later says so. Once the
+  // list is up: the first use of Intl loads the locale's data, a good part of the script's start.
+  setTimeout(function () {
     var lang = document.documentElement.lang || "en";
     if (!window.Intl || !Intl.RelativeTimeFormat) return;
     var relative = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
@@ -28,7 +29,7 @@
       span.textContent = say(old ? "scriptDataOld" : "scriptUpdated", ago + " (" + local + ")");
       if (old) span.className = "age old";
     });
-  })();
+  }, 0);
   // The view in the address's fragment: the search, the sorted column and its direction, and
   // the currency shown. A fragment without "=" names a market's detail (#btcusdt) instead.
   var view = { q: "", sort: "", dir: "", cur: "" };
@@ -116,7 +117,8 @@
   // strings (the CSV's figures), multiplied as integers, and formatted by the browser in the
   // currency's locale with as many decimals as the page shows such a figure with.
   var converter = document.getElementById("converter");
-  if (converter) (function () {
+  // Set up once the list is up, as the freshness line is: it is after the list.
+  if (converter) setTimeout(function () {
     var data;
     try { data = JSON.parse(converter.getAttribute("data-rates")); } catch (e) { return; }
     var amount = document.getElementById("conv-amount"), from = document.getElementById("conv-from");
@@ -300,7 +302,7 @@
     into.value = "c" + (document.documentElement.getAttribute("data-cur") || "0");
     convert();
     converter.hidden = false;
-  })();
+  }, 0);
 
   // A detail's chart and earlier points, drawn from the page's history data (one JSON block per
   // currency) when the detail opens: the page holds each price once instead of a chart and a
@@ -767,9 +769,15 @@
         return (up ? a - b : b - a) || x.order - y.order;
       });
     }
-    var fragment = document.createDocumentFragment();
-    ordered.forEach(function (row) { fragment.appendChild(row); });
-    body.appendChild(fragment);
+    // Rows already in this order stay where they are (the page's first view): a moved row is
+    // styled anew, with everything in it.
+    var current = body.rows, same = current.length === ordered.length;
+    for (var i = 0; same && i < ordered.length; i++) same = current[i] === ordered[i];
+    if (!same) {
+      var fragment = document.createDocumentFragment();
+      ordered.forEach(function (row) { fragment.appendChild(row); });
+      body.appendChild(fragment);
+    }
     buttons.forEach(function (button) {
       var active = button.getAttribute("data-k") === key;
       button.className = "sort" + (active ? (up ? " asc" : " desc") : "");
@@ -820,9 +828,11 @@
   var style = document.createElement("style"), choice = document.getElementById("column-choice");
   document.head.appendChild(style);
   function applyColumns() {
-    style.textContent = headers.map(function (cell, i) {
-      return hidden.indexOf(cell.textContent.trim()) >= 0 ? "table.markets tr > :nth-child(" + (i + 2) + ") { display: none; }" : "";
-    }).join("\n");
+    var text = headers.map(function (cell, i) {
+      return hidden.indexOf(cell.textContent.trim()) >= 0 ? "table.markets tr > :nth-child(" + (i + 2) + ") { display: none; }\n" : "";
+    }).join("");
+    // A style sheet written again restyles the whole page, even unchanged.
+    if (style.textContent !== text) style.textContent = text;
   }
   headers.forEach(function (cell) {
     var name = cell.textContent.trim(), box = document.createElement("input"), label = document.createElement("label");

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CryptoReport
@@ -264,7 +265,9 @@ struct CommitRecoveryTests {
             _ = try? writer.write(files: [.init(name: "a.csv", contents: .text("new a")), .init(name: "b.md", contents: .text("new b"))], recording: day)
             let finished = !stopping.died
             writer.fileSystem = POSIXCommitFileSystem()
-            try writer.recover(history: history)
+            // Recovery reads the day from the history the journal names, whatever (or whether)
+            // history the recovering run uses.
+            try writer.recover()
             let recorded = try store.runs(in: Date.distantPast...Date.distantFuture).count == 1
             let reports = Self.contents(of: folder).filter { ["a.csv", "b.md"].contains($0.key) }
             let isNew = reports == ["a.csv": "new a", "b.md": "new b"]
@@ -284,6 +287,33 @@ struct CommitRecoveryTests {
             }
         }
         #expect(steps >= 10)
+    }
+
+    /// Issue 32, row 4: a run finishing the commit with another spelling of the history (or none)
+    /// rolled it forward without the day.
+    @Test("the journal names the history by its absolute path, so that any later run checks the same database")
+    func journalNamesAbsoluteHistory() throws {
+        let folder = try TemporaryFolder()
+        let journal = folder.url.appendingPathComponent(CommitJournal.fileName)
+        let seen = Mutex<String?>(nil)
+        let day = DayRecord(
+            history: "relative/h.sqlite", sourceTime: 1,
+            record: {
+                let named = try JSONDecoder().decode(CommitJournal.self, from: Data(contentsOf: journal)).records?.history
+                seen.withLock { $0 = named }
+                return true
+            }, forget: {})
+        _ = try ReportWriter(directory: folder.url).write(files: [.init(name: "a.csv", contents: .text("a"))], recording: day)
+        #expect(seen.withLock { $0 } == FileManager.default.currentDirectoryPath + "/relative/h.sqlite")
+    }
+
+    @Test("a journal naming a history that is a FIFO is not held in its open: the commit is judged unreadable, not waited on")
+    func journalNamesFIFOHistory() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.url.appendingPathComponent("h.sqlite").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(HistoryStore.holdsRun(at: fifo, sourceTime: 1) == nil)
+        #expect(HistoryStore.holdsRun(at: folder.url.appendingPathComponent("none.sqlite").path, sourceTime: 1) == false)
     }
 
     @Test("a day that cannot be recorded: the reports are published, the journal no longer names the day, and the run is told")

@@ -148,7 +148,8 @@ struct ExecutableTests {
         let shared = folder.url.appendingPathComponent("shared")
         #expect(symlink(home.path, shared.appendingPathComponent("d").path) == 0)
         try Data("member's".utf8).write(to: shared.appendingPathComponent("evil.txt"))
-        let journal = #"{"replacements":[{"name":"d/planted","staged":"evil.txt"}],"removals":[{"name":"d/victim","aside":"x.gone"}]}"#
+        // A journal as the tool writes one (its version too): refused for its names, not for its form.
+        let journal = #"{"version":1,"replacements":[{"name":"d/planted","staged":"evil.txt"}],"removals":[{"name":"d/victim","aside":"x.gone"}]}"#
         try Data(journal.utf8).write(to: shared.appendingPathComponent(".cryptoreport-journal"))
 
         let history = try Self.run(["history", "--symbol", "btc", "--days", "3650", "--history", "shared/history.sqlite", "--no-config"], in: folder.url)

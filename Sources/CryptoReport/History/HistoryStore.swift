@@ -95,7 +95,11 @@ package struct HistoryStore: Sendable {
     /// journal beside it (a transaction a crash left open) is not stored: SQLite rolls it back
     /// on the next write, so the run reads as absent.
     package static func holdsRun(at path: String, sourceTime: Int64) -> Bool? {
-        guard FileManager.default.fileExists(atPath: path) else { return false }
+        // The path comes from a journal in a shared folder: a FIFO or a device there would hold
+        // the run in SQLite's open, so only a regular file (or a link to one) is read.
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        guard info.st_mode & S_IFMT == S_IFREG else { return nil }
         if FileManager.default.fileExists(atPath: path + "-journal") { return false }
         var configuration = configuration()
         configuration.readonly = true

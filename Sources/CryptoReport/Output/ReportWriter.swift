@@ -46,14 +46,15 @@ package struct ReportWriter: Sendable {
     /// Without a journal no report was replaced yet: staged files go, and a report kept aside goes
     /// back under its name if nothing took its place (never is the only copy of a report deleted).
     ///
-    /// `history`: the database this run records into. A commit that was to record its day there
-    /// is rolled forward only if the day is stored (the crash came after the day's commit), and
-    /// back if it is not, so that reports and day go together.
-    package func recover(history: String? = nil) throws(OutputError) {
-        try RunInterruption.shared.uninterrupted { () throws(OutputError) in try recoverNow(history: history) }
+    /// A commit that was to record its day in a history (the journal names the database by its
+    /// absolute path) is rolled forward only if the day is stored there (the crash came after the
+    /// day's commit), and back if it is not, so that reports and day go together, whichever
+    /// history (or none) the recovering run uses.
+    package func recover() throws(OutputError) {
+        try RunInterruption.shared.uninterrupted { () throws(OutputError) in try recoverNow() }
     }
 
-    func recoverNow(history: String? = nil) throws(OutputError) {
+    func recoverNow() throws(OutputError) {
         if let found = try CommitJournal.read(in: directory) {
             guard let journal = found.journal else {
                 throw .writeFailed(
@@ -64,8 +65,7 @@ package struct ReportWriter: Sendable {
             }
             switch found.direction {
             case .forward:
-                if let records = journal.records, records.history == history,
-                    HistoryStore.holdsRun(at: records.history, sourceTime: records.sourceTime) == false
+                if let records = journal.records, HistoryStore.holdsRun(at: records.history, sourceTime: records.sourceTime) == false
                 {
                     // Killed before the day's commit: as if no rename was decided.
                     _ = rollBack(journal, failed: CommitJournal.fileName, reason: "")
@@ -229,7 +229,10 @@ package struct ReportWriter: Sendable {
             for name in obsolete where isRegularFile(name) {
                 journal.removals.append(.init(name: name, aside: Self.hiddenName(for: name, suffix: "gone.tmp")))
             }
-            journal.records = recording.map { CommitJournal.Recorded(history: $0.history, sourceTime: $0.sourceTime) }
+            // By its absolute path: the run that finishes this commit may start elsewhere.
+            journal.records = recording.map {
+                CommitJournal.Recorded(history: URL(fileURLWithPath: $0.history).standardizedFileURL.path, sourceTime: $0.sourceTime)
+            }
             created.append(CommitJournal.fileName)
             try writeJournal(journal)
         } catch {
@@ -357,7 +360,7 @@ extension ReportWriter {
         let journals = [CommitJournal.fileName, CommitJournal.undoFileName]
         guard journals.contains(where: { lstat(folder.appendingPathComponent($0).path, &info) == 0 }) else { return }
         guard let lock = try OutputLock.acquireIfFree(in: folder) else { return }
-        try ReportWriter(directory: folder).recover(history: file)
+        try ReportWriter(directory: folder).recover()
         withExtendedLifetime(lock) {}
     }
 }

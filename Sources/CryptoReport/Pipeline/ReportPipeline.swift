@@ -57,7 +57,7 @@ public struct ReportPipeline: Sendable {
             }
             // Held until the run ends.
             defer { withExtendedLifetime(lock) {} }
-            try folder.recover(history: output.historyPath(sample: fetch.sample))
+            try folder.recover()
             return try await run(spec, fetch: fetch, output: output, templates: templates, writer: folder)
         } catch {
             // A typo (`--currency XYZ`, a missing feed file) leaves no empty folder of its making.
