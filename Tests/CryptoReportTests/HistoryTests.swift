@@ -609,6 +609,16 @@ struct HistoryTests {
             guard case let .currencyNotRecorded(currency, available)? = error as? HistoryError else { return false }
             return currency == "XYZ" && available.contains("SEK") && (error as? HistoryError)?.exitStatus == .usage
         }
+        // A currency a shared database was made to hold is no ECB code: never named in the error.
+        try store.write { db in
+            try db.execute(sql: "INSERT INTO rate (date, currency, per_euro) SELECT date, ?, per_euro FROM rate LIMIT 1", arguments: ["S\u{1B}[31mK"])
+        }
+        #expect {
+            try exporter.series(symbol: "btc", currency: "XYZ", days: 90, now: Self.captured)
+        } throws: { error in
+            guard case let .currencyNotRecorded(_, available)? = error as? HistoryError else { return false }
+            return !available.isEmpty && available.allSatisfy { $0.count == 3 && $0.allSatisfy(\.isUppercase) }
+        }
         #expect(throws: HistoryError.noSeries(symbol: "nosuch", days: 90, runs: 1)) {
             try exporter.series(symbol: "NoSuch", currency: "SEK", days: 90, now: Self.captured)
         }

@@ -152,6 +152,23 @@ struct NoticeTests {
         #expect(try HistoryStore(path: database).pendingNotices().isEmpty)
     }
 
+    /// Issue 32: text from a shared history reached a command's standard input and a webhook raw.
+    @Test("a kept notice not in the tool's own form (an escape sequence, no list of alerts) is dropped unsent, and said")
+    func hostileKeptNotice() async throws {
+        let folder = try TemporaryFolder()
+        let (pipeline, outcome, database) = try await Self.run(in: folder)
+        let store = try HistoryStore(path: database)
+        let earlier = Fixtures.reportTime.addingTimeInterval(-3600)
+        try store.keepNotice(text: "btc \u{1B}[2J above", alerts: "[]", at: earlier, for: ["url \(Self.first)"])
+        try store.keepNotice(text: "plain words", alerts: "{\"not\":\"a list\"}", at: earlier, for: ["url \(Self.first)"])
+        let working = Receiver()
+        let warnings = await pipeline.notify(
+            outcome, delivery: NoticeDelivery(policy: try Self.policy(), http: working, commands: Commands()), historyPath: database)
+        #expect(warnings.filter { $0.contains("is not in the tool's own form") }.count == 2, "\(warnings)")
+        #expect(!working.texts.contains { $0.contains("\u{1B}") || $0.contains("plain words") }, "\(working.texts)")
+        #expect(try store.pendingNotices().isEmpty)
+    }
+
     @Test("without a history a failed notice is lost, and said so; a failing command is named")
     func noHistory() async throws {
         let folder = try TemporaryFolder()

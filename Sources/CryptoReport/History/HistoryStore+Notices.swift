@@ -15,6 +15,14 @@ extension HistoryStore {
         package var text: String
         /// The alerts as the notice's JSON lists them.
         package var alerts: String
+
+        /// The notice reads as the tool words one, checked as the feed's text is (a shared
+        /// history may be edited by anyone in its group): lines without control, format or
+        /// markup-hiding characters, and a JSON list of alerts.
+        package var isOwnForm: Bool {
+            !text.split(separator: "\n", omittingEmptySubsequences: false).contains { SourceText.containsUnsafe(String($0)) }
+                && (try? JSONSerialization.jsonObject(with: Data(alerts.utf8))) is [Any]
+        }
     }
 
     /// The alerts the report run of `exchange` before this one fired: the newest with data up to

@@ -8,7 +8,11 @@ extension HistoryStore {
     package func currencies(of runs: [RunSummary]) throws(HistoryError) -> Set<String> {
         try read { db in
             let byDate = try Self.rates(onOrBefore: Set(runs.map(\.ratesDate)), in: db)
-            return Set(runs.compactMap { byDate[$0.ratesDate] ?? nil }.flatMap(\.currencies))
+            // Codes as the ECB writes them only: a shared database may hold any text, and these
+            // are named in an error.
+            return Set(runs.compactMap { byDate[$0.ratesDate] ?? nil }.flatMap(\.currencies)).filter { code in
+                code.utf8.count == 3 && code.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+            }
         }
     }
 
