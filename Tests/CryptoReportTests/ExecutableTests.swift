@@ -202,6 +202,19 @@ struct ExecutableTests {
         } throws: { error in
             (error as? SettingsError)?.errorDescription?.contains("nothing came from it within 0.3 s (a FIFO no program writes to?)") == true
         }
+        // A device as the configuration: one that never ends is bounded in size; /dev/null is empty.
+        #expect {
+            try ConfigFileReader().read(path: "/dev/zero", pipeTimeLimit: 5000)
+        } throws: { error in
+            (error as? SettingsError)?.errorDescription?.contains("it is larger than 1 MB") == true
+        }
+        #expect(throws: Never.self) { try ConfigFileReader().read(path: "/dev/null") }
+        // A template that is a FIFO is refused before any fetch (66, as an unreadable one), not waited on.
+        let templates = folder.url.appendingPathComponent("t")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        #expect(mkfifo(templates.appendingPathComponent("report.md.mustache").path, 0o600) == 0)
+        let templated = try Self.run(["--sample", "--no-config", "--format", "markdown", "--output", "o2", "--no-history", "--templates", "t"], in: folder.url)
+        #expect(templated.status == 66 && templated.stderr.contains("not a regular file (a FIFO, a device or a folder)"), "\(templated.stderr)")
     }
 
     @Test("--sample with sources set in the environment or the file: one warning that the sample is WazirX's, exit 0; --source with it stays a usage error")

@@ -65,8 +65,7 @@ package struct ReportWriter: Sendable {
             }
             switch found.direction {
             case .forward:
-                if let records = journal.records, HistoryStore.holdsRun(at: records.history, sourceTime: records.sourceTime) == false
-                {
+                if let records = journal.records, HistoryStore.holdsRun(at: records.history, sourceTime: records.sourceTime) == false {
                     // Killed before the day's commit: as if no rename was decided.
                     _ = rollBack(journal, failed: CommitJournal.fileName, reason: "")
                 } else {

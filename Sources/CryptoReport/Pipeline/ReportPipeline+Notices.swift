@@ -58,7 +58,9 @@ extension ReportPipeline {
         for notice in pending {
             guard notice.isOwnForm else {
                 try? store.forgetNotice(notice.id)
-                warnings.append("a kept notice of \(ReportDates.minute(notice.createdAt)) in the history is not in the tool's own form (control characters, or no list of alerts), so it was dropped unsent")
+                warnings.append(
+                    "a kept notice of \(ReportDates.minute(notice.createdAt)) in the history is not in the tool's own form (control characters, or no list of alerts), so it was dropped unsent"
+                )
                 continue
             }
             // A target this run does not have (another job's, on the same history) keeps its notices.

@@ -119,11 +119,19 @@ package struct TemplateRenderer: Sendable {
         return text
     }
 
+    static let templateSizeLimit = 16 << 20
+
     /// The user's `NAME.mustache`, if the folder has one.
     private static func text(of name: String, in directory: URL?) throws(UsageError) -> String? {
         guard let directory else { return nil }
         let url = directory.appendingPathComponent(name + ".mustache")
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        // A FIFO or a device would hold the run in its read; a template is a file of some kilobytes.
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .templateUnreadable(path: url.path, reason: "not a regular file (a FIFO, a device or a folder)")
+        }
+        guard info.st_size <= templateSizeLimit else { throw .templateUnreadable(path: url.path, reason: "larger than 16 MB") }
         do {
             return try String(contentsOf: url, encoding: .utf8)
         } catch {

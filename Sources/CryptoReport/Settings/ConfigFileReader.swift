@@ -40,8 +40,12 @@ package struct ConfigFileReader: Sendable {
             throw .unreadableFile(path: path, reason: "it is a folder")
         }
         let data: Data
-        if kind == S_IFIFO || kind == S_IFSOCK {
+        if kind != S_IFREG {
+            // A pipe, a socket or a device (`/dev/null`; `/dev/zero` would never end): read as a
+            // pipe is, bounded in time and size.
             data = try Self.readPipe(descriptor, path: path, limit: pipeTimeLimit)
+        } else if status.st_size > Self.sizeLimit {
+            throw .unreadableFile(path: path, reason: "it is larger than 1 MB")
         } else {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
             do {
@@ -54,16 +58,22 @@ package struct ConfigFileReader: Sendable {
         return try parse(text, path: path)
     }
 
-    /// How long a configuration from a pipe may take to arrive, in milliseconds.
+    /// How long a configuration from a pipe may take to arrive, in milliseconds, all of it.
     package static let pipeTimeLimit: Int32 = 10_000
+    /// The largest configuration read: a real one is a few hundred bytes.
+    static let sizeLimit = 1 << 20
 
     /// A pipe's bytes to its end, each wait for more bounded by `pipeTimeLimit` milliseconds.
     private static func readPipe(_ descriptor: Int32, path: String, limit: Int32) throws(SettingsError) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        // One deadline for the whole read: a writer sending a byte now and then cannot stretch it.
+        let end = ContinuousClock.now + .milliseconds(limit)
         while true {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, limit)
+            let left = ContinuousClock.now.duration(to: end)
+            let wait = left <= .zero ? 0 : Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+            let ready = poll(&poller, 1, wait)
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else {
                 throw .unreadableFile(
@@ -74,7 +84,7 @@ package struct ConfigFileReader: Sendable {
             guard count >= 0 else { throw .unreadableFile(path: path, reason: "reading it failed") }
             if count == 0 { return data }
             data.append(contentsOf: buffer[..<count])
-            guard data.count <= 1 << 20 else { throw .unreadableFile(path: path, reason: "it is larger than 1 MB") }
+            guard data.count <= sizeLimit else { throw .unreadableFile(path: path, reason: "it is larger than 1 MB") }
         }
     }
 
