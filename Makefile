@@ -51,11 +51,12 @@ lint:
 format:
 	swift-format format --in-place --recursive $(STYLE_PATHS)
 
-## The HTML report in Debian's Chromium through Playwright for Python (Tests/Browser/browser_test.py),
-## on reports the debug binary makes; installs chromium (apt-get) and playwright (pip) when missing.
+## The HTML report in Debian's Chromium through Playwright for Python (Tests/Browser/test_page.py,
+## pytest), on reports the debug binary makes. Needs chromium, pytest, playwright and
+## axe-playwright-python, which .ci/run installs when missing.
 browser-test:
 	$(SWIFT) build --product cryptoreport
-	python3 Tests/Browser/browser_test.py .build/debug/cryptoreport
+	CRYPTOREPORT_BINARY=.build/debug/cryptoreport python3 -m pytest -q Tests/Browser
 
 ## A live report: CURRENCY=SEK FORMAT=html make report
 report: build
