@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import CryptoReport
+
 /// A golden file in `Golden/`: what a report must be, byte for byte.
 ///
 /// A difference is reported as `git diff --no-index` shows it (at most `diffLines` lines), as
@@ -9,7 +11,8 @@ import Testing
 enum GoldenFile {
     static let diffLines = 80
 
-    static func check(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func check(_ text: String, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let text = name.hasSuffix(".html") ? withoutPageFiles(text) : text
         let url = Fixtures.goldenFolder.appendingPathComponent(name)
         if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
             try FileManager.default.createDirectory(at: Fixtures.goldenFolder, withIntermediateDirectories: true)
@@ -19,6 +22,19 @@ enum GoldenFile {
         let expected = String(decoding: try Data(contentsOf: url), as: UTF8.self)
         guard text != expected else { return }
         Issue.record("\(name) differs from its golden file; UPDATE_GOLDEN=1 rewrites it.\n\(diff(expected: url, actual: text))", sourceLocation: sourceLocation)
+    }
+
+    /// A page with its stylesheet and script (`Templates/report.css`, `report.js`, the same in
+    /// every page) named instead of written out: they are checked once, as the files they are,
+    /// and a change to them rewrites no golden page. A page whose style or script is not the
+    /// built-in one keeps it.
+    static func withoutPageFiles(_ page: String) -> String {
+        var page = page
+        for name in ["report.css", "report.js"] {
+            guard let file = EmbeddedTemplates.pageFiles[name], !file.isEmpty else { continue }
+            page = page.replacingOccurrences(of: file, with: "/* Templates/\(name) */\n")
+        }
+        return page
     }
 
     /// The first `diffLines` lines of `git diff --no-index` between the golden file and `actual`.
