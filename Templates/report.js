@@ -580,7 +580,9 @@
     return short === day ? day : short + (monthFirst ? ", " : " ") + day.slice(0, 4);
   }
   function drawDetail(detail) {
-    var box = detail && detail.classList.contains("detail") && detail.querySelector(".history");
+    // An address naming no market of the page (a bookmark of a market since left out) draws nothing.
+    if (!detail) return;
+    var box = detail.classList.contains("detail") && detail.querySelector(".history");
     var index = document.documentElement.getAttribute("data-cur") || "0", data = histories[index];
     var series = data && data.m[detail.id], template = document.getElementById("points-table");
     // No width yet while the page loads: the fragment's :target applies once it is parsed (load).

@@ -167,6 +167,9 @@ struct NoticeTests {
         #expect(warnings.filter { $0.contains("is not in the tool's own form") }.count == 2, "\(warnings)")
         #expect(!working.texts.contains { $0.contains("\u{1B}") || $0.contains("plain words") }, "\(working.texts)")
         #expect(try store.pendingNotices().isEmpty)
+        // A right-to-left locale's numbers carry direction marks: the tool's own, kept.
+        let marked = HistoryStore.PendingNotice(id: 1, target: nil, createdAt: earlier, text: "btc \u{200F}1\u{00A0}000,00 \u{061C}$", alerts: "[]")
+        #expect(marked.isOwnForm)
     }
 
     @Test("without a history a failed notice is lost, and said so; a failing command is named")

@@ -20,7 +20,11 @@ extension HistoryStore {
         /// history may be edited by anyone in its group): lines without control, format or
         /// markup-hiding characters, and a JSON list of alerts.
         package var isOwnForm: Bool {
-            !text.split(separator: "\n", omittingEmptySubsequences: false).contains { SourceText.containsUnsafe(String($0)) }
+            // The direction marks a right-to-left locale's numbers carry (U+200E, U+200F, U+061C)
+            // are the tool's own; any other format or control character is not.
+            let marks: Set<Unicode.Scalar> = ["\u{200E}", "\u{200F}", "\u{061C}"]
+            let plain = String(String.UnicodeScalarView(text.unicodeScalars.filter { !marks.contains($0) }))
+            return !plain.split(separator: "\n", omittingEmptySubsequences: false).contains { SourceText.containsUnsafe(String($0)) }
                 && (try? JSONSerialization.jsonObject(with: Data(alerts.utf8))) is [Any]
         }
     }

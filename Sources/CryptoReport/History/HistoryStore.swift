@@ -97,9 +97,10 @@ package struct HistoryStore: Sendable {
     package static func holdsRun(at path: String, sourceTime: Int64) -> Bool? {
         // The path comes from a journal in a shared folder: a FIFO or a device there would hold
         // the run in SQLite's open, so only a regular file (or a link to one) is read.
+        // Not found there (the folder mounted elsewhere, a journal of an older version that named
+        // it relatively): not known, which recovery takes as stored.
         var info = stat()
-        guard stat(path, &info) == 0 else { return false }
-        guard info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         if FileManager.default.fileExists(atPath: path + "-journal") { return false }
         var configuration = configuration()
         configuration.readonly = true

@@ -15,43 +15,35 @@ import Foundation
 /// - `x` the asset's other markets: pair, element id, whether the page has its detail (`s`),
 ///   the premium's class, and in each currency its price (`v`) and premium over this one (`m`).
 extension ReportViewModel {
-    struct DetailData: Encodable {
-        struct Other: Encodable {
-            var p, a: String
-            var s: Bool
-            var c: String
-            var v, m: [String]
-        }
-
-        var b, u: String
-        var o, d: [String]
-        var r: [String]?
-        var x: [Other]?
-    }
-
     /// The page's details as JSON, escaped for a `<script type="application/json">` element (no
-    /// `<` in it, so no text can end the element); empty when the page has none.
+    /// `<`, `>` or `&` in it, so no text can end the element); empty when the page has none.
+    /// Written as the history data is (`jsonString`): JSONEncoder's generic encoding of some
+    /// 270 details was a tenth of a daily run.
     func makeDetailData() -> String {
         guard hasDetails else { return "" }
-        var all: [String: DetailData] = [:]
+        func list(_ texts: [String]) -> String { "[" + texts.map(Self.jsonString).joined(separator: ",") + "]" }
+        var json = "{"
+        var first = true
         forEachDetail { detail in
             let views = [detail] + detail.alt
-            let others = detail.others.map { other in
-                let otherViews = [other] + other.alt
-                return DetailData.Other(
-                    p: other.pair, a: other.anchor, s: other.isShown, c: other.premiumClass,
-                    v: otherViews.map(\.price), m: otherViews.map(\.premium))
+            if !first { json += "," }
+            first = false
+            json += Self.jsonString(detail.anchor) + ":{\"b\":" + Self.jsonString(detail.base)
+            json += ",\"d\":" + list(views.map(\.changeMoney)) + ",\"o\":" + list(views.map(\.open))
+            if detail.hasRate { json += ",\"r\":" + list(views.map { "1 \($0.quote) = \($0.fxRate) \($0.currency)" }) }
+            json += ",\"u\":" + Self.jsonString(detail.updatedAt)
+            if !detail.others.isEmpty {
+                json += ",\"x\":["
+                json += detail.others.map { other in
+                    let otherViews = [other] + other.alt
+                    return "{\"a\":" + Self.jsonString(other.anchor) + ",\"c\":" + Self.jsonString(other.premiumClass) + ",\"m\":"
+                        + list(otherViews.map(\.premium)) + ",\"p\":" + Self.jsonString(other.pair) + ",\"s\":" + (other.isShown ? "true" : "false")
+                        + ",\"v\":" + list(otherViews.map(\.price)) + "}"
+                }.joined(separator: ",")
+                json += "]"
             }
-            all[detail.anchor] = DetailData(
-                b: detail.base, u: detail.updatedAt, o: views.map(\.open), d: views.map(\.changeMoney),
-                r: detail.hasRate ? views.map { "1 \($0.quote) = \($0.fxRate) \($0.currency)" } : nil,
-                x: others.isEmpty ? nil : others)
+            json += "}"
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(all) else { return "" }
-        return String(decoding: data, as: UTF8.self)
-            .replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
-            .replacingOccurrences(of: "&", with: "\\u0026")
+        return json + "}"
     }
 }
