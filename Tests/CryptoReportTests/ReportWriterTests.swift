@@ -237,6 +237,13 @@ extension ReportWriterTests {
                 && (error as? OutputError)?.exitStatus == .cannotCreateOutput
         }
         #expect(Self.text(folder, "a.csv") == "new a" && Self.text(folder, "b.md") == "new b")
+        if failing == 2 {
+            // The journal stayed: recovery on a folder that still cannot be synced says so, and
+            // leaves the journal for the next run.
+            writer.fileSystem = FailingSync(failing: 1)
+            #expect(throws: OutputError.self) { try writer.recover() }
+            #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent(CommitJournal.fileName).path))
+        }
         writer.fileSystem = POSIXCommitFileSystem()
         try writer.recover()
         #expect(Self.everything(in: folder) == ["a.csv", "b.md"])
