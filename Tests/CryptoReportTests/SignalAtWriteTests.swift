@@ -11,8 +11,12 @@ extension ExecutableTests {
         let folder = try TemporaryFolder()
         let shim = folder.url.appendingPathComponent("signal-at-write.so")
         let compile = Process()
-        compile.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compile.arguments = ["cc", "-shared", "-fPIC", "-o", shim.path, Fixtures.fixturesFolder.appendingPathComponent("signal-at-write.c").path, "-ldl"]
+        // The system's C compiler, else the Swift toolchain's clang.
+        compile.executableURL = URL(fileURLWithPath: "/bin/sh")
+        compile.arguments = [
+            "-c", #"if command -v cc >/dev/null; then exec cc "$@"; else exec clang "$@"; fi"#, "compile",
+            "-shared", "-fPIC", "-o", shim.path, Fixtures.fixturesFolder.appendingPathComponent("signal-at-write.c").path, "-ldl",
+        ]
         try compile.run()
         compile.waitUntilExit()
         try #require(compile.terminationStatus == 0, "the shim compiles (cc)")
