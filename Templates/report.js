@@ -322,10 +322,6 @@
   var detailData = {}, detailShell = document.getElementById("detail");
   try { detailData = JSON.parse(document.getElementById("detail-data").textContent) || {}; } catch (e) { detailData = {}; }
   function currencyShown() { return Number(document.documentElement.getAttribute("data-cur") || "0"); }
-  function lastTextOf(element) {
-    for (var node = element ? element.lastChild : null; node; node = node.previousSibling) if (node.nodeType === 3) return node.nodeValue;
-    return "";
-  }
   function fillDetail(detail) {
     var id = detail.id, data = detailData[id], row = document.getElementById("m-" + id), cur = currencyShown();
     if (!data || !row) return;
@@ -345,7 +341,7 @@
     put(".big", cells[1] ? cells[1].textContent : "");
     var pill = detail.querySelector(".pill");
     pill.className = "pill " + changeClass;
-    pill.textContent = arrow + " " + lastTextOf(change);
+    pill.textContent = arrow + " " + (change ? change.textContent : "");
     var money = detail.querySelector(".d-money");
     money.className = "d-money " + changeClass;
     money.textContent = pick(data.d);

@@ -72,9 +72,7 @@ package struct ReportWriter: Sendable {
                     // A rename that fails again rolls the commit back: the previous set is
                     // whole, which is all this run needs. A folder that cannot be synced once the
                     // reports are in place is this run's error too (73): the journal stays.
-                    var renamed = true
-                    do { try renameAll(journal) } catch { renamed = false }
-                    if renamed { try finish(journal) }
+                    if (try? renameAll(journal)) != nil { try finish(journal) }
                 }
             case .back: finishRollBack(journal)
             }

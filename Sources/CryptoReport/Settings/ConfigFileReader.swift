@@ -71,9 +71,8 @@ package struct ConfigFileReader: Sendable {
         let end = ContinuousClock.now + .milliseconds(limit)
         while true {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let left = ContinuousClock.now.duration(to: end)
-            let wait = left <= .zero ? 0 : Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
-            let ready = poll(&poller, 1, wait)
+            let left = ContinuousClock.now.duration(to: end) / .milliseconds(1)
+            let ready = poll(&poller, 1, Int32(max(0, left.rounded(.up))))
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else {
                 throw .unreadableFile(
