@@ -76,7 +76,7 @@ struct CrashSafetyTests {
         let entries = try FileManager.default.contentsOfDirectory(atPath: out.path).filter {
             !$0.hasPrefix(".cryptoreport.lock") && !$0.hasPrefix("history.sqlite")
         }
-        let shared = Self.names.map { $0.replacingOccurrences(of: "2022-11-22", with: "latest") } + ["index.html"]
+        let shared = Self.names.map { $0.replacingOccurrences(of: "2022-11-22", with: "latest") } + ["index.html", SharedFolder.recordName]
         #expect(entries.sorted() == (Self.names + shared).sorted(), "leftover temporary files are removed (\(leftoversSeen) seen after kills)")
         // The history survived every kill: consistent, and the snapshot stored once.
         let history = try DatabaseQueue(path: out.appendingPathComponent("history.sqlite").path)

@@ -287,13 +287,15 @@ struct ExecutableTests {
             "450 tickers read (0 skipped), ECB rates of 2022-11-21; 450 markets converted to SEK and USD, 267 in the table (",
             "history h.sqlite: earlier days for 0 of 267 markets (",
             "1 alert rule checked, 1 fired (",
-            "11 files written in ",
+            "12 files written in ",
             "the day recorded in h.sqlite (",
         ]
         #expect(steps.count == expected.count, "\(steps)")
         for (line, start) in zip(steps, expected) { #expect(line.dropFirst(21).hasPrefix(start), "\(line)") }
         #expect(steps.dropFirst().allSatisfy { $0.hasSuffix(" ms)") }, "\(steps)")
-        #expect(steps.contains { $0.hasSuffix("/out: 5 of this run's, 6 latest copies and index (" + ($0.split(separator: "(").last ?? "")) }, "\(steps)")
+        #expect(
+            steps.contains { $0.hasSuffix("/out: 5 of this run's, 7 latest copies, index and record of reports (" + ($0.split(separator: "(").last ?? "")) },
+            "\(steps)")
         let quiet = try Self.run(["--sample", "--no-config", "--output", "-", "--format", "csv", "--no-history"], in: folder.url)
         #expect(quiet.status == 0 && quiet.stderr.isEmpty, "no steps without -v: \(quiet.stderr)")
     }

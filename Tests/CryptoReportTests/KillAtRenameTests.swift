@@ -11,7 +11,7 @@ struct KillAtRenameTests {
     static let formats = ["csv", "md", "html", "json"]
     /// The index is part of the commit too; the `latest` copies are left out (`--no-latest`) to
     /// keep the number of kills down: they are renamed by the same journal as the index.
-    static let names = formats.map { "cryptoreport-2022-11-22-SEK.\($0)" } + ["index.html"]
+    static let names = formats.map { "cryptoreport-2022-11-22-SEK.\($0)" } + ["index.html", SharedFolder.recordName]
     static let arguments = [
         "--tickers-url", "t.json", "--ecb-url", "e.xml", "--output", "cr", "--currency", "SEK", "--symbols", "btc,eth", "--markets", "all",
         "--format", "all", "--no-latest", "-q",

@@ -284,7 +284,59 @@ struct SharedFolderTests {
         #expect(try Self.indexRows(Self.read(folder, "index.html")).map(\.date) == ["2022-11-24", "2022-11-23", "2022-11-22"])
         let report = try #require(try await Self.run(day: 2, formats: [.csv], in: folder).report as Report?)
         let shared = SharedFolder(directory: out, latest: true).additions(for: report, names: [], removing: [])
-        #expect(shared.ignored == ["cryptoreport-2099-01-01-SEK.csv"])
-        #expect(NoticeText.futureReports(shared.ignored, folder: "out").contains("dated after today"))
+        #expect(shared.future == ["cryptoreport-2099-01-01-SEK.csv"])
+        #expect(NoticeText.futureReports(shared.future, folder: "out").contains("dated after today"))
+    }
+
+    /// Issue 32: a stray file dated tomorrow (which a zone ahead makes possible) was still taken
+    /// for the newest report: the latest copies stayed on the older one.
+    @Test("a report-named file the folder's record does not hold, dated after the run's data, is no report: the latest copies move on, the run warns")
+    func strayUnrecordedReport() async throws {
+        let folder = try TemporaryFolder()
+        try await Self.run(day: 0, formats: [.csv], in: folder)
+        let out = folder.url.appendingPathComponent("out")
+        let record = try Self.read(folder, SharedFolder.recordName)
+        #expect(record.split(separator: "\n").dropFirst() == ["cryptoreport-2022-11-22-SEK.csv"])
+        // Day 1's run may see reports dated up to day 2 (a zone ahead of UTC).
+        try Data("x".utf8).write(to: out.appendingPathComponent("cryptoreport-2022-11-24-SEK.csv"))
+        let outcome = try await Self.run(day: 1, formats: [.csv], in: folder)
+        #expect(try Self.read(folder, "cryptoreport-latest-SEK.csv") == Self.read(folder, "cryptoreport-2022-11-23-SEK.csv"))
+        #expect(try Self.indexRows(Self.read(folder, "index.html")).map(\.date) == ["2022-11-23", "2022-11-22"])
+        let shared = SharedFolder(directory: out, latest: true).additions(for: outcome.report, names: [], removing: [])
+        #expect(shared.unrecorded == ["cryptoreport-2022-11-24-SEK.csv"] && shared.future.isEmpty)
+        let warning = NoticeText.unrecordedReports(shared.unrecorded, folder: "out", record: SharedFolder.recordName, day: outcome.report.dataDate)
+        #expect(warning.contains("cryptoreport-2022-11-24-SEK.csv in out is dated after this run's data (2022-11-23)"))
+        #expect(
+            try Self.read(folder, SharedFolder.recordName).split(separator: "\n").dropFirst() == [
+                "cryptoreport-2022-11-22-SEK.csv", "cryptoreport-2022-11-23-SEK.csv",
+            ])
+        // Older than the run's data, a file not in the record is a report copied in: listed.
+        try Data("x".utf8).write(to: out.appendingPathComponent("cryptoreport-2022-11-20-SEK.csv"))
+        try await Self.run(day: 1, formats: [.csv], in: folder)
+        #expect(try Self.indexRows(Self.read(folder, "index.html")).map(\.date) == ["2022-11-23", "2022-11-22", "2022-11-20"])
+    }
+
+    /// A folder written before the record existed: every report in it counts, as before; a
+    /// record that is a link is never read (nor followed when replaced).
+    @Test("without a record every report-named file of the folder counts; a record that is a link is no record and is replaced by a file")
+    func withoutRecord() async throws {
+        let folder = try TemporaryFolder()
+        try await Self.run(day: 0, formats: [.csv], in: folder)
+        let out = folder.url.appendingPathComponent("out")
+        try FileManager.default.removeItem(at: out.appendingPathComponent(SharedFolder.recordName))
+        try Data("x".utf8).write(to: out.appendingPathComponent("cryptoreport-2022-11-24-SEK.csv"))
+        try await Self.run(day: 1, formats: [.csv], in: folder)
+        #expect(try Self.indexRows(Self.read(folder, "index.html")).map(\.date) == ["2022-11-24", "2022-11-23", "2022-11-22"])
+        #expect(try Self.read(folder, "cryptoreport-latest-SEK.csv") == Self.read(folder, "cryptoreport-2022-11-22-SEK.csv"))
+        // A link as the record: not read, and the commit's rename replaces the link, not its target.
+        let elsewhere = folder.url.appendingPathComponent("elsewhere.txt")
+        try Data("cryptoreport-2022-11-24-SEK.csv\n".utf8).write(to: elsewhere)
+        try FileManager.default.removeItem(at: out.appendingPathComponent(SharedFolder.recordName))
+        try FileManager.default.createSymbolicLink(at: out.appendingPathComponent(SharedFolder.recordName), withDestinationURL: elsewhere)
+        #expect(SharedFolder.record(in: out) == nil)
+        try await Self.run(day: 2, formats: [.csv], in: folder)
+        #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "cryptoreport-2022-11-24-SEK.csv\n")
+        let attributes = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(SharedFolder.recordName).path)
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
     }
 }

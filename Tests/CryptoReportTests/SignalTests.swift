@@ -124,7 +124,7 @@ struct SignalTests {
         let out = folder.url.appendingPathComponent("out")
         let left = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0 != OutputLock.fileName }.sorted()
         // The latest copies and the index are part of the same commit.
-        let shared = Self.names.map { $0.replacingOccurrences(of: "2022-11-22", with: "latest") } + ["index.html"]
+        let shared = Self.names.map { $0.replacingOccurrences(of: "2022-11-22", with: "latest") } + ["index.html", SharedFolder.recordName]
         #expect(left == (Self.names + shared).sorted(), "the whole new set, and no journal or temporary file")
     }
 

@@ -96,11 +96,13 @@ package struct ReportWriter: Sendable {
 
     /// One file name in the folder itself: not empty, no `/` (a name through a sub-folder could
     /// follow a link out of the folder), not `.` or `..`, not hidden (hidden names are the
-    /// commit's own temporary files), no control character.
+    /// commit's own temporary files, save the folder's record `SharedFolder.recordName`), no
+    /// control character.
     package static func isPlainFileName(_ name: String) -> Bool {
         // Bytes, not `Character`s: a `/` followed by a combining mark is one `Character`, which
         // `contains("/")` would not find, while the file system still reads a `/`.
-        !name.isEmpty && name.utf8.first != UInt8(ascii: ".") && !name.utf8.contains(UInt8(ascii: "/"))
+        if name.utf8.elementsEqual(SharedFolder.recordName.utf8) { return true }
+        return !name.isEmpty && name.utf8.first != UInt8(ascii: ".") && !name.utf8.contains(UInt8(ascii: "/"))
             && !name.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.value == 0 }
     }
 

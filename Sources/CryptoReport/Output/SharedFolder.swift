@@ -19,25 +19,55 @@ package struct SharedFolder: Sendable {
         self.latest = latest
     }
 
+    /// The folder's record of the reports this tool wrote there, one name per line, replaced in
+    /// every commit with the reports themselves. The latest copies and the index follow it, not
+    /// whatever else is named like a report: a file someone else put there could otherwise hold
+    /// the latest copies on an older report. Hidden like the lock and the journal, and the one
+    /// hidden name a commit may write (`ReportWriter.isPlainFileName`).
+    package static let recordName = ".cryptoreport-reports"
+    /// A record larger than this is no record of this tool's (some 1,800 names a year).
+    static let recordLimit = 4 << 20
+
+    /// What a run adds to and removes from the folder beside its own files.
+    package struct Additions {
+        /// The latest copies, the index and the record.
+        package var files: [ReportWriter.File]
+        /// Latest copies of reports the run removes.
+        package var removing: [String]
+        /// Files named like reports but dated after the run's own day (a day ahead, for the
+        /// zones), which no run of this tool wrote from real data.
+        package var future: [String]
+        /// Files named like reports, dated after the run's data, that the record does not hold:
+        /// put there by something else.
+        package var unrecorded: [String]
+        /// An earlier run's reports of the same day and currency, which this run's replace.
+        package var replaced: [String]
+    }
+
     /// The files to write and remove alongside the run's `files` and `obsolete` names.
     /// `names`: the files the run writes. The `latest` copies are copies of those files as
     /// staged (`ReportWriter.File.Contents.copy(of:)`), so no report's text is held twice.
     /// `pageCurrencies`: the currencies the run's HTML page holds, when it holds two
     /// (`--currency SEK,USD`): the index links the second to that page.
-    /// `ignored`: files named like reports but dated after the run's own day (a day ahead, for
-    /// the zones), which no run of this tool wrote from real data: they neither take the
-    /// `latest` names nor appear in the index, and the run warns of them.
-    package func additions(
-        for report: Report, names: [String], removing obsolete: [String], pageCurrencies: [String] = []
-    ) -> (files: [ReportWriter.File], removing: [String], ignored: [String], replaced: [String]) {
+    ///
+    /// The reports the folder holds are those of the record that are still there, this run's,
+    /// and any other report-named file dated no later than this run's data (one copied in, or
+    /// every report of a folder written before the record existed). The `future` and
+    /// `unrecorded` files neither take the `latest` names nor appear in the index, and the run
+    /// warns of them.
+    package func additions(for report: Report, names: [String], removing obsolete: [String], pageCurrencies: [String] = []) -> Additions {
         let present = Self.regularFiles(in: directory.path)
-        // An earlier run's reports of the same day and currency, which this run's replace.
         let replaced = names.filter { name in present.contains(name) && ReportFileName(parsing: name).map { $0.kind != .alerts } ?? false }
         let removed = Set(obsolete)
         let latestPossible = ReportDates.day(report.generatedAt.addingTimeInterval(86_400))
         let named = present.compactMap(ReportFileName.init(parsing:)).filter { !removed.contains($0.name) }
-        let ignored = named.filter { $0.date > latestPossible }.map(\.name).sorted()
-        var reports = Set(named.filter { $0.date <= latestPossible })
+        let future = named.filter { $0.date > latestPossible }.map(\.name).sorted()
+        let record = Self.record(in: directory)
+        let unrecorded = named.filter { file in
+            file.date <= latestPossible && file.date > report.dataDate && !(record?.contains(file.name) ?? true)
+        }.map(\.name).sorted()
+        let left = Set(future + unrecorded)
+        var reports = Set(named.filter { !left.contains($0.name) })
         let written = names.compactMap { name in ReportFileName(parsing: name).map { ($0, name) } }
         reports.formUnion(written.map(\.0))
         var latestNames = Set(present.filter { $0.hasPrefix("cryptoreport-latest-") && IndexRenderer.latestFile($0) != nil })
@@ -85,7 +115,30 @@ package struct SharedFolder: Sendable {
                 contents: .rendered {
                     IndexRenderer().render(reports: listed, latest: latestListed, report: report, pages: pages, alertsPage: alertsPage)
                 }))
-        return (extra, gone, ignored, replaced)
+        extra.append(ReportWriter.File(name: Self.recordName, contents: .text(Self.recordText(reports.map(\.name)))))
+        return Additions(files: extra, removing: gone, future: future, unrecorded: unrecorded, replaced: replaced)
+    }
+
+    /// The record's text: a line saying what it is, then the names in order.
+    static func recordText(_ names: [String]) -> String {
+        "# The reports cryptoreport wrote in this folder; its latest copies and index.html follow this list.\n"
+            + names.sorted().map { $0 + "\n" }.joined()
+    }
+
+    /// The names the folder's record holds; `nil` when there is none (a folder written before
+    /// the record existed, or by hand), or what is there is not a plain, readable file of
+    /// reasonable size (a link is never followed).
+    static func record(in directory: URL) -> Set<String>? {
+        let path = directory.appendingPathComponent(recordName).path
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= recordLimit,
+            let data = try? handle.readToEnd()
+        else { return nil }
+        let names = String(decoding: data, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        return Set(names.compactMap { ReportFileName(parsing: String($0))?.name })
     }
 
     /// The names of the folder's regular files: a folder or a symbolic link named like a report

@@ -232,13 +232,17 @@ public struct ReportPipeline: Sendable {
                 files.append(ReportWriter.File(name: holdingsName, contents: .text(CSVRenderer(dialect: output.csvDialect).holdings(each))))
             }
         }
-        // The latest copies and index.html change with the reports, in the same commit.
+        // The latest copies, index.html and the record change with the reports, in the same commit.
         let shared = SharedFolder(directory: writer.directory, latest: output.latest).additions(
             for: report, names: files.map(\.name), removing: obsolete,
             pageCurrencies: output.formats.contains(.html) && !others.isEmpty ? reports.map(\.currency) : [])
         obsolete += shared.removing
-        if !shared.ignored.isEmpty {
-            logger.warning("\(NoticeText.futureReports(shared.ignored, folder: writer.directory.path))")
+        if !shared.future.isEmpty {
+            logger.warning("\(NoticeText.futureReports(shared.future, folder: writer.directory.path))")
+        }
+        if !shared.unrecorded.isEmpty {
+            logger.warning(
+                "\(NoticeText.unrecordedReports(shared.unrecorded, folder: writer.directory.path, record: SharedFolder.recordName, day: report.dataDate))")
         }
         if !shared.replaced.isEmpty {
             logger.warning("\(NoticeText.replaced(shared.replaced, folder: writer.directory.path))")
@@ -252,7 +256,7 @@ public struct ReportPipeline: Sendable {
             historyFailure = historyFailure ?? (failure as? HistoryError)?.asNotRecorded ?? .notRecorded(path: history?.path ?? "", reason: "\(failure)")
         }
         step(
-            "\(files.count + shared.files.count) files written in \(writer.directory.path): \(files.count) of this run's, \(shared.files.count) latest copies and index"
+            "\(files.count + shared.files.count) files written in \(writer.directory.path): \(files.count) of this run's, \(shared.files.count) latest copies, index and record of reports"
         )
         if let history { step(Self.recordStep(history, failure: historyFailure)) }
         return Outcome(report: report, written: written, historyFailure: historyFailure)

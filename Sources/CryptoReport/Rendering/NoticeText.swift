@@ -57,6 +57,15 @@ package enum NoticeText {
             "Output: \(shown) in \(folder) \(names.count == 1 ? "is" : "are") dated after today, so no run of this tool wrote \(names.count == 1 ? "it" : "them"); the latest copies and the index leave \(names.count == 1 ? "it" : "them") out."
     }
 
+    /// Files named like reports, dated after the run's data, that the folder's record of what
+    /// this tool wrote does not hold.
+    package static func unrecordedReports(_ names: [String], folder: String, record: String, day: String) -> String {
+        let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? " and \(names.count - 3) more" : "")
+        let one = names.count == 1
+        return
+            "Output: \(shown) in \(folder) \(one ? "is" : "are") dated after this run's data (\(day)) but no run of this tool wrote \(one ? "it" : "them") there (\(record) does not list \(one ? "it" : "them")); the latest copies and the index leave \(one ? "it" : "them") out."
+    }
+
     /// A second report of the same day and currency into one folder replaces the first (its
     /// name says only the day and the currency, not the filters).
     package static func replaced(_ names: [String], folder: String) -> String {
