@@ -63,6 +63,62 @@
   }
   readFragment();
 
+  // A change to every row of the list (an order, a search, a currency) reaches at once the rows
+  // that reach the window; the others leave the list and come back once the browser has drawn
+  // those: laying out the whole list again is most of what a click costs. Anything
+  // the reader does next (a click, a key, an address, printing) first puts back what is left, and
+  // the table says it is busy meanwhile (aria-busy).
+  var table = document.querySelector("table.markets"), later = null, painted = false;
+  requestAnimationFrame(function () { painted = true; });
+  function finishRows() {
+    var rest = later;
+    later = null;
+    if (!rest) return;
+    table.removeAttribute("aria-busy");
+    rest(Infinity);
+  }
+  // How many rows of the list, from its top, may reach the window: every row at the height of
+  // its lowest one. All of them before the page is first drawn, while a detail is open over the
+  // list (it reads its row), or while the keyboard is in the list (a row taken out loses focus).
+  function rowsOnScreen() {
+    var body = table && table.tBodies[0];
+    if (!painted || !body || document.querySelector(".detail:target") || body.contains(document.activeElement)) return Infinity;
+    var top = body.getBoundingClientRect().top, lowest = Infinity;
+    for (var i = 0; i < body.rows.length; i++) if (body.rows[i].offsetHeight) lowest = Math.min(lowest, body.rows[i].offsetHeight);
+    return lowest === Infinity ? Infinity : Math.max(0, Math.ceil((window.innerHeight - top) / lowest)) + 4;
+  }
+  // Puts `list` (every row, in the list's order) in the list: the first `onScreen` shown rows now,
+  // the rest once those are drawn; `change`, when given, is done to each row as it comes.
+  function showRows(list, onScreen, change) {
+    var body = table.tBodies[0], at = 0;
+    var step = function (count) {
+      var fragment = document.createDocumentFragment();
+      for (; at < list.length && count > 0; at++) {
+        if (change) change(list[at]);
+        fragment.appendChild(list[at]);
+        if (!list[at].hidden) count--;
+      }
+      body.appendChild(fragment);
+      return at >= list.length;
+    };
+    if (onScreen === Infinity) {
+      var current = body.rows, same = current.length === list.length;
+      for (var i = 0; same && i < list.length; i++) same = current[i] === list[i];
+      if (!same) step(Infinity);
+      else if (change) list.forEach(change);
+      return;
+    }
+    body.textContent = "";
+    if (step(onScreen)) return;
+    later = step;
+    table.setAttribute("aria-busy", "true");
+    // After the frame that shows them: a callback of the next frame runs before it is drawn.
+    requestAnimationFrame(function () { setTimeout(function () { if (later === step) finishRows(); }, 0); });
+  }
+  ["click", "keydown", "pointerdown"].forEach(function (type) { document.addEventListener(type, finishRows, true); });
+  window.addEventListener("hashchange", finishRows);
+  window.addEventListener("beforeprint", finishRows);
+
   // Two currencies (--currency SEK,USD): the page is written in the first; each figure holds
   // the second's in data-alt (a row's tooltip in data-alt-title), and what differs in length
   // between them (the summary, the charts, the footer) is there twice, as .cur-0 and .cur-1.
@@ -79,16 +135,27 @@
     var firstTitles = figures.map(function (element) { return element.getAttribute("title"); });
     var choices = Array.prototype.slice.call(switcher.querySelectorAll("button"));
     var currencyKey = "cryptoreport.currency", shownCurrency = 0;
+    // The list's figures by row: the rows off screen leave the list and change as they come back.
+    var outside = [];
+    figures.forEach(function (element, i) {
+      var row = table && element.closest("tr");
+      if (row && row.parentNode === table.tBodies[0]) (row.figureIndexes = row.figureIndexes || []).push(i);
+      else outside.push(i);
+    });
     var showCurrency = function (index) {
       if (index === shownCurrency) return;
+      finishRows();
       shownCurrency = index;
-      figures.forEach(function (element, i) {
+      var show = function (i) {
+        var element = figures[i];
         if (element.hasAttribute("data-alt")) {
           var text = index === 1 ? element.getAttribute("data-alt") : firstTexts[i], node = lastText(element);
           if (node) node.nodeValue = text; else if (text) element.appendChild(document.createTextNode(text));
         }
         if (element.hasAttribute("data-alt-title")) element.setAttribute("title", index === 1 ? element.getAttribute("data-alt-title") : firstTitles[i]);
-      });
+      };
+      if (table) showRows(Array.prototype.slice.call(table.tBodies[0].rows), rowsOnScreen(), function (row) { (row.figureIndexes || []).forEach(show); });
+      outside.forEach(show);
       document.documentElement.setAttribute("data-cur", String(index));
       document.dispatchEvent(new CustomEvent("cryptoreport:currency", { detail: index }));
       choices.forEach(function (button, i) { button.setAttribute("aria-pressed", String(i === index)); });
@@ -718,7 +785,6 @@
   document.addEventListener("cryptoreport:currency", drawTarget);
   drawTarget();
 
-  var table = document.querySelector("table.markets");
   if (!table) return;
   var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
   var keys = ["p", "c", "s", "w", "m", "t", "h", "l", "b", "a", "q", "r", "v", "x"];
@@ -737,16 +803,18 @@
   var noMatch = document.getElementById("no-match");
 
   function filter() {
+    finishRows();
     // A name as the page writes it ("BTC/USDT") is its words: a slash parts them as a space does.
-    var terms = view.q.toLowerCase().split(/[\s\/]+/).filter(Boolean), count = 0;
+    var terms = view.q.toLowerCase().split(/[\s\/]+/).filter(Boolean), count = 0, onScreen = rowsOnScreen(), changed = false;
     rows.forEach(function (row) {
       var match = terms.every(function (term) {
         return row.words.some(function (word) { return word.indexOf(term) >= 0; })
           || row.nameWords.some(function (word) { return word.indexOf(term) === 0; });
       });
-      row.hidden = !match;
+      if (row.hidden === match) { row.hidden = !match; changed = true; }
       if (match) count++;
     });
+    if (changed) showRows(Array.prototype.slice.call(body.rows), onScreen);
     shown.textContent = terms.length ? say("scriptShownOf", count, rows.length) : say("scriptShown", rows.length);
     noMatch.hidden = count > 0;
   }
@@ -769,13 +837,11 @@
     }
     // Rows already in this order stay where they are (the page's first view): a moved row is
     // styled anew, with everything in it.
+    finishRows();
+    // Rows already in this order stay where they are (the page's first view).
     var current = body.rows, same = current.length === ordered.length;
     for (var i = 0; same && i < ordered.length; i++) same = current[i] === ordered[i];
-    if (!same) {
-      var fragment = document.createDocumentFragment();
-      ordered.forEach(function (row) { fragment.appendChild(row); });
-      body.appendChild(fragment);
-    }
+    if (!same) showRows(ordered, rowsOnScreen());
     buttons.forEach(function (button) {
       var active = button.getAttribute("data-k") === key;
       button.className = "sort" + (active ? (up ? " asc" : " desc") : "");

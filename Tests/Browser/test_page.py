@@ -30,9 +30,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 RECORDED = {}
 
 
+def at_rest(page):
+    """The list done with the last action: its rows off screen come back in steps after the
+    first paint, while the table says aria-busy."""
+    page.wait_for_function("() => !document.querySelector('table.markets[aria-busy]')")
+
+
 def settle(page):
-    """Two animation frames: what the last action changed is laid out and painted, and the page's
-    place is final."""
+    """Two animation frames after the list is at rest: what the last action changed is laid out
+    and painted, and the page's place is final."""
+    at_rest(page)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
@@ -250,11 +257,13 @@ SHOWN_ROWS = "rows => rows.filter(r => getComputedStyle(r).display !== 'none')"
 
 
 def visible_symbols(page):
+    at_rest(page)
     return page.eval_on_selector_all("table.markets tbody tr", "rows => (%s)(rows).map(r => r.id.slice(2))" % SHOWN_ROWS)
 
 
 def visible_names(page):
     """Each shown row's symbol with its asset's name, lower case ("" when it has none)."""
+    at_rest(page)
     return page.eval_on_selector_all(
         "table.markets tbody tr",
         "rows => (%s)(rows).map(r => [r.id.slice(2), ((r.querySelector('.asset-name') || {}).textContent || '').toLowerCase()])" % SHOWN_ROWS)
@@ -404,6 +413,7 @@ def test_search_sort_view_columns_and_detail(browser, reports):
     page.click("thead [data-k=c]")
     check(ordered(changes(), False), "a second click reverses the order")
     page.click("thead [data-k=n]")
+    at_rest(page)
     # In the page's language's order (localeCompare), and not the order the page came in.
     in_order = page.eval_on_selector_all(
         "table.markets tbody tr", "rows => rows.every((r, i) => i === 0 || rows[i - 1].dataset.n.localeCompare(r.dataset.n, document.documentElement.lang) <= 0)")
@@ -576,6 +586,7 @@ def test_currency_switch_and_converter(browser, reports):
           and page.text_content("#currency-switch button:first-child") == "SEK", "the page opens in its first currency, SEK")
 
     def row_figures(symbol):
+        at_rest(page)
         cells = page.eval_on_selector_all("#m-%s td" % symbol, "c => c.map(e => e.innerText)")
         # Price, 24 h, (trend columns), high/low, bid/ask, spread % / spread, volume value / volume.
         two = [c.split("\n") for c in cells[-4:]]
@@ -782,6 +793,7 @@ def test_language_and_trend_columns(browser, reports):
     # The trend columns say what they measure, and "since last" is coloured as 7 d and 30 d are.
     titles = [page.get_attribute("thead th[data-k=%s]" % k, "title") or "" for k in "swm"]
     check("förra" in titles[0] and "7 dagarna" in titles[1] and "30 dagarna" in titles[2], "the trend headers explain themselves: %s" % titles)
+    at_rest(page)
     since = page.eval_on_selector_all("table.markets tbody tr td:nth-child(4)", "c => c.map(e => [e.className, e.textContent])")
     check(all(("down" in c) == t.startswith("−") and ("up" in c) == t.startswith("+") for c, t in since if t)
           and any("up" in c or "down" in c for c, t in since), "the since-last column is coloured up and down: %s" % since[:3])
@@ -1010,6 +1022,50 @@ def test_switch_at_hand(browser, reports):
         apart = close["y"] + close["height"] <= switch["y"] or switch["y"] + switch["height"] <= close["y"] or close["x"] + close["width"] <= switch["x"] or switch["x"] + switch["width"] <= close["x"]
         check(apart, "at %d px the detail's close button and the switch do not overlap" % width)
         context.close()
+
+
+def test_rows_off_screen_in_steps(browser, reports):
+    # A sort, a switch or a cleared search changes the rows on screen at once; the others leave
+    # the list and come back after the first paint, the table saying aria-busy meanwhile; the
+    # reader's next click puts them all back first, so a detail opens on any market.
+    sek_html, sek_csv = reports["sek"]
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    problems = watch(page)
+    page.goto("file://" + sek_html)
+    settle(page)
+    first = page.evaluate("""() => {
+      document.querySelector('thead [data-k=c]').click();
+      const body = document.querySelector('table.markets tbody');
+      return { rows: body.rows.length, busy: body.parentNode.getAttribute('aria-busy'),
+               bottom: body.rows[body.rows.length - 1].getBoundingClientRect().top };
+    }""")
+    check(first["busy"] == "true" and 0 < first["rows"] < 267 and first["bottom"] >= 900,
+          "a sort puts the rows that reach the window at once (%d of 267, down to %.0f px) and says the list is busy" % (first["rows"], first["bottom"]))
+    settle(page)
+    symbols = visible_symbols(page)
+    largest = max(Decimal(row["change_pct"]) for row in sek_csv.values() if row["change_pct"])
+    check(len(symbols) == 267 and Decimal(sek_csv[symbols[0]]["change_pct"]) == largest,
+          "then every row comes back in the sorted order (%d rows, first %s)" % (len(symbols), symbols[:1]))
+    # Cut short by a click: the last row by the new order opens its detail.
+    last = page.evaluate("""() => {
+      document.querySelector('thead [data-k=c]').click();
+      const waiting = document.querySelector('table.markets tbody').rows.length;
+      document.body.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      return [waiting, document.querySelector('table.markets tbody').rows.length, !!document.querySelector('table.markets[aria-busy]')];
+    }""")
+    check(last[0] < 267 and last[1] == 267 and not last[2], "a click while rows wait puts them all back at once: %s" % last)
+    page.evaluate("location.hash = '#' + document.querySelector('table.markets tbody tr:last-child').id.slice(2)")
+    settle(page)
+    check(page.locator(".detail:target").count() == 1, "the market at the list's end opens its detail")
+    page.keyboard.press("Escape")
+    # A currency switch: the rows on screen now, the rest as they come back, every one in USD.
+    page.click("#currency-switch button[data-i='1']")
+    settle(page)
+    usd = page.eval_on_selector_all("table.markets tbody tr td:nth-child(2)", "c => c.filter(e => /\\d/.test(e.textContent)).map(e => e.textContent)")
+    check(len(usd) > 250 and all("US$" in text for text in usd), "after the switch every row's price is in dollars: %s" % [t for t in usd if "US$" not in t][:3])
+    check(not problems["errors"], "no script error: %s" % problems["errors"][:1])
+    context.close()
 
 
 def test_phone_chart_and_tap(browser, reports):
