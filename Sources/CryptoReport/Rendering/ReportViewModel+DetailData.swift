@@ -17,8 +17,9 @@ import Foundation
 extension ReportViewModel {
     /// The page's details as JSON, escaped for a `<script type="application/json">` element (no
     /// `<`, `>` or `&` in it, so no text can end the element); empty when the page has none.
-    /// Written as the history data is (`jsonString`): JSONEncoder's generic encoding of some
-    /// 270 details was a tenth of a daily run.
+    /// Written as the history data is (`jsonString`), one pass over the strings, not through
+    /// JSONEncoder's generic encoding, which costs more than all the rest of the page
+    /// (docs/performance.md).
     func makeDetailData() -> String {
         guard hasDetails else { return "" }
         func list(_ texts: [String]) -> String { "[" + texts.map(Self.jsonString).joined(separator: ",") + "]" }

@@ -35,8 +35,8 @@ package struct TemplateRenderer: Sendable {
         var texts: [String: String] = [:]
         var ownMarkdown = false, ownHTML = false
         // Only the folder's own templates are parsed: the built-in ones are written by
-        // `MarkdownWriter` and `HTMLWriter`, and parsing the HTML template cost a small report a
-        // twentieth of its run (`renderWithMustache` parses a built-in one when asked).
+        // `MarkdownWriter` and `HTMLWriter`, and parsing a template is a good part of a small
+        // report's run (`renderWithMustache` parses a built-in one when asked).
         let wanted = Self.fileNames.filter { formats?.contains($0.key) ?? true }.values.sorted()
         for name in wanted {
             guard let own = try Self.text(of: name, in: directory) else { continue }
