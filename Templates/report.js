@@ -11,10 +11,15 @@
     var values = Array.prototype.slice.call(arguments, 1);
     return String(words[key] || "").replace(/\{(\d)\}/g, function (all, i) { return i < values.length ? String(values[i]) : all; });
   }
+  // What waits until the page has loaded: the list comes first.
+  function afterLoad(work) {
+    if (document.readyState === "complete") setTimeout(work, 0);
+    else window.addEventListener("load", function () { setTimeout(work, 0); });
+  }
   // How long ago the data is from, when the page is read, with its time in the reader's own
   // zone; past the tool's --max-age a warning, so that a page opened years later says so. Once the
   // list is up: the first use of Intl loads the locale's data, a good part of the script's start.
-  setTimeout(function () {
+  afterLoad(function () {
     var lang = document.documentElement.lang || "en";
     if (!window.Intl || !Intl.RelativeTimeFormat) return;
     var relative = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
@@ -29,7 +34,7 @@
       span.textContent = say(old ? "scriptDataOld" : "scriptUpdated", ago + " (" + local + ")");
       if (old) span.className = "age old";
     });
-  }, 0);
+  });
   // The view in the address's fragment: the search, the sorted column and its direction, and
   // the currency shown. A fragment without "=" names a market's detail (#btcusdt) instead.
   var view = { q: "", sort: "", dir: "", cur: "" };
@@ -126,25 +131,29 @@
   // index.html links the second currency), which wins.
   var switcher = document.getElementById("currency-switch");
   if (switcher) {
-    var figures = Array.prototype.slice.call(document.querySelectorAll("[data-alt], [data-alt-title]"));
+    // Every figure with its first currency's text, and the list's figures by row, gathered at
+    // the first switch: the page opens in its first currency.
+    var figures = null, firstTexts, firstTitles, outside = [];
     var lastText = function (element) {
       for (var node = element.lastChild; node; node = node.previousSibling) if (node.nodeType === 3) return node;
       return null;
     };
-    var firstTexts = figures.map(function (element) { var node = lastText(element); return node ? node.nodeValue : ""; });
-    var firstTitles = figures.map(function (element) { return element.getAttribute("title"); });
+    var gather = function () {
+      figures = Array.prototype.slice.call(document.querySelectorAll("[data-alt], [data-alt-title]"));
+      firstTexts = figures.map(function (element) { var node = lastText(element); return node ? node.nodeValue : ""; });
+      firstTitles = figures.map(function (element) { return element.getAttribute("title"); });
+      figures.forEach(function (element, i) {
+        var row = table && element.closest("tr");
+        if (row && row.parentNode === table.tBodies[0]) (row.figureIndexes = row.figureIndexes || []).push(i);
+        else outside.push(i);
+      });
+    };
     var choices = Array.prototype.slice.call(switcher.querySelectorAll("button"));
     var currencyKey = "cryptoreport.currency", shownCurrency = 0;
-    // The list's figures by row: the rows off screen leave the list and change as they come back.
-    var outside = [];
-    figures.forEach(function (element, i) {
-      var row = table && element.closest("tr");
-      if (row && row.parentNode === table.tBodies[0]) (row.figureIndexes = row.figureIndexes || []).push(i);
-      else outside.push(i);
-    });
     var showCurrency = function (index) {
       if (index === shownCurrency) return;
       finishRows();
+      if (!figures) gather();
       shownCurrency = index;
       var show = function (i) {
         var element = figures[i];
@@ -185,7 +194,7 @@
   // currency's locale with as many decimals as the page shows such a figure with.
   var converter = document.getElementById("converter");
   // Set up once the list is up, as the freshness line is: it is after the list.
-  if (converter) setTimeout(function () {
+  if (converter) afterLoad(function () {
     var data;
     try { data = JSON.parse(converter.getAttribute("data-rates")); } catch (e) { return; }
     var amount = document.getElementById("conv-amount"), from = document.getElementById("conv-from");
@@ -369,7 +378,7 @@
     into.value = "c" + (document.documentElement.getAttribute("data-cur") || "0");
     convert();
     converter.hidden = false;
-  }, 0);
+  });
 
   // A detail's chart and earlier points, drawn from the page's history data (one JSON block per
   // currency) when the detail opens: the page holds each price once instead of a chart and a
