@@ -525,10 +525,10 @@
     if (parent) parent.appendChild(node);
     return node;
   }
-  // The layout of Sources/CryptoReport/Rendering/ChartLabels.swift, which draws the cards'
-  // charts: every label in a right margin the line never enters, stacked a line apart, a limit
-  // far beyond the prices marked at the edge instead of squeezing the line, dates thinned to fit.
-  // A label's width in ems, character by character (ChartLabels.width): DejaVu Sans's widths, rounded up.
+  // The page's price charts (the cards', the holdings' and a detail's), laid out here alone:
+  // every label in a right margin the line never enters, stacked a line apart, a limit far
+  // beyond the prices marked at the edge instead of squeezing the line, dates thinned to fit.
+  // A label's width in ems, character by character: DejaVu Sans's widths, rounded up.
   function textWidth(text, em) {
     var sum = 0;
     for (var i = 0; i < text.length; i++) {
@@ -543,7 +543,7 @@
     }
     return sum;
   }
-  // Stacked labels a visible gap apart; the lowest clear of the date row (ChartLabels.labelGap, labelBottom).
+  // Stacked labels a visible gap apart; the lowest clear of the date row.
   var labelGap = 1.35;
   function labelBottom(height, em) { return height - 3 - em * 1.6 - 2; }
   function scale(low, high, limits) {
@@ -567,20 +567,23 @@
   // Drawn at the box's own width, a unit a pixel: a fixed 420 wide, scaled to the box, gave
   // 8 px labels on a phone and 16 px ones on a desktop.
   function chart(data, points, limits, label, boxWidth) {
-    var width = Math.round(Math.min(620, Math.max(240, boxWidth))), height = Math.round(Math.min(200, Math.max(150, width * 0.42))), em = 12;
+    var width = Math.round(Math.min(620, Math.max(250, boxWidth))), height = Math.round(Math.min(200, Math.max(150, width * 0.42))), em = 12;
     var values = points.map(function (p) { return p.value; });
     var dataLow = Math.min.apply(null, values), dataHigh = Math.max.apply(null, values);
     var lowPoint = points[values.indexOf(dataLow)], highPoint = points[values.indexOf(dataHigh)];
     var range = scale(dataLow, dataHigh, limits.map(function (l) { return l.v; }));
     var top = em * 0.6, bottom = height - em * 1.7, span = range.high - range.low;
     function y(v) { return bottom - (span > 0 ? (v - range.low) / span : 0.5) * (bottom - top); }
-    // The margin's labels, in the order they are kept when not all fit: high, low, limits.
+    // The margin's labels, in the order they are kept when not all fit: high, low, limits. A
+    // limit is named with its direction's word when that margin still leaves the line most of
+    // the width, with a glyph and its figure otherwise (a card's narrow chart).
     var labels = [{ text: money(data, highPoint.price), wanted: y(dataHigh) }];
     if (dataLow !== dataHigh) labels.push({ text: money(data, lowPoint.price), wanted: y(dataLow) });
+    var worded = Math.max.apply(null, [0].concat(limits.map(function (l) { return textWidth(l.t, em) + 6; })));
     limits.forEach(function (limit, i) {
-      var above = limit.v > range.high;
-      labels.push(range.onScale[i] ? { text: limit.t, wanted: y(limit.v), cls: "limit " + limit.d }
-        : { text: (above ? "\u2191 " : "\u2193 ") + limit.t, wanted: above ? top : bottom, cls: "limit " + limit.d });
+      var above = limit.v > range.high, text = worded <= width * 0.45 ? limit.t : limit.g || limit.t;
+      labels.push(range.onScale[i] ? { text: text, wanted: y(limit.v), cls: "limit " + limit.d }
+        : { text: (above ? "\u2191 " : "\u2193 ") + text, wanted: above ? top : bottom, cls: "limit " + limit.d });
     });
     var placed = stack(labels.map(function (l) { return l.wanted; }), em * labelGap, em * 0.5, labelBottom(height, em));
     var shown = labels.filter(function (l, i) { l.y = placed[i]; return placed[i] !== null; });
@@ -651,6 +654,29 @@
     var short = shortDay(day, months, monthFirst);
     return short === day ? day : short + (monthFirst ? ", " : " ") + day.slice(0, 4);
   }
+  // The cards' charts and the holdings' value by day, at their box's width, in the currency of
+  // their part of the page (`data-cur`): a market's points from the history data, the holdings'
+  // from the box itself. Drawn again when the box's width changes; a hidden box waits.
+  function drawCharts() {
+    Array.prototype.forEach.call(document.querySelectorAll(".chart-box"), function (box) {
+      var data = histories[box.getAttribute("data-cur") || "0"], width = box.clientWidth, market = box.getAttribute("data-market");
+      if (!data || !width || box.getAttribute("data-width") === String(width)) return;
+      var days = market ? data.days : (box.getAttribute("data-days") || "").split(" ");
+      var prices = market ? (data.m[market] || [""])[0].split(" ") : (box.getAttribute("data-values") || "").split(" ");
+      var points = [];
+      days.forEach(function (day, i) {
+        if (prices[i] && prices[i] !== "-") points.push({ day: day, price: prices[i], value: Number(prices[i]) });
+      });
+      if (points.length < 2) return;
+      box.textContent = "";
+      box.appendChild(chart(data, points, market ? data.l[market] || [] : [], box.getAttribute("data-label") || "", width));
+      box.setAttribute("data-width", String(width));
+    });
+  }
+  afterLoad(drawCharts);
+  window.addEventListener("resize", drawCharts);
+  window.addEventListener("beforeprint", drawCharts);
+  document.addEventListener("cryptoreport:currency", drawCharts);
   function drawDetail(detail) {
     // An address naming no market of the page (a bookmark of a market since left out) draws nothing.
     if (!detail) return;

@@ -305,17 +305,6 @@ struct HTMLReportAppTests {
         #expect(ReportViewModel.jsonString("171447.35 - 0.000008600") == "\"171447.35 - 0.000008600\"")
     }
 
-    @Test("the chart's low and high labels sit right of the plot, where the line never goes")
-    func chartLabelsOutsideThePlot() throws {
-        let points = (1...30).map { PriceChart.Point(day: String(format: "2022-11-%02d", $0), value: Decimal($0 % 7) * 1000 + 1) }
-        let svg = PriceChart.svg(points, label: "X", format: { "\($0) kr" })
-        let xs = try #require(svg.firstMatch(of: /points="([^"]+)"/)).1.split(separator: " ").compactMap { Double($0.split(separator: ",")[0]) }
-        let labelXs = svg.matches(of: /<text x="(\d+)" y="\d+">\d/).compactMap { Double($0.1) }
-        #expect(labelXs.count == 2)
-        #expect(labelXs.allSatisfy { label in xs.allSatisfy { $0 < label } })
-        #expect(!PriceChart.svg(points, label: "<script>", format: { _ in "</text><script>" }).contains("<script>"))
-    }
-
     // MARK: - One safe file
 
     @Test("a hostile symbol stays text: in the table, the search data, the detail and its anchor")

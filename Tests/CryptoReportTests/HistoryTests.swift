@@ -317,7 +317,7 @@ struct HistoryTests {
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
         }
         let pad = 2.0
-        let margin = labels.map { Double(max($0.low.count, $0.high.count)) * 10 * ChartLabels.characterWidth + 6 } ?? 0
+        let margin = labels.map { Double(max($0.low.count, $0.high.count)) * 10 * 0.62 + 6 } ?? 0
         let bottom = series.doubles[low]
         let span = series.doubles[high] - bottom
         var points: [String] = []

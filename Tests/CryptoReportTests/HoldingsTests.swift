@@ -138,7 +138,9 @@ struct HoldingsTests {
         #expect(try store.holdingsPast(currency: "EUR", total: 1, at: HistoryTests.captured, exchange: .wazirx) == nil)
 
         let model = ReportViewModel(report)
-        #expect(model.hasHoldingsChart && model.holdingsChart.contains("<svg"))
+        // The chart's points, for the page's script: the days and the totals as the page shows them.
+        #expect(model.hasHoldingsChart && model.holdingsDays == past.days.joined(separator: " "))
+        #expect(model.holdingsValues.split(separator: " ").count == 5 && model.holdingsValues.hasPrefix("1000.00 1500.00 2000.00 2500.25 "))
         #expect(model.holdingsChanges.count == 3 && model.holdingsChanges[1].text.hasSuffix(" på 7 dagar"), "\(model.holdingsChanges)")
         let markdown = try ReportPipeline().render(report, as: .markdown, templates: try TemplateRenderer())
         #expect(markdown.contains(" in 24 h · ") && markdown.contains(" in 7 days · ") && markdown.contains(" in 30 days)"))

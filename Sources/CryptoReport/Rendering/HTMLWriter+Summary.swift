@@ -64,6 +64,10 @@ extension HTMLWriter {
                 out += "  <div class=\"card chart\">\n    <h2><a href=\"#"; put(chart.anchor); out += "\">"; put(chart.pair)
                 out += "</a> · "; put(chart.span); out += "</h2>\n    <div class=\"chart-head\"><span class=\"big\">"; put(chart.price)
                 out += "</span> <span class=\""; put(chart.changeClass); out += "\">"; put(chart.change30d); out += "</span></div>\n    "
+                if chart.dated {
+                    out += "<div class=\"chart-box\" data-cur=\""; put(view.viewIndex); out += "\" data-market=\""; put(chart.anchor)
+                    out += "\" data-label=\""; put(chart.label); out += "\"></div>"
+                }
                 out.append(chart.svg)
                 out += "\n  </div>\n"
             }
@@ -98,9 +102,8 @@ extension HTMLWriter {
         }
         out += "</div>\n"
         if view.hasHoldingsChart {
-            out += "  "
-            out.append(view.holdingsChart)
-            out += "\n"
+            out += "  <div class=\"chart-box\" data-cur=\""; put(view.viewIndex); out += "\" data-days=\""; put(view.holdingsDays)
+            out += "\" data-values=\""; put(view.holdingsValues); out += "\" data-label=\""; put(t[.holdingsByDay]); out += "\"></div>\n"
         }
         out += "  <table class=\"mini holdings-table\">\n    <thead><tr><th scope=\"col\">"; put(t[.holdingsAsset])
         out += "</th><th scope=\"col\" class=\"num not-narrow\">"; put(t[.holdingsAmount]); out += "</th><th scope=\"col\" class=\"wide-only\">";

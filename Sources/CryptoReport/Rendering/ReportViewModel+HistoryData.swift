@@ -1,18 +1,19 @@
 import Foundation
 
-/// The details' price history, once per currency, for the page's script that draws a detail's
-/// chart and lists its earlier points when a reader opens it. Drawn on the server, every market's
+/// The price history, once per currency, for the page's script that draws the charts (the cards'
+/// and a detail's when a reader opens it) and lists a detail's earlier points. Drawn on the server, every market's
 /// chart and 30-row table would be most of the page and of its rendering, for details a reader
 /// opens a few of; here each price is written once, as the page shows it.
 ///
 /// `{"locale":"sv-SE","currency":"SEK","months":["jan",…],"days":["2022-10-24",…],"m":{"btcusdt":["171447.35 - 170012.10 …","- - -85 …"]},
-///   "l":{"btcusdt":[{"v":180000.0,"d":"up","t":"above 180 000,00 kr"}]}}`
+///   "l":{"btcusdt":[{"v":180000.0,"d":"up","t":"above 180 000,00 kr","g":"▲ 180 000,00 kr"}]}}`
 /// - `months`: the dated axis's month names in the page's language.
 /// - `days`: every day any market has a price for, oldest first.
 /// - `m`, by the detail's element id, two strings of one token per day (`-` for none): the price
 ///   with exactly the fraction digits the page shows it with, and the change from the market's
 ///   previous price in hundredths of a percent.
-/// - `l`: the market's alert limits: where the line goes, its direction, its label.
+/// - `l`: the market's alert limits: where the line goes, its direction, its label, and its
+///   label as a glyph and a figure, for a chart too narrow for the words.
 extension ReportViewModel {
     static func historyData(_ report: Report, numbers: PeopleNumberFormatter, strings: PageStrings) -> String {
         // Positions, not copies of each row and its trend.
@@ -101,8 +102,9 @@ extension ReportViewModel {
             let marketLimits = Self.limits(for: market, in: report).compactMap { limit -> String? in
                 let value = Sparkline.double(limit.value)
                 guard value.isFinite else { return nil }
+                let glyph = (limit.direction == "up" ? "▲ " : "▼ ") + numbers.money(limit.value)
                 return "{\"v\":\(value),\"d\":" + jsonString(limit.direction) + ",\"t\":" + jsonString(limitLabel(limit, numbers: numbers, strings: strings))
-                    + "}"
+                    + ",\"g\":" + jsonString(glyph) + "}"
             }
             if !marketLimits.isEmpty { limits.append(jsonString(anchor) + ":[" + marketLimits.joined(separator: ",") + "]") }
         }

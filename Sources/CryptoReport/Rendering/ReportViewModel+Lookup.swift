@@ -134,7 +134,8 @@ extension ReportViewModel: MustacheParent {
         case "holdingsChange": holdingsChange
         case "hasHoldingsChange": hasHoldingsChange
         case "holdingsChanges": holdingsChanges
-        case "holdingsChart": holdingsChart
+        case "holdingsDays": holdingsDays
+        case "holdingsValues": holdingsValues
         case "hasHoldingsChart": hasHoldingsChart
         case "holdingsAnchor": holdingsAnchor
         case "firstAlerts": firstAlerts

@@ -103,7 +103,13 @@ struct ReportViewModel {
         /// else the change from its first day to today (`–` never stands beside a drawn line).
         var change30d: String
         var changeClass: String
-        /// Inline SVG markup: insert with `{{{svg}}}`.
+        /// Drawn by the page's script from the history data, as a detail's chart is: the
+        /// template's `.chart-box` with `data-market="{{anchor}}"`.
+        var dated: Bool
+        /// The chart's name for a screen reader: `BTC/USDT price by day`.
+        var label: String
+        /// An undated trend's line as inline SVG (`{{{svg}}}`), which the script cannot date;
+        /// empty for a dated chart.
         var svg: String
     }
 
@@ -185,8 +191,12 @@ struct ReportViewModel {
     var holdingsChanges: [HoldingsChange] = []
     var holdingsChange = ""
     var hasHoldingsChange = false
-    /// The holdings' value by day (inline SVG, `{{{holdingsChart}}}`); empty without two days of it.
-    var holdingsChart = ""
+    /// The holdings' value by day, drawn by the page's script from `.chart-box` with
+    /// `data-days="{{holdingsDays}}"` and `data-values="{{holdingsValues}}"`: the days and the
+    /// totals (each with the digits the page shows it with), space-separated; there when the
+    /// history holds two days of it.
+    var holdingsDays = ""
+    var holdingsValues = ""
     var hasHoldingsChart = false
     /// The holdings section's element id: one per currency of the page, the first `holdings`.
     var holdingsAnchor = "holdings"
@@ -355,10 +365,9 @@ struct ReportViewModel {
             hasHoldings = true
             holdingsTotal = numbers.money(value.total)
             if let past = value.past, past.days.count == past.series.count, past.series.count > 1 {
-                holdingsChart = PriceChart.svg(
-                    zip(past.days, past.series).map { PriceChart.Point(day: $0, value: $1) }, width: 400, height: 140, fontSize: 12,
-                    label: t[.holdingsByDay], months: t.months, monthFirst: monthFirst, format: { numbers.money($0) })
-                hasHoldingsChart = !holdingsChart.isEmpty
+                holdingsDays = past.days.joined(separator: " ")
+                holdingsValues = past.series.map { Self.plainPrice($0, minorUnits: numbers.minorUnits) }.joined(separator: " ")
+                hasHoldingsChart = true
             }
             holdings = value.positions.map { position in
                 HoldingLine(
@@ -378,19 +387,12 @@ struct ReportViewModel {
                 trend.series.count > 2, let low = trend.series.min(), let high = trend.series.max()
             else { return nil }
             let pair = "\(market.baseAsset.uppercased())/\(market.quoteAsset.uppercased())"
-            // Dated when the history says which day each price is of; the plain line otherwise.
+            // Dated when the history says which day each price is of (the script draws it); the
+            // plain line otherwise.
+            let dated = trend.days.count == trend.series.count
             let svg =
-                trend.days.count == trend.series.count
-                ? PriceChart.svg(
-                    zip(trend.days, trend.series).map { PriceChart.Point(day: $0, value: $1) },
-                    // A card's limits say "above"/"below" where the margin has room, ▲/▼ where not.
-                    limits: Self.limits(for: market, in: report).map {
-                        PriceChart.Limit(
-                            label: Self.limitLabel($0, numbers: numbers, strings: t),
-                            glyphLabel: ($0.direction == "up" ? "▲ " : "▼ ") + numbers.money($0.value), value: $0.value, direction: $0.direction)
-                    },
-                    width: 250, height: 130, fontSize: 12,
-                    label: t.format(.priceByDayOf, pair), months: t.months, monthFirst: monthFirst, format: { numbers.money($0) })
+                dated
+                ? ""
                 : Sparkline.svg(
                     trend.series, width: 320, height: 110, labels: (numbers.money(low), numbers.money(high)),
                     label: t.format(.trendDays, String(trend.series.count)))
@@ -401,7 +403,7 @@ struct ReportViewModel {
             return Chart(
                 pair: pair, anchor: Self.anchor(market.symbol), price: numbers.money(market.price),
                 span: t.format(.daysSpan, count(days)), change30d: numbers.percent(change), changeClass: Self.changeClass(change),
-                svg: svg)
+                dated: dated, label: t.format(.priceByDayOf, pair), svg: svg)
         }
         hasCharts = !charts.isEmpty
         hasChartsNote = !hasCharts && !report.rows.isEmpty && !report.rows.contains { ($0.trend?.series.count ?? 0) > 1 }

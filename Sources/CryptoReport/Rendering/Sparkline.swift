@@ -43,7 +43,8 @@ package enum Sparkline {
     static func svg(_ series: Points, width: Int = 100, height: Int = 24, labels: (low: String, high: String)? = nil, label: String? = nil) -> String {
         let values = series.values
         guard values.count > 1, let first = values.first, let last = values.last, let (low, high) = series.extremes else { return "" }
-        let margin = labels.map { Double(max($0.low.count, $0.high.count)) * 10 * ChartLabels.characterWidth + 6 } ?? 0
+        // A margin for the labels at 10 px, an average character of the page's sans-serif 0.62 em.
+        let margin = labels.map { Double(max($0.low.count, $0.high.count)) * 10 * 0.62 + 6 } ?? 0
         let bottom = series.doubles[low]
         let span = series.doubles[high] - bottom
         let direction = last > first ? "up" : last < first ? "down" : "flat"
