@@ -75,6 +75,10 @@
   // the table says it is busy meanwhile (aria-busy).
   var table = document.querySelector("table.markets"), later = null, painted = false;
   requestAnimationFrame(function () { painted = true; });
+  // A market's row by its detail's id, in the list or out of it for a moment.
+  var rowById = {};
+  if (table) Array.prototype.forEach.call(table.tBodies[0].rows, function (row) { rowById[row.id] = row; });
+  function rowFor(id) { return rowById["m-" + id] || null; }
   function finishRows() {
     var rest = later;
     later = null;
@@ -93,13 +97,12 @@
     return lowest === Infinity ? Infinity : Math.max(0, Math.ceil((window.innerHeight - top) / lowest)) + 4;
   }
   // Puts `list` (every row, in the list's order) in the list: the first `onScreen` shown rows now,
-  // the rest once those are drawn; `change`, when given, is done to each row as it comes.
-  function showRows(list, onScreen, change) {
+  // the rest once those are drawn.
+  function showRows(list, onScreen) {
     var body = table.tBodies[0], at = 0;
     var step = function (count) {
       var fragment = document.createDocumentFragment();
       for (; at < list.length && count > 0; at++) {
-        if (change) change(list[at]);
         fragment.appendChild(list[at]);
         if (!list[at].hidden) count--;
       }
@@ -110,7 +113,6 @@
       var current = body.rows, same = current.length === list.length;
       for (var i = 0; same && i < list.length; i++) same = current[i] === list[i];
       if (!same) step(Infinity);
-      else if (change) list.forEach(change);
       return;
     }
     body.textContent = "";
@@ -131,9 +133,9 @@
   // index.html links the second currency), which wins.
   var switcher = document.getElementById("currency-switch");
   if (switcher) {
-    // Every figure with its first currency's text, and the list's figures by row, gathered at
-    // the first switch: the page opens in its first currency.
-    var figures = null, firstTexts, firstTitles, outside = [];
+    // Every figure with its first currency's text, gathered at the first switch: the page opens
+    // in its first currency.
+    var figures = null, firstTexts, firstTitles;
     var lastText = function (element) {
       for (var node = element.lastChild; node; node = node.previousSibling) if (node.nodeType === 3) return node;
       return null;
@@ -142,11 +144,6 @@
       figures = Array.prototype.slice.call(document.querySelectorAll("[data-alt], [data-alt-title]"));
       firstTexts = figures.map(function (element) { var node = lastText(element); return node ? node.nodeValue : ""; });
       firstTitles = figures.map(function (element) { return element.getAttribute("title"); });
-      figures.forEach(function (element, i) {
-        var row = table && element.closest("tr");
-        if (row && row.parentNode === table.tBodies[0]) (row.figureIndexes = row.figureIndexes || []).push(i);
-        else outside.push(i);
-      });
     };
     var choices = Array.prototype.slice.call(switcher.querySelectorAll("button"));
     var currencyKey = "cryptoreport.currency", shownCurrency = 0;
@@ -155,16 +152,15 @@
       finishRows();
       if (!figures) gather();
       shownCurrency = index;
-      var show = function (i) {
-        var element = figures[i];
+      // The rows off screen leave the list before every figure changes, and come back after a frame.
+      if (table) showRows(Array.prototype.slice.call(table.tBodies[0].rows), rowsOnScreen());
+      figures.forEach(function (element, i) {
         if (element.hasAttribute("data-alt")) {
           var text = index === 1 ? element.getAttribute("data-alt") : firstTexts[i], node = lastText(element);
           if (node) node.nodeValue = text; else if (text) element.appendChild(document.createTextNode(text));
         }
         if (element.hasAttribute("data-alt-title")) element.setAttribute("title", index === 1 ? element.getAttribute("data-alt-title") : firstTitles[i]);
-      };
-      if (table) showRows(Array.prototype.slice.call(table.tBodies[0].rows), rowsOnScreen(), function (row) { (row.figureIndexes || []).forEach(show); });
-      outside.forEach(show);
+      });
       document.documentElement.setAttribute("data-cur", String(index));
       document.dispatchEvent(new CustomEvent("cryptoreport:currency", { detail: index }));
       choices.forEach(function (button, i) { button.setAttribute("aria-pressed", String(i === index)); });
@@ -399,7 +395,7 @@
   try { detailData = JSON.parse(document.getElementById("detail-data").textContent) || {}; } catch (e) { detailData = {}; }
   function currencyShown() { return Number(document.documentElement.getAttribute("data-cur") || "0"); }
   function fillDetail(detail) {
-    var id = detail.id, data = detailData[id], row = document.getElementById("m-" + id), cur = currencyShown();
+    var id = detail.id, data = detailData[id], row = rowFor(id), cur = currencyShown();
     if (!data || !row) return;
     function put(selector, text) { Array.prototype.forEach.call(detail.querySelectorAll(selector), function (e) { e.textContent = text; }); }
     function pick(list) { return list ? (list[cur] === undefined ? list[0] : list[cur]) : ""; }
@@ -473,7 +469,7 @@
   function buildDetail(id) {
     var found = id && document.getElementById(id);
     if (found) return found.classList.contains("detail") ? found : null;
-    if (!id || !detailShell || !detailData[id] || !document.getElementById("m-" + id)) return null;
+    if (!id || !detailShell || !detailData[id] || !rowFor(id)) return null;
     var detail = detailShell.content.firstElementChild.cloneNode(true);
     detail.id = id;
     fillDetail(detail);
@@ -873,7 +869,6 @@
     // Rows already in this order stay where they are (the page's first view): a moved row is
     // styled anew, with everything in it.
     finishRows();
-    // Rows already in this order stay where they are (the page's first view).
     var current = body.rows, same = current.length === ordered.length;
     for (var i = 0; same && i < ordered.length; i++) same = current[i] === ordered[i];
     if (!same) showRows(ordered, rowsOnScreen());
@@ -978,7 +973,7 @@
     if (box.top < Math.max(head.bottom, 0) || box.bottom > window.innerHeight) row.scrollIntoView({ block: "center" });
   }
   function closeDetail(detail) {
-    var row = document.getElementById("m-" + detail.id), back = opened;
+    var row = rowFor(detail.id), back = opened;
     var link = back && back.opener.isConnected ? back.opener : row && row.querySelector(".pair a");
     var wrap = table.closest(".table-wrap");
     opened = null;
@@ -998,7 +993,7 @@
   // to the link that opened it too, not to the top of the page.
   window.addEventListener("hashchange", function () {
     if (!lastShown || document.querySelector(".detail:target")) return;
-    var row = document.getElementById("m-" + lastShown);
+    var row = rowFor(lastShown);
     var link = opened && opened.opener.isConnected ? opened.opener : row && row.querySelector(".pair a");
     lastShown = null;
     opened = null;

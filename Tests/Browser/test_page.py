@@ -1055,12 +1055,24 @@ def test_rows_off_screen_in_steps(browser, reports):
       return [waiting, document.querySelector('table.markets tbody').rows.length, !!document.querySelector('table.markets[aria-busy]')];
     }""")
     check(last[0] < 267 and last[1] == 267 and not last[2], "a click while rows wait puts them all back at once: %s" % last)
-    page.evaluate("location.hash = '#' + document.querySelector('table.markets tbody tr:last-child').id.slice(2)")
+    last = page.evaluate("document.querySelector('table.markets tbody tr:last-child').id.slice(2)")
+    page.evaluate("id => { location.hash = '#' + id; }", last)
     settle(page)
     check(page.locator(".detail:target").count() == 1, "the market at the list's end opens its detail")
     page.keyboard.press("Escape")
-    # A currency switch: the rows on screen now, the rest as they come back, every one in USD.
+    settle(page)
+    # A currency switch from the top of the page: the rows on screen now, the rest as they come
+    # back, every one in USD; the detail built before, whose row was out of the list at the
+    # switch, opens in USD too.
+    page.evaluate("window.scrollTo(0, 0)")
+    settle(page)
     page.click("#currency-switch button[data-i='1']")
+    settle(page)
+    page.evaluate("id => { location.hash = '#' + id; }", last)
+    settle(page)
+    price = page.text_content("#%s .chart-head .big" % last)
+    check("US$" in price, "a detail built before the switch opens in dollars: %r" % price)
+    page.keyboard.press("Escape")
     settle(page)
     usd = page.eval_on_selector_all("table.markets tbody tr td:nth-child(2)", "c => c.filter(e => /\\d/.test(e.textContent)).map(e => e.textContent)")
     check(len(usd) > 250 and all("US$" in text for text in usd), "after the switch every row's price is in dollars: %s" % [t for t in usd if "US$" not in t][:3])

@@ -317,8 +317,8 @@ struct SharedFolderTests {
     }
 
     /// A folder written before the record existed: every report in it counts, as before; a
-    /// record that is a link is never read (nor followed when replaced).
-    @Test("without a record every report-named file of the folder counts; a record that is a link is no record and is replaced by a file")
+    /// record that is a link is never read (nor followed when replaced): it vouches for nothing.
+    @Test("without a record every report-named file of the folder counts; a record that is a link vouches for nothing and is replaced by a file")
     func withoutRecord() async throws {
         let folder = try TemporaryFolder()
         try await Self.run(day: 0, formats: [.csv], in: folder)
@@ -330,12 +330,15 @@ struct SharedFolderTests {
         #expect(try Self.read(folder, "cryptoreport-latest-SEK.csv") == Self.read(folder, "cryptoreport-2022-11-22-SEK.csv"))
         // A link as the record: not read, and the commit's rename replaces the link, not its target.
         let elsewhere = folder.url.appendingPathComponent("elsewhere.txt")
-        try Data("cryptoreport-2022-11-24-SEK.csv\n".utf8).write(to: elsewhere)
+        try Data("cryptoreport-2022-11-25-SEK.csv\n".utf8).write(to: elsewhere)
         try FileManager.default.removeItem(at: out.appendingPathComponent(SharedFolder.recordName))
         try FileManager.default.createSymbolicLink(at: out.appendingPathComponent(SharedFolder.recordName), withDestinationURL: elsewhere)
-        #expect(SharedFolder.record(in: out) == nil)
+        try Data("x".utf8).write(to: out.appendingPathComponent("cryptoreport-2022-11-25-SEK.csv"))
+        #expect(SharedFolder.record(in: out) == [])
         try await Self.run(day: 2, formats: [.csv], in: folder)
-        #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "cryptoreport-2022-11-24-SEK.csv\n")
+        #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "cryptoreport-2022-11-25-SEK.csv\n")
+        #expect(try Self.read(folder, "cryptoreport-latest-SEK.csv") == Self.read(folder, "cryptoreport-2022-11-24-SEK.csv"))
+        #expect(try !Self.read(folder, SharedFolder.recordName).contains("2022-11-25"))
         let attributes = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(SharedFolder.recordName).path)
         #expect(attributes[.type] as? FileAttributeType == .typeRegular)
     }

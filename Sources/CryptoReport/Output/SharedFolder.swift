@@ -21,8 +21,9 @@ package struct SharedFolder: Sendable {
 
     /// The folder's record of the reports this tool wrote there, one name per line, replaced in
     /// every commit with the reports themselves. The latest copies and the index follow it, not
-    /// whatever else is named like a report: a file someone else put there could otherwise hold
-    /// the latest copies on an older report. Hidden like the lock and the journal, and the one
+    /// whatever else is named like a report: a stray file (a copy, a mistaken name) could
+    /// otherwise hold the latest copies on an older report. It keeps out mistakes, not a member
+    /// of a shared folder, who can edit it as they can any report. Hidden like the lock and the journal, and the one
     /// hidden name a commit may write (`ReportWriter.isPlainFileName`).
     package static let recordName = ".cryptoreport-reports"
     /// A record larger than this is no record of this tool's (some 1,800 names a year).
@@ -126,17 +127,18 @@ package struct SharedFolder: Sendable {
     }
 
     /// The names the folder's record holds; `nil` when there is none (a folder written before
-    /// the record existed, or by hand), or what is there is not a plain, readable file of
-    /// reasonable size (a link is never followed).
+    /// the record existed). Anything else at its name that is not a plain, readable file of
+    /// reasonable size (a link is never followed) is a record of nothing: a name it cannot vouch
+    /// for is left out rather than trusted.
     static func record(in directory: URL) -> Set<String>? {
         let path = directory.appendingPathComponent(recordName).path
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { return errno == ENOENT ? nil : [] }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= recordLimit,
             let data = try? handle.readToEnd()
-        else { return nil }
+        else { return [] }
         let names = String(decoding: data, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
         return Set(names.compactMap { ReportFileName(parsing: String($0))?.name })
     }

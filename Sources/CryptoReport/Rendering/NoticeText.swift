@@ -63,7 +63,7 @@ package enum NoticeText {
         let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? " and \(names.count - 3) more" : "")
         let one = names.count == 1
         return
-            "Output: \(shown) in \(folder) \(one ? "is" : "are") dated after this run's data (\(day)) but no run of this tool wrote \(one ? "it" : "them") there (\(record) does not list \(one ? "it" : "them")); the latest copies and the index leave \(one ? "it" : "them") out."
+            "Output: \(shown) in \(folder) \(one ? "is" : "are") dated after this run's data (\(day)) but not among the reports this tool recorded writing there (\(record)); the latest copies and the index leave \(one ? "it" : "them") out."
     }
 
     /// A second report of the same day and currency into one folder replaces the first (its
