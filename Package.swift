@@ -34,12 +34,9 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         // The system's libcurl for HTTP(S): a C library every Linux has, with its TLS, instead of
-        // a TLS stack compiled with the tool (Fetching/CurlHTTPClient.swift says why).
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
-        ),
+        // a TLS stack compiled with the tool (Fetching/CurlHTTPClient.swift says why); opened at
+        // the first request (Sources/CCurl/curl.c says why). Its headers: libcurl4-openssl-dev.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "CryptoReport",
             dependencies: [

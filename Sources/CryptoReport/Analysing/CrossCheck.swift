@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// `--cross-check`: each base asset's price in the report currency on the report's exchange,
 /// against its price on every other exchange read, each taken from that exchange's primary

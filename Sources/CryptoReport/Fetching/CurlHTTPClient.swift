@@ -43,7 +43,7 @@ public struct CurlHTTPClient: HTTPClient {
             let remaining = deadline - .now
             guard remaining > .zero else { throw FetchError.timedOut(source: source, location: location, seconds: timeout) }
             guard let transfer = Transfer(url: target, maximumBytes: maximumBytes) else {
-                throw FetchError.unreachable(source: source, location: location, reason: "libcurl could not start a transfer")
+                throw FetchError.unreachable(source: source, location: location, reason: Transfer.notStarted)
             }
             let outcome = await transfer.perform(milliseconds: Self.milliseconds(remaining))
             let failure = { (reason: String) in FetchError.badRedirect(source: source, location: location, reason: reason) }
@@ -68,7 +68,7 @@ public struct CurlHTTPClient: HTTPClient {
         guard Self.isWeb(location) else { throw FetchError.unsupportedLocation(source: source, location: location) }
         let limit = Duration.milliseconds(Int64((min(max(timeout, 0.001), 86_400) * 1000).rounded(.up)))
         guard let transfer = Transfer(url: location, maximumBytes: 1 << 20, json: json) else {
-            throw FetchError.unreachable(source: source, location: location, reason: "libcurl could not start a transfer")
+            throw FetchError.unreachable(source: source, location: location, reason: Transfer.notStarted)
         }
         switch try await transfer.perform(milliseconds: Self.milliseconds(limit)).get(source: source, location: location, timeout: timeout) {
         case let .answer(response): return response
@@ -117,12 +117,18 @@ private final class Transfer: Sendable {
     /// A POST's `Content-Type` header, freed with the handles.
     nonisolated(unsafe) private var headers: UnsafeMutablePointer<curl_slist>?
 
-    private static let started: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+    /// Why `init` gave no transfer: libcurl missing from the system, or refusing a handle.
+    static var notStarted: String {
+        guard cryptoreport_curl_load() == 1 else {
+            return "libcurl (libcurl.so.4, Debian's libcurl4) could not be loaded: \(String(cString: cryptoreport_curl_load_failure()))"
+        }
+        return "libcurl could not start a transfer"
+    }
 
     init?(url: String, maximumBytes: Int, json: Data? = nil) {
-        guard Self.started, let multi = curl_multi_init() else { return nil }
-        guard let easy = curl_easy_init() else {
-            curl_multi_cleanup(multi)
+        guard cryptoreport_curl_load() == 1, let multi = cryptoreport_curl_multi_init() else { return nil }
+        guard let easy = cryptoreport_curl_easy_init() else {
+            cryptoreport_curl_multi_cleanup(multi)
             return nil
         }
         self.multi = multi
@@ -133,11 +139,11 @@ private final class Transfer: Sendable {
     }
 
     deinit {
-        curl_multi_remove_handle(multi, easy)
-        curl_easy_cleanup(easy)
-        curl_multi_cleanup(multi)
+        cryptoreport_curl_multi_remove_handle(multi, easy)
+        cryptoreport_curl_easy_cleanup(easy)
+        cryptoreport_curl_multi_cleanup(multi)
         // After the handle that points at it.
-        curl_slist_free_all(headers)
+        cryptoreport_curl_slist_free_all(headers)
     }
 
     func perform(milliseconds: Int) async -> Outcome {
@@ -147,7 +153,7 @@ private final class Transfer: Sendable {
             }
         } onCancel: {
             cancelled.store(true, ordering: .relaxed)
-            curl_multi_wakeup(multi)
+            cryptoreport_curl_multi_wakeup(multi)
         }
     }
 
@@ -166,7 +172,7 @@ private final class Transfer: Sendable {
         // The buffer goes with this call: the handle must not keep pointing at it, and the
         // transfer is taken off the multi handle here, on its own thread.
         cryptoreport_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, nil)
-        curl_multi_remove_handle(multi, easy)
+        cryptoreport_curl_multi_remove_handle(multi, easy)
         let message = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return Outcome(
             code: code, cancelled: cancelled.load(ordering: .relaxed), status: status, osError: Int32(truncatingIfNeeded: osError),
@@ -192,7 +198,7 @@ private final class Transfer: Sendable {
         ]
         guard results.allSatisfy({ $0 == CURLE_OK }) else { return false }
         if let json {
-            headers = curl_slist_append(nil, "Content-Type: application/json")
+            headers = cryptoreport_curl_slist_append(nil, "Content-Type: application/json")
             let posted = json.withUnsafeBytes { body in
                 [
                     cryptoreport_curl_set_long(easy, CURLOPT_POSTFIELDSIZE, body.count),
@@ -203,20 +209,20 @@ private final class Transfer: Sendable {
             }
             guard headers != nil, posted.allSatisfy({ $0 == CURLE_OK }) else { return false }
         }
-        return curl_multi_add_handle(multi, easy) == CURLM_OK
+        return cryptoreport_curl_multi_add_handle(multi, easy) == CURLM_OK
     }
 
     /// Drives the transfer until it ends or the task is cancelled; its result, or nil when cancelled.
     private func transfer() -> CURLcode? {
         var running: Int32 = 1
         while true {
-            guard curl_multi_perform(multi, &running) == CURLM_OK else { return CURLE_FAILED_INIT }
+            guard cryptoreport_curl_multi_perform(multi, &running) == CURLM_OK else { return CURLE_FAILED_INIT }
             if running == 0 { break }
             if cancelled.load(ordering: .relaxed) { return nil }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            cryptoreport_curl_multi_poll(multi, 1000)
         }
         var queued: Int32 = 0
-        while let message = curl_multi_info_read(multi, &queued) {
+        while let message = cryptoreport_curl_multi_info_read(multi, &queued) {
             if message.pointee.msg == CURLMSG_DONE { return message.pointee.data.result }
         }
         return CURLE_FAILED_INIT
@@ -339,7 +345,7 @@ private struct Outcome: Sendable {
         case CURLE_WEIRD_SERVER_REPLY:
             throw unreachable("the server's response was not valid HTTP")
         default:
-            throw unreachable("the transfer failed (\(message.isEmpty ? String(cString: curl_easy_strerror(code)) : message))")
+            throw unreachable("the transfer failed (\(message.isEmpty ? String(cString: cryptoreport_curl_easy_strerror(code)) : message))")
         }
     }
 }
