@@ -79,12 +79,21 @@
   var rowById = {};
   if (table) Array.prototype.forEach.call(table.tBodies[0].rows, function (row) { rowById[row.id] = row; });
   function rowFor(id) { return rowById["m-" + id] || null; }
+  var rowsBack = [];
   function finishRows() {
-    var rest = later;
+    var rest = later, waiting = rowsBack;
     later = null;
-    if (!rest) return;
-    table.removeAttribute("aria-busy");
-    rest(Infinity);
+    rowsBack = [];
+    if (rest) {
+      table.removeAttribute("aria-busy");
+      rest(Infinity);
+    }
+    waiting.forEach(function (work) { work(); });
+  }
+  // What needs every row as it now is (a built detail reads its row): at once, or when they are back.
+  function whenRowsBack(work) {
+    if (later) rowsBack.push(work);
+    else work();
   }
   // How many rows of the list, from its top, may reach the window: every row at the height of
   // its lowest one. All of them before the page is first drawn, while a detail is open over the
@@ -97,12 +106,13 @@
     return lowest === Infinity ? Infinity : Math.max(0, Math.ceil((window.innerHeight - top) / lowest)) + 4;
   }
   // Puts `list` (every row, in the list's order) in the list: the first `onScreen` shown rows now,
-  // the rest once those are drawn.
-  function showRows(list, onScreen) {
+  // the rest once those are drawn; `change`, when given, is done to each row as it comes.
+  function showRows(list, onScreen, change) {
     var body = table.tBodies[0], at = 0;
     var step = function (count) {
       var fragment = document.createDocumentFragment();
       for (; at < list.length && count > 0; at++) {
+        if (change) change(list[at]);
         fragment.appendChild(list[at]);
         if (!list[at].hidden) count--;
       }
@@ -113,6 +123,7 @@
       var current = body.rows, same = current.length === list.length;
       for (var i = 0; same && i < list.length; i++) same = current[i] === list[i];
       if (!same) step(Infinity);
+      else if (change) list.forEach(change);
       return;
     }
     body.textContent = "";
@@ -133,9 +144,9 @@
   // index.html links the second currency), which wins.
   var switcher = document.getElementById("currency-switch");
   if (switcher) {
-    // Every figure with its first currency's text, gathered at the first switch: the page opens
-    // in its first currency.
-    var figures = null, firstTexts, firstTitles;
+    // Every figure with its first currency's text, and the list's figures by row, gathered once
+    // the page has loaded (or at a switch before that): the page opens in its first currency.
+    var figures = null, firstTexts, firstTitles, outside = [];
     var lastText = function (element) {
       for (var node = element.lastChild; node; node = node.previousSibling) if (node.nodeType === 3) return node;
       return null;
@@ -144,7 +155,13 @@
       figures = Array.prototype.slice.call(document.querySelectorAll("[data-alt], [data-alt-title]"));
       firstTexts = figures.map(function (element) { var node = lastText(element); return node ? node.nodeValue : ""; });
       firstTitles = figures.map(function (element) { return element.getAttribute("title"); });
+      figures.forEach(function (element, i) {
+        var row = table && element.closest("tr");
+        if (row && row.parentNode === table.tBodies[0]) (row.figureIndexes = row.figureIndexes || []).push(i);
+        else outside.push(i);
+      });
     };
+    afterLoad(function () { if (!figures) { finishRows(); gather(); } });
     var choices = Array.prototype.slice.call(switcher.querySelectorAll("button"));
     var currencyKey = "cryptoreport.currency", shownCurrency = 0;
     var showCurrency = function (index) {
@@ -152,15 +169,17 @@
       finishRows();
       if (!figures) gather();
       shownCurrency = index;
-      // The rows off screen leave the list before every figure changes, and come back after a frame.
-      if (table) showRows(Array.prototype.slice.call(table.tBodies[0].rows), rowsOnScreen());
-      figures.forEach(function (element, i) {
+      var show = function (i) {
+        var element = figures[i];
         if (element.hasAttribute("data-alt")) {
           var text = index === 1 ? element.getAttribute("data-alt") : firstTexts[i], node = lastText(element);
           if (node) node.nodeValue = text; else if (text) element.appendChild(document.createTextNode(text));
         }
         if (element.hasAttribute("data-alt-title")) element.setAttribute("title", index === 1 ? element.getAttribute("data-alt-title") : firstTitles[i]);
-      });
+      };
+      // The rows off screen leave the list and change as they come back, after a frame.
+      if (table) showRows(Array.prototype.slice.call(table.tBodies[0].rows), rowsOnScreen(), function (row) { (row.figureIndexes || []).forEach(show); });
+      outside.forEach(show);
       document.documentElement.setAttribute("data-cur", String(index));
       document.dispatchEvent(new CustomEvent("cryptoreport:currency", { detail: index }));
       choices.forEach(function (button, i) { button.setAttribute("aria-pressed", String(i === index)); });
@@ -484,7 +503,7 @@
     if (link) buildDetail(link.getAttribute("href").slice(1));
   }, true);
   document.addEventListener("cryptoreport:currency", function () {
-    Array.prototype.forEach.call(document.querySelectorAll("section.detail"), fillDetail);
+    whenRowsBack(function () { Array.prototype.forEach.call(document.querySelectorAll("section.detail"), fillDetail); });
   });
   buildDetail(location.hash.slice(1));
   // Named by an address the page had not built yet (the browser's Back): built, then named again.
@@ -652,10 +671,15 @@
   }
   // The cards' charts and the holdings' value by day, at their box's width, in the currency of
   // their part of the page (`data-cur`): a market's points from the history data, the holdings'
-  // from the box itself. Drawn again when the box's width changes; a hidden box waits.
+  // from the box itself. Both currencies' at once, a hidden box at the width of the shown one of
+  // the same market (the two parts are laid out alike), so that a switch draws nothing. Drawn
+  // again when the width changes.
   function drawCharts() {
-    Array.prototype.forEach.call(document.querySelectorAll(".chart-box"), function (box) {
-      var data = histories[box.getAttribute("data-cur") || "0"], width = box.clientWidth, market = box.getAttribute("data-market");
+    var boxes = Array.prototype.slice.call(document.querySelectorAll(".chart-box")), widths = {};
+    function key(box) { return box.getAttribute("data-market") || "holdings"; }
+    boxes.forEach(function (box) { if (box.clientWidth) widths[key(box)] = box.clientWidth; });
+    boxes.forEach(function (box) {
+      var data = histories[box.getAttribute("data-cur") || "0"], width = box.clientWidth || widths[key(box)], market = box.getAttribute("data-market");
       if (!data || !width || box.getAttribute("data-width") === String(width)) return;
       var days = market ? data.days : (box.getAttribute("data-days") || "").split(" ");
       var prices = market ? (data.m[market] || [""])[0].split(" ") : (box.getAttribute("data-values") || "").split(" ");
@@ -672,7 +696,11 @@
   afterLoad(drawCharts);
   window.addEventListener("resize", drawCharts);
   window.addEventListener("beforeprint", drawCharts);
-  document.addEventListener("cryptoreport:currency", drawCharts);
+  // A chart the other currency's part had no width for yet, after the frame that shows the switch.
+  document.addEventListener("cryptoreport:currency", function () {
+    if (!document.querySelector(".chart-box:not([data-width])")) return;
+    requestAnimationFrame(function () { setTimeout(drawCharts, 0); });
+  });
   function drawDetail(detail) {
     // An address naming no market of the page (a bookmark of a market since left out) draws nothing.
     if (!detail) return;
