@@ -674,6 +674,15 @@
   // from the box itself. Both currencies' at once, a hidden box at the width of the shown one of
   // the same market (the two parts are laid out alike), so that a switch draws nothing. Drawn
   // again when the width changes.
+  // A series' days with its prices (and changes), as the history data writes them: one token a
+  // day, "-" for none.
+  function chartPoints(days, prices, changes) {
+    var price = prices.split(" "), change = changes ? changes.split(" ") : [], points = [];
+    days.forEach(function (day, i) {
+      if (price[i] && price[i] !== "-") points.push({ day: day, price: price[i], value: Number(price[i]), change: change[i] });
+    });
+    return points;
+  }
   function drawCharts() {
     var boxes = Array.prototype.slice.call(document.querySelectorAll(".chart-box")), widths = {};
     function key(box) { return box.getAttribute("data-market") || "holdings"; }
@@ -681,12 +690,8 @@
     boxes.forEach(function (box) {
       var data = histories[box.getAttribute("data-cur") || "0"], width = box.clientWidth || widths[key(box)], market = box.getAttribute("data-market");
       if (!data || !width || box.getAttribute("data-width") === String(width)) return;
-      var days = market ? data.days : (box.getAttribute("data-days") || "").split(" ");
-      var prices = market ? (data.m[market] || [""])[0].split(" ") : (box.getAttribute("data-values") || "").split(" ");
-      var points = [];
-      days.forEach(function (day, i) {
-        if (prices[i] && prices[i] !== "-") points.push({ day: day, price: prices[i], value: Number(prices[i]) });
-      });
+      var points = market ? chartPoints(data.days, (data.m[market] || [""])[0])
+        : chartPoints((box.getAttribute("data-days") || "").split(" "), box.getAttribute("data-values") || "");
       if (points.length < 2) return;
       box.textContent = "";
       box.appendChild(chart(data, points, market ? data.l[market] || [] : [], box.getAttribute("data-label") || "", width));
@@ -711,10 +716,7 @@
     var width = box && box.clientWidth, range = (box && box.getAttribute("data-range")) || "all";
     if (!box || !width || !series || !template || (box.getAttribute("data-drawn") === index && box.getAttribute("data-width") === String(width)
       && box.getAttribute("data-drawn-range") === range)) return;
-    var prices = series[0].split(" "), changes = series[1].split(" "), all = [];
-    data.days.forEach(function (day, i) {
-      if (prices[i] !== "-") all.push({ day: day, price: prices[i], value: Number(prices[i]), change: changes[i] });
-    });
+    var all = chartPoints(data.days, series[0], series[1]);
     if (all.length < 2) return;
     // 7 d and 30 d by the calendar (a day missing from the history is no day less), each offered
     // when the history reaches further back than that; all of it.

@@ -10,9 +10,8 @@ enum PriceChart {
         var value: Decimal
     }
 
+    /// A reader's alert limit in the chart's currency; the page names it (`limitLabel`).
     struct Limit {
-        /// `above 180 000 kr`.
-        var label: String
         var value: Decimal
         /// `up` for an upper limit, `down` for a lower one: the colour of what crossing it means.
         var direction: String

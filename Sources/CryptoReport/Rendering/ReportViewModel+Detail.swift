@@ -69,7 +69,7 @@ extension ReportViewModel {
                 guard let rate = try? report.rates.rate(from: CurrencyCode.atPar(currency), to: report.currency) else { return nil }
                 let isAbove: Bool
                 if case .above = rule.condition { isAbove = true } else { isAbove = false }
-                return PriceChart.Limit(label: "", value: limit * rate, direction: isAbove ? "up" : "down")
+                return PriceChart.Limit(value: limit * rate, direction: isAbove ? "up" : "down")
             case .move, .moveSinceLastReport:
                 return nil
             }
