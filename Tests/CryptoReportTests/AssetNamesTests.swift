@@ -307,7 +307,7 @@ struct AssetNamesTests {
 
     @Test("the page: the name beside the symbol and on top of the detail, written as the template writes it")
     func page() throws {
-        var report = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "USD") {
+        var report = try MarkdownTemplateTests.build(try Fixtures.tickers, currency: "USD") {
             $0.report.selection = Selection(markets: .all, symbols: ["btc", "shib"])
         }
         for index in report.rows.indices {
@@ -316,8 +316,8 @@ struct AssetNamesTests {
         // A name the decoder would refuse, to show both writers escape it alike.
         if let index = report.rows.firstIndex(where: { $0.symbol == "btcinr" }) { report.rows[index].name = "Bit & \"coin\"" }
         let model = ReportViewModel(report)
-        try HTMLWriterTests.expectSame(model, "names")
-        let page = HTMLWriter.render(model)
+        try PageTemplateTests.expectSame(model, "names")
+        let page = PageTemplateTests.page(model)
         #expect(page.contains(#"</a></div><span class="asset-name">Bitcoin</span><span class="sym">btcusdt</span></th>"#))
         // The detail's heading takes the name from the row, into the detail's markup.
         #expect(page.contains(#"<template id="detail"><section class="detail" role="dialog" aria-modal="true"><div class="detail-card">"#))

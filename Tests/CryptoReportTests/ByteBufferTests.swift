@@ -77,7 +77,7 @@ struct ByteBufferTests {
     /// a month of history (trends, odd names) and in the Excel dialect's decimal comma.
     @Test("the report writers append the same bytes to a ByteBuffer as to an array")
     func writersAgree() throws {
-        let report = try HTMLWriterTests.withHistory("SEK", days: [1, 7, 30])
+        let report = try PageTemplateTests.withHistory("SEK", days: [1, 7, 30])
         #expect(report.rows.contains { $0.trend != nil })
         let comma = CSVRenderer.Style(.excel, localeIdentifier: "sv_SE")
         #expect(comma.decimalComma)
@@ -96,7 +96,6 @@ struct ByteBufferTests {
             }
             if let at = row.updatedAt { both({ ReportDates.appendISO8601(at, to: &$0) }, { ReportDates.appendISO8601(at, to: &$0) }) }
             for text in [row.symbol, "a|b*c_\\`x", "\u{1}\"q\"\\", "✕ kr"] {
-                both({ MarkdownContentType.appendEscaped(text, to: &$0) }, { MarkdownContentType.appendEscaped(text, to: &$0) })
                 both({ JSONRenderer.MarketWriter.appendString(text, to: &$0) }, { JSONRenderer.MarketWriter.appendString(text, to: &$0) })
                 both({ CSVRenderer.appendText(text, separator: ";", to: &$0) }, { CSVRenderer.appendText(text, separator: ";", to: &$0) })
             }

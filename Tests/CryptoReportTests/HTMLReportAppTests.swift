@@ -197,7 +197,7 @@ struct HTMLReportAppTests {
         #expect(report.allMarkets.count > report.rows.count && report.allMarkets == report.markets)
         let html = try Self.render(report, .html)
         // The script builds the detail from the row and the page's detail data.
-        let data = try #require(try HTMLWriterTests.detailData(html)["btcusdt"])
+        let data = try #require(try PageTemplateTests.detailData(html)["btcusdt"])
         #expect(data["o"] as? [String] == [btc.open] && data["d"] as? [String] == [btc.changeMoney] && data["b"] as? String == "BTC")
         #expect(data["r"] as? [String] == ["1 USDT = \(btc.fxRate) SEK"] && data["u"] as? String == btc.updatedAt)
         let others = try #require(data["x"] as? [[String: Any]])
@@ -332,7 +332,7 @@ struct HTMLReportAppTests {
         let keys = try #require((try JSONSerialization.jsonObject(with: Data(block.1.utf8)) as? [String: Any])?["m"] as? [String: Any]).keys
         #expect(keys.count == 2 && keys.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
         #expect(datedHTML.components(separatedBy: "<script").count == 4, "the page's script, its detail data and its history data")
-        #expect(try HTMLWriterTests.detailData(datedHTML).keys.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
+        #expect(try PageTemplateTests.detailData(datedHTML).keys.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
         let model = ReportViewModel(report)
         #expect(model.details.allSatisfy { $0.anchor.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
     }

@@ -144,7 +144,7 @@ struct HoldingsTests {
         #expect(model.holdingsChanges.count == 3 && model.holdingsChanges[1].text.hasSuffix(" på 7 dagar"), "\(model.holdingsChanges)")
         let markdown = try ReportPipeline().render(report, as: .markdown, templates: try TemplateRenderer())
         #expect(markdown.contains(" in 24 h · ") && markdown.contains(" in 7 days · ") && markdown.contains(" in 30 days)"))
-        try HTMLWriterTests.expectSame(model, "holdings with history")
+        try PageTemplateTests.expectSame(model, "holdings with history")
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(try ReportPipeline().render(report, as: .json, templates: try TemplateRenderer()).utf8))
                 as? [String: Any])
@@ -232,13 +232,13 @@ struct HoldingsTests {
         report.alerts = [fired]
         usd.alerts = [fired]
         let one = ReportViewModel(report)
-        try HTMLWriterTests.expectSame(one, "holdings, one currency")
-        let html = HTMLWriter.render(one)
+        try PageTemplateTests.expectSame(one, "holdings, one currency")
+        let html = PageTemplateTests.page(one)
         #expect(html.contains("<section class=\"card holdings\" id=\"holdings\" aria-label=\"Innehav\">"))
         #expect(html.contains("<a href=\"#holdings\">"))
         let two = ReportViewModel(report, alternatives: [usd])
-        try HTMLWriterTests.expectSame(two, "holdings, two currencies")
-        let page = HTMLWriter.render(two)
+        try PageTemplateTests.expectSame(two, "holdings, two currencies")
+        let page = PageTemplateTests.page(two)
         #expect(page.contains("id=\"holdings\"") && page.contains("id=\"holdings-1\"") && page.contains("<a href=\"#holdings-1\">"))
     }
 

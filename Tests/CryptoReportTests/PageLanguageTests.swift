@@ -133,7 +133,7 @@ struct PageLanguageTests {
         let page = ReportViewModel(sek)
         #expect(page.t.language == .swedish)
         let worded = page.worded(.english, report: sek)
-        #expect(MarkdownWriter.render(worded) == MarkdownWriter.render(ReportViewModel(sek, strings: .english)))
+        #expect(MarkdownTemplateTests.markdown(worded) == MarkdownTemplateTests.markdown(ReportViewModel(sek, strings: .english)))
         #expect(worded.title == "Crypto prices in SEK, 2022-11-22" && page.title == "Kryptopriser i SEK, 2022-11-22")
         #expect(worded.views.first?.title == worded.title)
     }

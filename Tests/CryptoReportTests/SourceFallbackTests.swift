@@ -220,9 +220,9 @@ struct SourceFallbackTests {
             #expect(model.rows.filter(\.hasCrossCheck).map(\.symbol) == (warned ? ["adausdt"] : []))
             #expect(model.rows.first(where: \.hasCrossCheck)?.crossCheck == (warned ? "On Binance.US the price is +5.00% from this one" : nil))
             if warned {
-                try HTMLWriterTests.expectSame(model, "a row marked by the cross-check")
+                try PageTemplateTests.expectSame(model, "a row marked by the cross-check")
                 #expect(
-                    HTMLWriter.render(model).contains(
+                    PageTemplateTests.page(model).contains(
                         "ADA/USDT <span class=\"xcheck\" title=\"On Binance.US the price is +5.00% from this one\">differs</span>"))
             }
             #expect(report.sources.first?.location == server.url("/binance/ticker"), "the report is the first exchange's")

@@ -69,7 +69,7 @@ struct TemplateTests {
         let folder = try TemporaryFolder()
         try Data("{{#rows}} never closed".utf8).write(to: folder.url.appendingPathComponent("report.md.mustache"))
         let csv = try TemplateRenderer(directory: folder.url, formats: [.csv, .json])
-        #expect(csv.rendersMarkdownItself)
+        #expect(!csv.usesOwnTemplate(.markdown))
         #expect(throws: UsageError.self) { try TemplateRenderer(directory: folder.url, formats: [.csv, .markdown]) }
         // The binary: a CSV run writes its file; a Markdown run is refused before any fetch.
         let out = folder.url.appendingPathComponent("out").path

@@ -106,7 +106,7 @@ struct TwoCurrencyTests {
         // The detail's figures too; its history is in each currency's own data block.
         let detail = try #require(ReportViewModel(usdOnPage).details.first { $0.symbol == "btcusdt" })
         let sekDetail = try #require(ReportViewModel(sek).details.first { $0.symbol == "btcusdt" })
-        let details = try HTMLWriterTests.detailData(html)
+        let details = try PageTemplateTests.detailData(html)
         #expect(details["btcusdt"]?["o"] as? [String] == [sekDetail.open, detail.open])
         #expect(details["btcusdt"]?["d"] as? [String] == [sekDetail.changeMoney, detail.changeMoney])
         #expect(details.count == sek.rows.count)

@@ -1,8 +1,8 @@
-/// Where the report writers append bytes: an array, or a `ByteBuffer` (the page's and the staged
-/// reports' bytes).
+/// Where the report writers append bytes: an array, or a `ByteBuffer` (a staged CSV or JSON
+/// report's bytes).
 ///
-/// The figures' writers (`DecimalParts.appendPlain`, `ReportDates.appendISO8601`, the CSV, JSON and
-/// Markdown cells) are generic over it, so that a report streamed to its file appends with a
+/// The figures' writers (`DecimalParts.appendPlain`, `ReportDates.appendISO8601`, the CSV and JSON
+/// cells) are generic over it, so that a report streamed to its file appends with a
 /// capacity check and a copy rather than `[UInt8]`'s call and uniqueness check per append, and
 /// every other caller keeps its array.
 package protocol ByteSink: ~Copyable {

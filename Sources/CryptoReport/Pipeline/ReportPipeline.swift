@@ -134,19 +134,19 @@ public struct ReportPipeline: Sendable {
         // other currencies too): it was made once for each. The details, most of its cost, only
         // when that page is written; the index makes its own small summary.
         let needsView = output.formats.contains { $0 == .markdown || $0 == .html }
-        // The built-in page makes each detail as it writes it (`lazyDetails`); a template of the
-        // user's is given them all.
+        // The built-in page makes each detail as it writes its data (`lazyDetails`); a template
+        // of the user's is given them all.
         let view =
             needsView
-            ? ReportViewModel(report, details: others.isEmpty && output.formats.contains(.html), lazyDetails: templates.rendersHTMLItself)
+            ? ReportViewModel(report, details: others.isEmpty && output.formats.contains(.html), lazyDetails: !templates.usesOwnTemplate(.html))
             : nil
         // Markdown keeps English (only the HTML page and the index follow the locale's language):
         // a second model only when the page's language is another.
         let markdownView = view.flatMap { view -> ReportViewModel? in
             if PageStrings(localeIdentifier: report.localeIdentifier).language == .english { return view }
             guard output.formats.contains(.markdown) else { return nil }
-            return templates.rendersMarkdownItself
-                ? view.worded(.english, report: report) : ReportViewModel(report, strings: .english, details: false)
+            return templates.usesOwnTemplate(.markdown)
+                ? ReportViewModel(report, strings: .english, details: false) : view.worded(.english, report: report)
         }
         // HTML is one page for every currency; each other format is one file per currency. Each
         // is made when it is staged and let go once on disk (ReportWriter.File).
@@ -159,8 +159,7 @@ public struct ReportPipeline: Sendable {
                     return try render(each, as: format, templates: templates, csvDialect: output.csvDialect, view: eachView)
                 }
                 // A user's template is rendered bounded in time and size (`TemplateRenderer.bounded`).
-                let ownTemplate = (format == .html && !templates.rendersHTMLItself) || (format == .markdown && !templates.rendersMarkdownItself)
-                planned.append((each, format, ownTemplate ? { try TemplateRenderer.bounded(format, make) } : make))
+                planned.append((each, format, templates.usesOwnTemplate(format) ? { try TemplateRenderer.bounded(format, make) } : make))
             }
         }
         guard let writer else {
@@ -172,8 +171,7 @@ public struct ReportPipeline: Sendable {
         }
         var files = try planned.map { each, format, make in
             let name = "cryptoreport-\(each.dataDate)-\(each.currency).\(format.fileExtension)"
-            // CSV, JSON and the built-in page are written to their files as they are made, never
-            // whole in memory.
+            // CSV and JSON are written to their files as they are made, never whole in memory.
             switch format {
             case .csv:
                 return ReportWriter.File(
@@ -187,33 +185,14 @@ public struct ReportPipeline: Sendable {
                     contents: .bytes { write in
                         try streamReport(to: write) { try JSONRenderer().write(each, to: &$0) }
                     })
-            case .markdown where templates.rendersMarkdownItself:
-                let eachView = each.currency == report.currency ? markdownView : nil
-                return ReportWriter.File(
-                    name: name,
-                    contents: .bytes { write in
-                        streamReport(to: write) {
-                            MarkdownWriter.write(eachView ?? ReportViewModel(each, strings: .english, details: false), to: &$0)
-                        }
-                    })
             default: break
             }
-            if format == .html || format == .markdown, !(format == .html && templates.rendersHTMLItself) {
+            if templates.usesOwnTemplate(format) {
                 // A user's template: rendered now, before the commit and outside its
                 // uninterrupted stretch, so that a signal meanwhile stops the run at once.
                 return ReportWriter.File(name: name, contents: .text(try make()))
             }
-            guard format == .html else { return ReportWriter.File(name: name, contents: .rendered(make)) }
-            return ReportWriter.File(
-                name: name,
-                contents: .bytes { write in
-                    streamReport(to: write) { output in
-                        HTMLWriter.write(
-                            others.isEmpty
-                                ? view ?? ReportViewModel(each, lazyDetails: true) : ReportViewModel(each, alternatives: others, lazyDetails: true),
-                            to: &output)
-                    }
-                })
+            return ReportWriter.File(name: name, contents: .rendered(make))
         }
         var obsolete: [String] = []
         for each in reports {

@@ -1,10 +1,9 @@
-/// Bytes appended at the end of one growing allocation, for the page's writer: an append is a
-/// capacity check and a copy, made where it is called.
+/// Bytes appended at the end of one growing allocation, for the CSV and JSON writers: an append
+/// is a capacity check and a copy, made where it is called.
 ///
 /// Written by hand because `[UInt8].append(contentsOf:)` is a call of its own that first checks
-/// that the array's storage is not shared: with the page's many short literals and cells it was
-/// the run's largest function (7 % of a 10,000-market run's samples, and 2 % more in the
-/// uniqueness check). Noncopyable, so the storage has one owner and needs no check.
+/// that the array's storage is not shared, for each of a report's many short cells.
+/// Noncopyable, so the storage has one owner and needs no check.
 struct ByteBuffer: ByteSink, ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0

@@ -48,11 +48,13 @@ package struct IndexRenderer: Sendable {
     package func render(
         reports: [ReportFileName], latest: [String], report: Report, pages: [String: [String]] = [:], alertsPage: String? = nil
     ) -> String {
-        HTMLWriter.index(model(reports: reports, latest: latest, report: report, pages: pages, alertsPage: alertsPage))
+        Self.template?.render(model(reports: reports, latest: latest, report: report, pages: pages, alertsPage: alertsPage)) ?? ""
     }
 
-    /// What `Templates/index.html.mustache` shows, for `HTMLWriter.index` (and the test that
-    /// renders the template with Mustache to compare).
+    /// `Templates/index.html.mustache`, compiled once.
+    private static let template = TemplateRenderer.builtIn("index.html")
+
+    /// What `Templates/index.html.mustache` shows.
     func model(
         reports: [ReportFileName], latest: [String], report: Report, pages: [String: [String]] = [:], alertsPage: String? = nil
     ) -> ViewModel {

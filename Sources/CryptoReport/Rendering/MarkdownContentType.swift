@@ -33,20 +33,4 @@ struct MarkdownContentType: MustacheContentType {
     }
 
     private static let special: Set<UInt8> = Set("\\|*_`[]~#<>&\n\r\t".utf8)
-
-    /// `special`, looked up by byte value.
-    private static let isSpecial: [Bool] = (0..<256).map { special.contains(UInt8($0)) }
-
-    /// `escape(text)`'s bytes: a figure or a name (nearly every cell) holds nothing to escape and
-    /// is appended as it is, after one pass over a table.
-    static func appendEscaped<Sink: ByteSink & ~Copyable>(_ text: String, to bytes: inout Sink) {
-        var text = text
-        let plain = text.withUTF8 { utf8 in
-            let isSpecial = Self.isSpecial
-            for byte in utf8 where isSpecial[Int(byte)] { return false }
-            bytes.append(utf8)
-            return true
-        }
-        if !plain { bytes.append(utf8: escape(text)) }
-    }
 }

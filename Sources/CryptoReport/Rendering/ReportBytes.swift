@@ -31,19 +31,6 @@ struct ReportBytes: ~Copyable {
         if bytes.count >= pieceSize { flush() }
     }
 
-    /// A piece made apart (a piece of the HTML page, `HTMLWriter`): when the bytes go to a file
-    /// and the piece is large, handed on as it is after what is buffered, not copied into the
-    /// buffer first.
-    mutating func append(piece: UnsafeRawBufferPointer) {
-        guard let sink, piece.count >= min(pieceSize, 1 << 16) else {
-            bytes.append(piece)
-            flushIfFull()
-            return
-        }
-        flush()
-        sink(piece)
-    }
-
     /// Hands on what is left.
     mutating func finish() { flush() }
 

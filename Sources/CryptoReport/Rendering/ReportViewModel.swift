@@ -124,9 +124,8 @@ struct ReportViewModel {
     /// Sentences of the page with figures in them, worded in its language.
     var said = Said()
     /// The page's stylesheet and script (`Templates/report.css`, `Templates/report.js`), inserted
-    /// with `{{{pageStyle}}}` and `{{{pageScript}}}`. They stay out of the template because
-    /// swift-mustache's parser costs more than linearly in a template's length (it measures
-    /// String distances on every read), and the HTML template is parsed on every run.
+    /// with `{{{pageStyle}}}` and `{{{pageScript}}}`: they are not templates, and swift-mustache's
+    /// parser (for a user's template it renders) costs more than linearly in a template's length.
     var pageStyle = EmbeddedTemplates.pageFiles["report.css"] ?? ""
     var pageScript = EmbeddedTemplates.pageFiles["report.js"] ?? ""
     struct Said {

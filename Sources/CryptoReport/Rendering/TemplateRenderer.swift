@@ -3,21 +3,21 @@ import Mustache
 import Synchronization
 
 /// Renders the Markdown and HTML reports from Mustache templates: the built-in copies, or a
-/// user's own from `--templates DIR`.
+/// user's own from `--templates DIR`. Each is rendered by `CompiledTemplate` when it keeps to the
+/// part of Mustache that follows (the built-in ones do), and by swift-mustache otherwise.
 package struct TemplateRenderer: Sendable {
     static let fileNames: [ReportFormat: String] = [.markdown: "report.md", .html: "report.html"]
 
+    /// The user's templates (and their partials), for what `CompiledTemplate` does not follow.
     private let library: MustacheLibrary
-    /// The Markdown report is the built-in one, which `MarkdownWriter` writes without Mustache.
-    private let builtInMarkdown: Bool
-    /// The HTML page is the built-in one, which `HTMLWriter` writes without Mustache.
-    private let builtInHTML: Bool
+    /// Each report template of the run, by file name, that `CompiledTemplate` renders.
+    private let compiled: [String: CompiledTemplate]
+    /// The formats whose template is the user's.
+    private let ownFormats: Set<ReportFormat>
 
-    /// The built-in Markdown report is written from the model by `MarkdownWriter`, which reads
-    /// only its summary texts, not a user's template, which may read anything.
-    var rendersMarkdownItself: Bool { builtInMarkdown }
-    /// The built-in HTML page is written from the model by `HTMLWriter`.
-    var rendersHTMLItself: Bool { builtInHTML }
+    /// Whether `format`'s template is the user's: rendered bounded in time and size, and given
+    /// every detail of the model.
+    func usesOwnTemplate(_ format: ReportFormat) -> Bool { ownFormats.contains(format) }
 
     /// - Parameters:
     ///   - directory: a folder holding `report.md.mustache` and/or `report.html.mustache`; a file
@@ -33,51 +33,61 @@ package struct TemplateRenderer: Sendable {
         }
         var library = MustacheLibrary()
         var texts: [String: String] = [:]
-        var ownMarkdown = false, ownHTML = false
-        // Only the folder's own templates are parsed: the built-in ones are written by
-        // `MarkdownWriter` and `HTMLWriter`, and parsing a template is a good part of a small
-        // report's run (`renderWithMustache` parses a built-in one when asked).
-        let wanted = Self.fileNames.filter { formats?.contains($0.key) ?? true }.values.sorted()
-        for name in wanted {
-            guard let own = try Self.text(of: name, in: directory) else { continue }
-            if name == Self.fileNames[.markdown] { ownMarkdown = true }
-            if name == Self.fileNames[.html] { ownHTML = true }
-            texts[name] = own
+        var compiled: [String: CompiledTemplate] = [:]
+        var ownFormats: Set<ReportFormat> = []
+        let wanted = Self.fileNames.filter { formats?.contains($0.key) ?? true }
+        for (format, name) in wanted.sorted(by: { $0.value < $1.value }) {
+            if let own = try Self.text(of: name, in: directory) {
+                ownFormats.insert(format)
+                texts[name] = own
+            } else {
+                compiled[name] = Self.builtIn(name)
+            }
         }
         // Every partial resolved, and none including itself, before any fetch: a template that
         // cannot render is a usage error now, not a crash after the requests.
         var shapes: [String: PartialShape] = [:]
-        for name in wanted where texts[name] != nil {
+        for name in wanted.values.sorted() where texts[name] != nil {
             try Self.resolvePartials(of: name, chain: [], texts: &texts, shapes: &shapes, directory: directory)
         }
+        // swift-mustache parses each of the user's templates, which checks it; the ones that
+        // keep to `CompiledTemplate`'s part of Mustache are rendered by it.
         for (name, text) in texts.sorted(by: { $0.key < $1.key }) {
             do {
                 try library.register(text, named: name)
             } catch {
                 throw .templateInvalid(name: name + ".mustache", reason: Self.describe(error))
             }
+            if wanted.values.contains(name), let template = CompiledTemplate(text) { compiled[name] = template }
         }
         self.library = library
-        builtInMarkdown = !ownMarkdown
-        builtInHTML = !ownHTML
+        self.compiled = compiled
+        self.ownFormats = ownFormats
+    }
+
+    /// The built-in template `name` (`report.html`, `report.md`, `index.html`), compiled.
+    static func builtIn(_ name: String) -> CompiledTemplate? {
+        CompiledTemplate(EmbeddedTemplates.files[name] ?? "")
     }
 
     /// - Parameter alternatives: the same report in other currencies, which the HTML page can
     ///   switch to (`--currency SEK,USD`); Markdown shows `report` alone.
     package func render(_ report: Report, format: ReportFormat, alternatives: [Report] = []) -> String {
         render(
-            format == .html ? ReportViewModel(report, alternatives: alternatives) : ReportViewModel(report, strings: .english, details: false),
+            format == .html
+                ? ReportViewModel(report, alternatives: alternatives, lazyDetails: !usesOwnTemplate(.html))
+                : ReportViewModel(report, strings: .english, details: false),
             format: format)
     }
 
     /// With a view model made once for every template of a run (Markdown, HTML and the index).
     func render(_ model: ReportViewModel, format: ReportFormat) -> String {
-        if format == .markdown && builtInMarkdown { return MarkdownWriter.render(model) }
-        if format == .html && builtInHTML { return HTMLWriter.render(model) }
-        return renderWithMustache(model, format: format)
+        guard let name = Self.fileNames[format] else { return "" }
+        if let template = compiled[name] { return template.render(model) }
+        return library.render(model, withTemplate: name) ?? ""
     }
 
-    /// Through the template, whichever it is: what `MarkdownWriter` and `HTMLWriter` must equal.
+    /// Through swift-mustache, whichever the template is: what `CompiledTemplate` must equal.
     func renderWithMustache(_ model: ReportViewModel, format: ReportFormat) -> String {
         guard let name = Self.fileNames[format] else { return "" }
         if library.getTemplate(named: name) == nil {

@@ -4,10 +4,15 @@ import Testing
 
 @testable import CryptoReport
 
-/// `HTMLWriter` writes the built-in HTML page by hand; on every branch of its template it must
-/// give the bytes Mustache gives.
-@Suite("The HTML page written without Mustache")
-struct HTMLWriterTests {
+/// The built-in page is `Templates/report.html.mustache` rendered by `CompiledTemplate`; on every
+/// branch of the template it must give the bytes swift-mustache gives.
+@Suite("The built-in page through CompiledTemplate and swift-mustache")
+struct PageTemplateTests {
+    /// The built-in page of `model`, as a run writes it.
+    static func page(_ model: ReportViewModel) -> String {
+        TemplateRenderer.builtIn("report.html")?.render(model) ?? ""
+    }
+
     /// The page's detail data (`<script type="application/json" id="detail-data">`), by element id.
     static func detailData(_ html: String) throws -> [String: [String: Any]] {
         let block = try #require(html.firstMatch(of: /<script type="application\/json" id="detail-data">([^<]*)<\/script>/))
@@ -16,22 +21,20 @@ struct HTMLWriterTests {
 
     static func expectSame(_ model: ReportViewModel, _ comment: Comment, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let templates = try TemplateRenderer()
-        let direct = HTMLWriter.render(model)
+        let compiled = templates.render(model, format: .html)
         let mustache = templates.renderWithMustache(model, format: .html)
-        #expect(direct == mustache, comment, sourceLocation: sourceLocation)
-        if direct != mustache { Self.explain(direct, mustache, comment) }
-        // What the pipeline writes is the direct one.
-        #expect(templates.render(model, format: .html) == direct, sourceLocation: sourceLocation)
+        #expect(compiled == mustache, comment, sourceLocation: sourceLocation)
+        if compiled != mustache { Self.explain(compiled, mustache, comment) }
     }
 
     /// The first line that differs, for a reader of a failure: the pages are half a megabyte.
-    static func explain(_ direct: String, _ mustache: String, _ comment: Comment) {
-        let a = direct.split(separator: "\n", omittingEmptySubsequences: false)
+    static func explain(_ compiled: String, _ mustache: String, _ comment: Comment) {
+        let a = compiled.split(separator: "\n", omittingEmptySubsequences: false)
         let b = mustache.split(separator: "\n", omittingEmptySubsequences: false)
         guard let line = zip(a, b).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset ?? (a.count != b.count ? min(a.count, b.count) : nil)
         else { return }
         func at(_ lines: [Substring]) -> String { line < lines.count ? String(lines[line]) : "(end)" }
-        Issue.record("\(comment): line \(line + 1) differs\n writer:   \(at(a))\n mustache: \(at(b))")
+        Issue.record("\(comment): line \(line + 1) differs\n compiled: \(at(a))\n mustache: \(at(b))")
     }
 
     /// A report of the real snapshot with `days` earlier days of history (prices moved a little
@@ -42,7 +45,7 @@ struct HTMLWriterTests {
         for daysAgo in days {
             try store.record(try HistoryTests.snapshot(daysAgo: daysAgo, factor: Decimal(90 + daysAgo) / 100))
         }
-        let report = try MarkdownWriterTests.build(try Fixtures.tickers, currency: currency, alerts: alerts) {
+        let report = try MarkdownTemplateTests.build(try Fixtures.tickers, currency: currency, alerts: alerts) {
             $0.report.selection.markets = .all
             $0.report.locale = locale.flatMap(ReportLocale.init)
         }
@@ -52,7 +55,7 @@ struct HTMLWriterTests {
     @Test("the real snapshot in SEK (Swedish), USD and EUR (English), every market and the primary ones", arguments: ["SEK", "USD", "EUR"])
     func sample(currency: String) throws {
         for markets in Selection.Markets.allCases {
-            let report = try MarkdownWriterTests.build(try Fixtures.tickers, currency: CurrencyCode(stringLiteral: currency)) {
+            let report = try MarkdownTemplateTests.build(try Fixtures.tickers, currency: CurrencyCode(stringLiteral: currency)) {
                 $0.report.selection.markets = markets
             }
             let model = ReportViewModel(report)
@@ -65,7 +68,7 @@ struct HTMLWriterTests {
     @Test("a USD page in Swedish and a SEK page in English (--locale)")
     func otherLanguage() throws {
         for (currency, locale) in [("USD", "sv_SE"), ("SEK", "en_US")] {
-            let report = try MarkdownWriterTests.build(try Fixtures.tickers, currency: CurrencyCode(stringLiteral: currency)) {
+            let report = try MarkdownTemplateTests.build(try Fixtures.tickers, currency: CurrencyCode(stringLiteral: currency)) {
                 $0.report.locale = ReportLocale(locale)
             }
             try Self.expectSame(ReportViewModel(report), "\(currency) in \(locale)")
@@ -82,14 +85,14 @@ struct HTMLWriterTests {
             Fixtures.ticker("badusdt", base: "bad", quote: "usdt", last: "not a number"),
             Fixtures.ticker("zzzxyz", base: "zzz", quote: "xyz", last: "1"),
         ])
-        let report = try MarkdownWriterTests.build(tickers, alerts: ["btc above 1 SEK", "any move 1 %"]) { $0.report.selection.markets = .all }
+        let report = try MarkdownTemplateTests.build(tickers, alerts: ["btc above 1 SEK", "any move 1 %"]) { $0.report.selection.markets = .all }
         let model = ReportViewModel(report)
         // The case is worth something only if it reaches these branches.
         #expect(model.hasAlerts && model.hasWarnings && model.hasNotices)
         #expect(model.rows.contains { $0.stale })
         #expect(model.rows.contains { $0.pair.contains("</SCRIPT>") } && model.rows.contains { $0.pair.contains("'") })
         try Self.expectSame(model, "every branch")
-        let html = HTMLWriter.render(model)
+        let html = PageTemplateTests.page(model)
         #expect(!html.contains("<SCRIPT>") && html.contains("&lt;/SCRIPT&gt;&lt;SCRIPT&gt;ALERT(1)&lt;/SCRIPT&gt;/USDT"))
         #expect(html.contains("IT&#39;S&quot;Q&amp;/USDT"))
     }
@@ -97,13 +100,13 @@ struct HTMLWriterTests {
     /// 32 alerts filled a desktop screen before any price, two and a half on a phone.
     @Test("many alerts: the first five shown, the rest folded behind one line, each opening its market")
     func manyAlerts() throws {
-        let report = try MarkdownWriterTests.build(try Fixtures.tickers, alerts: ["any move 10 %", "btcinr above 1 SEK"])
+        let report = try MarkdownTemplateTests.build(try Fixtures.tickers, alerts: ["any move 10 %", "btcinr above 1 SEK"])
         let model = ReportViewModel(report)
         #expect(model.alerts.count > 20, "the case needs many alerts")
         #expect(model.firstAlerts.count == 5 && model.moreAlerts.count == model.alerts.count - 5 && model.hasMoreAlerts)
         #expect(model.moreAlertsLabel == "\(model.alerts.count - 5) larm till")
         try Self.expectSame(model, "many alerts")
-        let html = HTMLWriter.render(model)
+        let html = PageTemplateTests.page(model)
         let section = try #require(
             html.range(of: "<section class=\"alerts\"").flatMap { start in
                 html[start.lowerBound...].range(of: "</section>").map { html[start.lowerBound..<$0.upperBound] }
@@ -124,21 +127,21 @@ struct HTMLWriterTests {
         }
 
         // Seven are shown as they are: folding two would save nothing.
-        let few = ReportViewModel(try MarkdownWriterTests.build(try Fixtures.tickers, alerts: ["any move 16.5 %"]))
+        let few = ReportViewModel(try MarkdownTemplateTests.build(try Fixtures.tickers, alerts: ["any move 16.5 %"]))
         #expect(few.alerts.count == 7, "\(few.alerts.count)")
         #expect(few.firstAlerts.count == few.alerts.count && !few.hasMoreAlerts)
-        #expect(!HTMLWriter.render(few).contains("<details class=\"more-alerts\""))
+        #expect(!PageTemplateTests.page(few).contains("<details class=\"more-alerts\""))
         try Self.expectSame(few, "few alerts")
     }
 
     @Test("a top list's market opens its detail where the table has it; one --top leaves out is text; each list says what its figures are")
     func moversLinked() throws {
-        let report = try MarkdownWriterTests.build(try Fixtures.tickers) { $0.report.selection.top = 3 }
+        let report = try MarkdownTemplateTests.build(try Fixtures.tickers) { $0.report.selection.top = 3 }
         let model = ReportViewModel(report)
         let movers = model.gainers + model.losers + model.topVolume + model.widestSpreads
         #expect(movers.contains { $0.inTable } && movers.contains { !$0.inTable }, "the case needs both")
         try Self.expectSame(model, "movers with --top")
-        let html = HTMLWriter.render(model)
+        let html = PageTemplateTests.page(model)
         let details = try Self.detailData(html)
         for mover in movers {
             let linked = html.contains("<a class=\"m\" href=\"#\(mover.anchor)\" title=\"\(mover.symbol)\">\(mover.pair)</a>")
@@ -147,7 +150,7 @@ struct HTMLWriterTests {
             #expect((details[mover.anchor] != nil) == mover.inTable, "\(mover.symbol)")
         }
         #expect(html.contains("<h2>Störst spread</h2>\n    <p class=\"small list-key\">spread · spread i %</p>"))
-        let all = ReportViewModel(try MarkdownWriterTests.build(try Fixtures.tickers))
+        let all = ReportViewModel(try MarkdownTemplateTests.build(try Fixtures.tickers))
         let listed = all.gainers + all.losers + all.topVolume + all.widestSpreads
         #expect(listed.allSatisfy { $0.inTable })
     }
@@ -160,7 +163,7 @@ struct HTMLWriterTests {
         let model = ReportViewModel(report)
         #expect(model.sources.allSatisfy { $0.isLink })
         try Self.expectSame(model, "linked sources")
-        #expect(HTMLWriter.render(model).contains("<a href=\"https://api.wazirx.com/sapi/v1/tickers/24hr?a=&quot;1&quot;&amp;b=&#39;2&#39;\">"))
+        #expect(PageTemplateTests.page(model).contains("<a href=\"https://api.wazirx.com/sapi/v1/tickers/24hr?a=&quot;1&quot;&amp;b=&#39;2&#39;\">"))
     }
 
     @Test("a report with no market to show")
@@ -169,7 +172,7 @@ struct HTMLWriterTests {
             Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000"),
             Fixtures.ticker("zzzxyz", base: "zzz", quote: "xyz", last: "1"),
         ])
-        let report = try MarkdownWriterTests.build(tickers) { $0.report.selection.symbols = ["zzz"] }
+        let report = try MarkdownTemplateTests.build(tickers) { $0.report.selection.symbols = ["zzz"] }
         let model = ReportViewModel(report)
         #expect(!model.hasRows && !model.hasDetails && !model.hasConverter)
         try Self.expectSame(model, "no rows")
@@ -195,7 +198,7 @@ struct HTMLWriterTests {
     @Test("markets chosen for the comparison that it cannot draw yet: its note instead, in one currency and in two")
     func comparisonNote() throws {
         func chosen(_ currency: CurrencyCode) throws -> Report {
-            try MarkdownWriterTests.build(try Fixtures.tickers, currency: currency) { $0.report.compare = ["btc", "eth"] }
+            try MarkdownTemplateTests.build(try Fixtures.tickers, currency: currency) { $0.report.compare = ["btc", "eth"] }
         }
         let model = ReportViewModel(try chosen("USD"))
         #expect(model.hasComparisonNote && !model.hasComparison)
@@ -207,8 +210,8 @@ struct HTMLWriterTests {
 
     @Test("two currencies on one page, with and without history")
     func twoCurrencies() throws {
-        let sek = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "SEK") { $0.report.selection.markets = .all }
-        let usd = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "USD") { $0.report.selection.markets = .all }
+        let sek = try MarkdownTemplateTests.build(try Fixtures.tickers, currency: "SEK") { $0.report.selection.markets = .all }
+        let usd = try MarkdownTemplateTests.build(try Fixtures.tickers, currency: "USD") { $0.report.selection.markets = .all }
         let plain = ReportViewModel(sek, alternatives: [usd])
         #expect(plain.isSwitchable && plain.rows.contains { !$0.alt.isEmpty })
         try Self.expectSame(plain, "SEK and USD")
@@ -219,7 +222,7 @@ struct HTMLWriterTests {
         #expect(dated.views.allSatisfy { $0.hasHistoryData })
         try Self.expectSame(dated, "USD and SEK with history")
         // A market only one currency has: the other's rows and details lack its second figures.
-        let fewer = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "USD") { $0.report.selection.markets = .primary }
+        let fewer = try MarkdownTemplateTests.build(try Fixtures.tickers, currency: "USD") { $0.report.selection.markets = .primary }
         let partial = ReportViewModel(sek, alternatives: [fewer])
         #expect(partial.rows.contains { $0.alt.isEmpty } && partial.rows.contains { !$0.alt.isEmpty })
         try Self.expectSame(partial, "SEK and USD of fewer markets")
@@ -229,8 +232,8 @@ struct HTMLWriterTests {
     func lazyDetails() throws {
         let alerts = ["btc above 1 USD", "eth below 1000000 SEK"]
         let sek = try Self.withHistory("SEK", days: [1, 7, 30], alerts: alerts), usd = try Self.withHistory("USD", days: [1, 7, 30], alerts: alerts)
-        let fewer = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "USD") { $0.report.selection.markets = .primary }
-        let plain = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "SEK") { $0.report.selection.markets = .all }
+        let fewer = try MarkdownTemplateTests.build(try Fixtures.tickers, currency: "USD") { $0.report.selection.markets = .primary }
+        let plain = try MarkdownTemplateTests.build(try Fixtures.tickers, currency: "SEK") { $0.report.selection.markets = .all }
         let pairs: [(ReportViewModel, ReportViewModel)] = [
             (ReportViewModel(sek), ReportViewModel(sek, lazyDetails: true)),
             (ReportViewModel(plain), ReportViewModel(plain, lazyDetails: true)),
@@ -239,27 +242,12 @@ struct HTMLWriterTests {
         ]
         for (whole, lazy) in pairs {
             #expect(lazy.details.isEmpty && lazy.hasDetails && !whole.details.isEmpty)
-            #expect(HTMLWriter.render(lazy) == HTMLWriter.render(whole))
+            #expect(PageTemplateTests.page(lazy) == PageTemplateTests.page(whole))
         }
     }
 
-    @Test("the page streamed in pieces is the page written whole")
-    func streamed() throws {
-        let sek = try Self.withHistory("SEK", days: [1, 7, 30]), usd = try Self.withHistory("USD", days: [1, 7, 30])
-        for model in [ReportViewModel(sek), ReportViewModel(sek, alternatives: [usd])] {
-            var pieces: [String] = []
-            HTMLWriter.write(model, pieceSize: 16_384) { pieces.append($0) }
-            // The table's rows and the details reach the file a chunk of markets at a time
-            // (ParallelChunks), each chunk as it was made, after what was buffered before it:
-            // a piece shorter than the piece size is only ever the one before a chunk (or the last).
-            #expect(pieces.count > 2)
-            #expect(zip(pieces, pieces.dropFirst()).allSatisfy { $0.utf8.count >= 16_384 || $1.utf8.count >= 16_384 })
-            #expect(pieces.joined() == HTMLWriter.render(model))
-        }
-    }
-
-    @Test("the pipeline's page, streamed to its file, is the page written whole")
-    func pipelineStreams() async throws {
+    @Test("the pipeline's page is the page rendered from its view model")
+    func pipelinePage() async throws {
         let folder = try TemporaryFolder()
         var settings = Settings()
         settings.report.currency = "SEK"
@@ -271,28 +259,24 @@ struct HTMLWriterTests {
         let outcome = try await ReportPipeline(clock: clock).run(settings)
         let written = try String(contentsOf: try #require(outcome.written.first { $0.pathExtension == "html" }), encoding: .utf8)
         let report = try await ReportPipeline(clock: clock).makeReport(settings)
-        #expect(written == HTMLWriter.render(ReportViewModel(report)))
+        #expect(written == PageTemplateTests.page(ReportViewModel(report)))
     }
 
     @Test("HTML escaping: Mustache's five characters, and a quote a combining mark follows, which Mustache would let through and the feed never sends")
     func escaping() throws {
-        var writer = HTMLWriter()
-        writer.put(#"a<b>c&d"e'f ✓ plain"#)
-        let plain = writer.out.text
-        #expect(plain == "a&lt;b&gt;c&amp;d&quot;e&#39;f ✓ plain")
-        // Swift compares Characters: `"` with U+0301 is one, and Mustache's table does not know it.
-        writer.out.removeAll()
+        let template = try #require(CompiledTemplate("{{text}}"))
+        #expect(template.render(["text": #"a<b>c&d"e'f ✓ plain"#]) == "a&lt;b&gt;c&amp;d&quot;e&#39;f ✓ plain")
+        // Swift compares Characters: `"` with U+0301 is one, and Mustache's table does not know
+        // it; `CompiledTemplate` escapes byte by byte.
         let hostile = "x\"\u{301} onmouseover=alert(1) <\u{301}"
-        writer.put(hostile)
-        let escaped = writer.out.text
-        #expect(escaped == "x&quot;\u{301} onmouseover=alert(1) &lt;\u{301}")
+        #expect(template.render(["text": hostile]) == "x&quot;\u{301} onmouseover=alert(1) &lt;\u{301}")
         // Such a name from the feed is refused when read (`SourceText`), so a template of the
         // user's, whose Mustache would let the quote through, never sees it.
         let tickers = Fixtures.tickerJSON([
             Fixtures.ticker("btcusdt", base: "btc", quote: "usdt", last: "16000"),
             Fixtures.ticker("x\\\"\u{301}usdt", base: "x\\\"\u{301} onmouseover=alert(1)", quote: "usdt", last: "2"),
         ])
-        let report = try MarkdownWriterTests.build(tickers, currency: "USD") { $0.report.selection.markets = .all }
+        let report = try MarkdownTemplateTests.build(tickers, currency: "USD") { $0.report.selection.markets = .all }
         #expect(report.rows.map(\.symbol) == ["btcusdt"])
         let folder = try TemporaryFolder()
         try "{{#rows}}<p title=\"{{pair}}\">{{/rows}}".write(
@@ -301,12 +285,12 @@ struct HTMLWriterTests {
         #expect(own == "<p title=\"BTC/USDT\">")
     }
 
-    @Test("a folder's own report.html.mustache still goes through Mustache")
+    @Test("a folder's own report.html.mustache is rendered instead of the built-in one")
     func ownTemplate() throws {
         let folder = try TemporaryFolder()
         try "<p>{{title}} {{#rows}}{{pair}};{{/rows}}</p>".write(
             to: folder.url.appendingPathComponent("report.html.mustache"), atomically: true, encoding: .utf8)
-        let report = try MarkdownWriterTests.build(try Fixtures.tickers, currency: "USD")
+        let report = try MarkdownTemplateTests.build(try Fixtures.tickers, currency: "USD")
         let html = try TemplateRenderer(directory: folder.url).render(report, format: .html)
         #expect(html.hasPrefix("<p>") && html.contains("BTC/USDT;") && !html.contains("<!DOCTYPE"))
     }
