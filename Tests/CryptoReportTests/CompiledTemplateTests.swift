@@ -53,7 +53,8 @@ struct CompiledTemplateTests {
         case 1: return Bool.random(using: &random)
         case 2: return Int.random(in: -3...3, using: &random)
         case 3: return nil
-        case 4: return Optional<String>.none as Any
+        case 4:
+            return [Optional<String>.none as Any, Optional("w") as Any, Optional(true) as Any, Optional(false) as Any, NSNull()].randomElement(using: &random)
         case 5: return (0..<Int.random(in: 0...3, using: &random)).map { _ in object(&random, depth: depth + 1) }
         case 6: return object(&random, depth: depth + 1)
         case 7: return Plain(name: "p<", flag: Bool.random(using: &random) ? true : nil, items: ["i", "j"])
@@ -90,6 +91,14 @@ struct CompiledTemplateTests {
         }
         // Both kinds are drawn often enough to mean something.
         #expect(compared > 1000 && leftToMustache > 300, "\(compared) compared, \(leftToMustache) left to swift-mustache")
+    }
+
+    @Test("the bytes each content type escapes, as masks, are the ones it escapes")
+    func escapedBytes() {
+        for byte in UInt8.min...UInt8.max {
+            #expect(CompiledTemplate.escapesInHTML(byte) == Array("<>&\"'".utf8).contains(byte), "\(byte)")
+            #expect(MarkdownContentType.isSpecial(byte) == Array("\\|*_`[]~#<>&\n\r\t".utf8).contains(byte), "\(byte)")
+        }
     }
 
     @Test("the built-in templates are all compiled")

@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 import Testing
 
 @testable import CryptoReport
@@ -210,6 +211,43 @@ struct TemplateTests {
             #expect("\(answered)" == "\(child.value)", "\(label)")
         }
         #expect(view.child(named: "price") == nil)
+    }
+
+    /// Every stored property of `value` answers `child(named:)` under its own name, with itself.
+    static func expectAnswers(_ value: some MustacheParent, atLeast count: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let children = Mirror(reflecting: value).children
+        #expect(children.count >= count, "\(type(of: value))", sourceLocation: sourceLocation)
+        for child in children {
+            guard let label = child.label else { continue }
+            let answered = try #require(value.child(named: label), "\(type(of: value)).\(label) does not answer", sourceLocation: sourceLocation)
+            #expect("\(answered)" == "\(child.value)", "\(type(of: value)).\(label)", sourceLocation: sourceLocation)
+        }
+        #expect(value.child(named: "noSuchKey") == nil, sourceLocation: sourceLocation)
+    }
+
+    @Test("every part of the report's and the index's models answers Mustache under its own names, without reflection")
+    func partsLookUpEveryProperty() throws {
+        let alerts = ["btc above 1 USD", "eth below 1000000 SEK"]
+        let sek = try PageTemplateTests.withHistory("SEK", days: [1, 7, 30], alerts: alerts)
+        let usd = try PageTemplateTests.withHistory("USD", days: [1, 7, 30], alerts: alerts)
+        let view = ReportViewModel(sek, alternatives: [usd])
+        try Self.expectAnswers(try #require(view.rates.first), atLeast: 1)
+        try Self.expectAnswers(view.counts, atLeast: 8)
+        try Self.expectAnswers(view.breadth, atLeast: 6)
+        try Self.expectAnswers(try #require(view.sources.first), atLeast: 5)
+        try Self.expectAnswers(try #require(view.views.first?.charts.first), atLeast: 9)
+        try Self.expectAnswers(view.said, atLeast: 12)
+        try Self.expectAnswers(try #require(view.views.first?.compared.first), atLeast: 4)
+        try Self.expectAnswers(try #require(view.currencyChoices.first), atLeast: 3)
+        let index = IndexRenderer().model(
+            reports: IndexTemplateTests.names, latest: ["cryptoreport-latest-SEK.html"], report: sek,
+            pages: ["cryptoreport-2022-11-22-SEK.html": ["SEK", "USD"]], alertsPage: "cryptoreport-2022-11-22-SEK.html")
+        try Self.expectAnswers(index, atLeast: 18)
+        try Self.expectAnswers(index.summary, atLeast: 18)
+        try Self.expectAnswers(try #require(index.summary.gainers.first), atLeast: 6)
+        try Self.expectAnswers(try #require(index.reports.first), atLeast: 5)
+        try Self.expectAnswers(try #require(index.reports.first?.files.first), atLeast: 2)
+        try Self.expectAnswers(try #require(index.latest.first), atLeast: 2)
     }
 
     @Test("a user's template is rendered bounded: past its time or size it is a clear error (64), and a quick one is its text")

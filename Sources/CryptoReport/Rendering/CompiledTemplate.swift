@@ -1,3 +1,4 @@
+import Foundation
 import Mustache
 
 /// A Mustache template parsed once into a tree and rendered by walking it over a view model.
@@ -18,7 +19,8 @@ import Mustache
 /// list, a Bool, a null or a value, and how each content type escapes (but for one case of HTML,
 /// `htmlEscape`). `CompiledTemplateTests`
 /// renders random templates over random data both ways and requires the same text. The view
-/// models this project renders hold no lambdas and no templates, which swift-mustache would call.
+/// models this project renders hold no lambdas and no templates, which swift-mustache would call,
+/// and no custom representation but `NSNull`.
 struct CompiledTemplate: Sendable {
     /// A name in a tag: `.` (the current value), `.a.b` (from the current value only) or `a.b`
     /// (the first value up the stack that has `a`).
@@ -31,7 +33,7 @@ struct CompiledTemplate: Sendable {
         case html, text, markdown
     }
 
-    indirect enum Node: Sendable {
+    enum Node: Sendable {
         case text(String)
         case variable(Name, escaped: Bool)
         case section(Name, [Node], inverted: Bool)
@@ -70,8 +72,26 @@ extension CompiledTemplate {
         /// `"\0"` past the end, as swift-mustache's `current()`.
         var current: Character { atEnd ? "\0" : characters[position] }
 
-        static let nameCharacters = Set<Character>("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
-        static let plainNameCharacters = Set<Character>("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?*")
+        /// swift-mustache's `sectionNameChars`: a name's, and a transform's brackets.
+        static func isNameCharacter(_ character: Character) -> Bool {
+            isPlainNameCharacter(character) || character == "(" || character == ")"
+        }
+
+        /// swift-mustache's `sectionNameCharsWithoutBrackets`: letters, digits and `.-_?*`.
+        static func isPlainNameCharacter(_ character: Character) -> Bool {
+            guard let ascii = character.asciiValue, character.utf8.count == 1 else { return false }
+            switch ascii {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): return true
+            case UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "?"), UInt8(ascii: "*"): return true
+            default: return false
+            }
+        }
+
+        /// `Character.isWhitespace`, without Unicode's tables for ASCII.
+        static func isWhitespace(_ character: Character) -> Bool {
+            guard let ascii = character.asciiValue else { return character.isWhitespace }
+            return ascii == 0x20 || (0x09...0x0D).contains(ascii)
+        }
 
         mutating func read(while accepts: (Character) -> Bool) -> String {
             let start = position
@@ -186,11 +206,11 @@ extension CompiledTemplate {
 
         /// A tag's name and its `}}`; nil for a malformed tag or a transform (`name(x)`).
         mutating func readName() -> String? {
-            _ = read { $0.isWhitespace }
-            let name = read { Self.nameCharacters.contains($0) }
-            _ = read { $0.isWhitespace }
+            _ = read(while: Self.isWhitespace)
+            let name = read(while: Self.isNameCharacter)
+            _ = read(while: Self.isWhitespace)
             guard readCloser() else { return nil }
-            guard name.allSatisfy({ Self.plainNameCharacters.contains($0) }) else { return nil }
+            guard name.allSatisfy(Self.isPlainNameCharacter) else { return nil }
             return name
         }
 
@@ -213,14 +233,14 @@ extension CompiledTemplate {
 
         /// `{{% CONTENT_TYPE: NAME}}` after its `%`, for the content types this renderer knows.
         mutating func readContentType() -> Escaping? {
-            _ = read { $0.isWhitespace }
-            let variable = read { Self.plainNameCharacters.contains($0) }
-            _ = read { $0.isWhitespace }
+            _ = read(while: Self.isWhitespace)
+            let variable = read(while: Self.isPlainNameCharacter)
+            _ = read(while: Self.isWhitespace)
             guard current == ":" else { return nil }
             position += 1
-            _ = read { $0.isWhitespace }
-            let value = read { Self.plainNameCharacters.contains($0) }
-            _ = read { $0.isWhitespace }
+            _ = read(while: Self.isWhitespace)
+            let value = read(while: Self.isPlainNameCharacter)
+            _ = read(while: Self.isWhitespace)
             guard readCloser(), variable == "CONTENT_TYPE" else { return nil }
             return switch value {
             case "HTML": .html
@@ -251,24 +271,33 @@ extension CompiledTemplate {
 // MARK: - Rendering
 
 extension CompiledTemplate {
+    /// What a value's type is to Mustache, each question asked of the runtime once per type and
+    /// only when a tag needs the answer: the first time the runtime is asked whether a type
+    /// conforms to a protocol, it searches every conformance of the program (in this binary,
+    /// Foundation's too), and a cast asks. An optional's answers depend on whether it holds a
+    /// value: asked each time.
+    private struct Kind {
+        var optional: Bool
+        /// `NSNull`, the one `MustacheCustomRepresentation` there is (its representation: nil).
+        var null: Bool
+        var sequence: Bool?
+        var parent: Bool?
+        var renderable: Bool?
+
+        init(of value: Any) {
+            // By the type's name: a cast to a protocol of Optional's would search as above.
+            optional = _typeName(Swift.type(of: value), qualified: true).hasPrefix("Swift.Optional<")
+            null = value is NSNull
+        }
+    }
+
     /// A value on the context stack, cast once (when its section is entered) to what a lookup
     /// asks of it.
     private enum Frame {
         /// A value that answers lookups itself (nearly every one: the view models' types).
         case parent(any MustacheParent)
-        /// Any other: `represented` is what a lookup reads (`MustacheCustomRepresentation`'s
-        /// representation, or the value itself), through `Mirror`.
+        /// Any other: `represented` is what a lookup reads (nil for `NSNull`, or the value itself).
         case other(value: Any, represented: Any?)
-
-        init(_ value: Any) {
-            if let custom = value as? any MustacheCustomRepresentation {
-                self = .other(value: value, represented: custom.representation)
-            } else if let parent = value as? any MustacheParent {
-                self = .parent(parent)
-            } else {
-                self = .other(value: value, represented: value)
-            }
-        }
 
         var value: Any {
             switch self {
@@ -276,23 +305,52 @@ extension CompiledTemplate {
             case let .other(value, _): value
             }
         }
-
-        func child(named name: String) -> Any? {
-            switch self {
-            case let .parent(parent):
-                return parent.child(named: name)
-            case let .other(_, represented):
-                if let parent = represented as? any MustacheParent { return parent.child(named: name) }
-                return represented.flatMap { CompiledTemplate.mirrorChild(named: name, of: $0) }
-            }
-        }
     }
 
     private struct Renderer {
         var out = ""
         var stack: [Frame] = []
+        var kinds: [(type: ObjectIdentifier, kind: Kind)] = []
 
-        mutating func push(_ value: Any) { stack.append(Frame(value)) }
+        /// The types met so far, searched from the last: a page meets some twenty.
+        mutating func kindIndex(of value: Any) -> Int {
+            let type = ObjectIdentifier(Swift.type(of: value))
+            var index = kinds.count - 1
+            while index >= 0 {
+                if kinds[index].type == type {
+                    if kinds[index].kind.optional { kinds[index].kind = Kind(of: value) }
+                    return index
+                }
+                index -= 1
+            }
+            kinds.append((type, Kind(of: value)))
+            return kinds.count - 1
+        }
+
+        mutating func kind(of value: Any) -> Kind { kinds[kindIndex(of: value)].kind }
+
+        /// One answer of `Kind`, asked once per type (each time for an optional).
+        mutating func answer(_ question: WritableKeyPath<Kind, Bool?>, of value: Any, _ ask: (Any) -> Bool) -> Bool {
+            let index = kindIndex(of: value)
+            if let known = kinds[index].kind[keyPath: question] { return known }
+            let answer = ask(value)
+            kinds[index].kind[keyPath: question] = answer
+            return answer
+        }
+
+        mutating func isSequence(_ value: Any) -> Bool { answer(\.sequence, of: value) { $0 is any MustacheSequence } }
+        mutating func isParent(_ value: Any) -> Bool { answer(\.parent, of: value) { $0 is any MustacheParent } }
+        mutating func isRenderable(_ value: Any) -> Bool { answer(\.renderable, of: value) { $0 is any MustacheCustomRenderable } }
+
+        mutating func push(_ value: Any) {
+            if kind(of: value).null {
+                stack.append(.other(value: value, represented: nil))
+            } else if isParent(value), let parent = value as? any MustacheParent {
+                stack.append(.parent(parent))
+            } else {
+                stack.append(.other(value: value, represented: value))
+            }
+        }
 
         mutating func render(_ nodes: [Node], escaping startEscaping: Escaping) {
             var escaping = startEscaping
@@ -302,7 +360,7 @@ extension CompiledTemplate {
                     out += text
                 case let .variable(name, escaped):
                     guard let value = lookUp(name) else { continue }
-                    let text = CompiledTemplate.text(of: value)
+                    let text = text(of: value)
                     if escaped {
                         append(text, escaping: escaping)
                     } else {
@@ -321,68 +379,108 @@ extension CompiledTemplate {
             }
         }
 
+        /// swift-mustache's `renderSection`: a list once per element, a Bool's truth, nothing for a
+        /// null, any other value once on top of the stack.
         mutating func renderSection(_ value: Any?, _ nodes: [Node], escaping: Escaping) {
-            // A Bool first: no Bool is a sequence, and it is the cheaper cast.
-            switch value {
-            case let bool as Bool:
+            guard let value else { return }
+            // A Bool first (no Bool is a list), by its type, or an optional that holds one.
+            if Swift.type(of: value) == Bool.self || kind(of: value).optional, let bool = value as? Bool {
                 if bool { render(nodes, escaping: escaping) }
-            case let sequence as any MustacheSequence:
+                return
+            }
+            if isSequence(value), let sequence = value as? any MustacheSequence {
                 CompiledTemplate.forEach(in: sequence) { element in
                     push(element)
                     render(nodes, escaping: escaping)
                     stack.removeLast()
                 }
-            case let null as any MustacheCustomRenderable where null.isNull:
-                break
-            case let .some(value):
-                push(value)
-                render(nodes, escaping: escaping)
-                stack.removeLast()
-            case .none:
-                break
+                return
             }
+            if isRenderable(value), let null = value as? any MustacheCustomRenderable, null.isNull { return }
+            push(value)
+            render(nodes, escaping: escaping)
+            stack.removeLast()
         }
 
+        /// swift-mustache's `renderInvertedSection`.
         mutating func renderInverted(_ value: Any?, _ nodes: [Node], escaping: Escaping) {
-            switch value {
-            case let bool as Bool:
+            guard let value else { return render(nodes, escaping: escaping) }
+            if Swift.type(of: value) == Bool.self || kind(of: value).optional, let bool = value as? Bool {
                 if !bool { render(nodes, escaping: escaping) }
-            case let sequence as any MustacheSequence:
+                return
+            }
+            if isSequence(value), let sequence = value as? any MustacheSequence {
                 if CompiledTemplate.isEmpty(sequence) {
                     push(sequence)
                     render(nodes, escaping: escaping)
                     stack.removeLast()
                 }
-            case let null as any MustacheCustomRenderable where null.isNull:
-                render(nodes, escaping: escaping)
-            case .some:
-                break
-            case .none:
-                render(nodes, escaping: escaping)
+                return
             }
+            if isRenderable(value), let null = value as? any MustacheCustomRenderable, null.isNull { render(nodes, escaping: escaping) }
         }
 
         /// swift-mustache's `getChild`, without transforms.
-        func lookUp(_ name: Name) -> Any? {
+        mutating func lookUp(_ name: Name) -> Any? {
             guard let top = stack.last else { return nil }
             var found: Any?
             if name.fromTop || name.path.isEmpty {
-                found = name.path.isEmpty ? top.value : CompiledTemplate.descend(name.path[...], from: top.value)
+                found = name.path.isEmpty ? top.value : descend(name.path[...], from: top.value)
             } else {
                 let first = name.path[0]
                 var index = stack.count - 1
                 while index >= 0 {
-                    if let child = stack[index].child(named: first) {
-                        found = name.path.count == 1 ? child : CompiledTemplate.descend(name.path.dropFirst(), from: child)
+                    if let child = child(named: first, of: stack[index]) {
+                        found = name.path.count == 1 ? child : descend(name.path.dropFirst(), from: child)
                         break
                     }
                     index -= 1
                 }
             }
-            // A text or a Bool (nearly every value) is no custom representation: not asked.
-            if found is String || found is Bool { return found }
-            if let custom = found as? any MustacheCustomRepresentation { found = custom.representation }
-            return found
+            guard let found else { return nil }
+            return represented(found)
+        }
+
+        mutating func child(named name: String, of frame: Frame) -> Any? {
+            switch frame {
+            case let .parent(parent): parent.child(named: name)
+            case let .other(_, represented): represented.flatMap { lookUpChild(named: name, in: $0) }
+            }
+        }
+
+        /// swift-mustache's `_getChild`: each name of the path from the value before.
+        mutating func descend(_ path: ArraySlice<String>, from value: Any) -> Any? {
+            guard let name = path.first else { return value }
+            guard let represented = represented(value), let child = lookUpChild(named: name, in: represented) else { return nil }
+            return descend(path.dropFirst(), from: child)
+        }
+
+        /// A child of a value that is no custom representation: its own answer, or its stored
+        /// property through `Mirror` (swift-mustache's `Mirror.getValue(forKey:)`, which unwraps
+        /// an optional).
+        mutating func lookUpChild(named name: String, in value: Any) -> Any? {
+            if isParent(value), let parent = value as? any MustacheParent { return parent.child(named: name) }
+            guard let matched = Mirror(reflecting: value).children.first(where: { $0.label == name }) else { return nil }
+            let mirror = Mirror(reflecting: matched.value)
+            guard mirror.displayStyle == .optional else { return matched.value }
+            return mirror.children.first?.value
+        }
+
+        /// The value a lookup reads: a `MustacheCustomRepresentation`'s representation (nil for
+        /// `NSNull`, the one there is), any other value itself.
+        mutating func represented(_ value: Any) -> Any? {
+            // Nearly every value: a text or a Bool, known by its type alone.
+            if CompiledTemplate.isPlain(value) { return value }
+            return kind(of: value).null ? nil : value
+        }
+
+        /// What `{{name}}` shows of a value, before escaping.
+        mutating func text(of value: Any) -> String {
+            if Swift.type(of: value) == String.self, let text = value as? String { return text }
+            let kind = kind(of: value)
+            if isRenderable(value), let renderable = value as? any MustacheCustomRenderable { return renderable.renderText }
+            if kind.optional, let optional = value as? any OptionalValue, let wrapped = optional.wrapped { return String(describing: wrapped) }
+            return String(describing: value)
         }
 
         mutating func append(_ text: String, escaping: Escaping) {
@@ -391,50 +489,13 @@ extension CompiledTemplate {
             case .markdown: out += MarkdownContentType.escape(text)
             case .html:
                 // Most texts (figures, names) hold none of the five: appended whole.
-                if text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x22 || $0 == 0x27 }) {
+                if text.utf8.contains(where: CompiledTemplate.escapesInHTML) {
                     out += CompiledTemplate.htmlEscape(text)
                 } else {
                     out += text
                 }
             }
         }
-    }
-
-    /// swift-mustache's `_getChild`: each name of the path from the value before.
-    private static func descend(_ path: ArraySlice<String>, from value: Any) -> Any? {
-        guard let name = path.first else { return value }
-        let represented = represented(value)
-        let child: Any?
-        if let parent = represented as? any MustacheParent {
-            child = parent.child(named: name)
-        } else {
-            child = represented.flatMap { mirrorChild(named: name, of: $0) }
-        }
-        guard let child else { return nil }
-        return descend(path.dropFirst(), from: child)
-    }
-
-    /// The value a lookup reads: a `MustacheCustomRepresentation`'s representation (nil for
-    /// `NSNull`), any other value itself.
-    fileprivate static func represented(_ value: Any) -> Any? {
-        if let custom = value as? any MustacheCustomRepresentation { return custom.representation }
-        return value
-    }
-
-    /// swift-mustache's `Mirror.getValue(forKey:)`: the stored property, an optional unwrapped.
-    fileprivate static func mirrorChild(named name: String, of value: Any) -> Any? {
-        guard let matched = Mirror(reflecting: value).children.first(where: { $0.label == name }) else { return nil }
-        let mirror = Mirror(reflecting: matched.value)
-        guard mirror.displayStyle == .optional else { return matched.value }
-        return mirror.children.first?.value
-    }
-
-    /// What `{{name}}` shows of a value, before escaping.
-    private static func text(of value: Any) -> String {
-        if let text = value as? String { return text }
-        if let renderable = value as? any MustacheCustomRenderable { return renderable.renderText }
-        if let optional = value as? any OptionalValue, let wrapped = optional.wrapped { return String(describing: wrapped) }
-        return String(describing: value)
     }
 
     /// `<`, `>`, `&`, `"` and `'` escaped byte by byte. swift-mustache compares Characters, so a
@@ -455,6 +516,17 @@ extension CompiledTemplate {
             }
         }
         return String(decoding: escaped, as: UTF8.self)
+    }
+
+    /// `"` 0x22, `&` 0x26, `'` 0x27, `<` 0x3C, `>` 0x3E: one bit each of a 64-bit mask.
+    static func escapesInHTML(_ byte: UInt8) -> Bool {
+        byte < 64 && (0x5000_00C4_0000_0000 as UInt64) >> byte & 1 != 0
+    }
+
+    /// A `String` or a `Bool`, by its type alone (no cast): what nearly every tag finds.
+    private static func isPlain(_ value: Any) -> Bool {
+        let type = Swift.type(of: value)
+        return type == String.self || type == Bool.self
     }
 
     private static func forEach<S: Sequence>(in sequence: S, _ body: (Any) -> Void) {

@@ -14,7 +14,7 @@ struct MarkdownContentType: MustacheContentType {
 
     static func escape(_ text: String) -> String {
         // Most figures hold none of these: skip the copy.
-        guard text.utf8.contains(where: { Self.special.contains($0) }) else { return text }
+        guard text.utf8.contains(where: isSpecial) else { return text }
         var escaped = ""
         escaped.reserveCapacity(text.count)
         for scalar in text.unicodeScalars {
@@ -32,5 +32,9 @@ struct MarkdownContentType: MustacheContentType {
         return escaped
     }
 
-    private static let special: Set<UInt8> = Set("\\|*_`[]~#<>&\n\r\t".utf8)
+    /// The bytes `escape` changes (a backslash, `|`, `*`, `_`, a backtick, `[`, `]`, `~`, `#`, `<`,
+    /// `>`, `&`, line breaks and tabs), one bit each of two 64-bit masks.
+    static func isSpecial(_ byte: UInt8) -> Bool {
+        byte < 64 ? (0x5000_0448_0000_2600 as UInt64) >> byte & 1 != 0 : byte < 128 && (0x5000_0001_B800_0000 as UInt64) >> (byte - 64) & 1 != 0
+    }
 }
