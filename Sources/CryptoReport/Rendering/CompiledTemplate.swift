@@ -287,7 +287,8 @@ extension CompiledTemplate {
         init(of value: Any) {
             // By the type's name: a cast to a protocol of Optional's would search as above.
             optional = _typeName(Swift.type(of: value), qualified: true).hasPrefix("Swift.Optional<")
-            null = value is NSNull
+            // A class first: asking a struct whether it is an `NSNull` would search as above.
+            null = Swift.type(of: value) is AnyObject.Type && value is NSNull
         }
     }
 
@@ -422,15 +423,22 @@ extension CompiledTemplate {
 
         /// swift-mustache's `getChild`, without transforms.
         mutating func lookUp(_ name: Name) -> Any? {
-            guard let top = stack.last else { return nil }
             var found: Any?
             if name.fromTop || name.path.isEmpty {
-                found = name.path.isEmpty ? top.value : descend(name.path[...], from: top.value)
+                guard let top = stack.last?.value else { return nil }
+                found = name.path.isEmpty ? top : descend(name.path[...], from: top)
             } else {
                 let first = name.path[0]
                 var index = stack.count - 1
                 while index >= 0 {
-                    if let child = child(named: first, of: stack[index]) {
+                    let child: Any?
+                    // A value that answers itself (nearly every one) without copying its frame.
+                    if case let .parent(parent) = stack[index] {
+                        child = parent.child(named: first)
+                    } else {
+                        child = self.child(named: first, of: stack[index])
+                    }
+                    if let child {
                         found = name.path.count == 1 ? child : descend(name.path.dropFirst(), from: child)
                         break
                     }
