@@ -101,6 +101,14 @@ struct CompiledTemplateTests {
         }
     }
 
+    @Test("a rendering stops once past its size limit: sections over a list nested four deep")
+    func sizeLimit() throws {
+        let template = try #require(CompiledTemplate("{{#items}}{{#items}}{{#items}}{{#items}}{{.}}{{/items}}{{/items}}{{/items}}{{/items}}"))
+        let items = (0..<200).map { "item \($0)" }
+        let text = template.render(["items": items], sizeLimit: 1 << 16)
+        #expect(text.utf8.count > 1 << 16 && text.utf8.count < 1 << 17)
+    }
+
     @Test("the built-in templates are all compiled")
     func builtIn() {
         for name in ["report.html", "report.md", "index.html"] {

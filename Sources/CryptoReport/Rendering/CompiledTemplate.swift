@@ -49,8 +49,11 @@ struct CompiledTemplate: Sendable {
         self.nodes = nodes
     }
 
-    func render(_ root: Any) -> String {
-        var renderer = Renderer()
+    /// - Parameter sizeLimit: the rendering stops once the text is longer (in UTF-8 bytes), and
+    ///   returns what it has: a user's template whose sections over the markets nest inside each
+    ///   other would otherwise fill the memory before its time ran out (`TemplateRenderer.bounded`).
+    func render(_ root: Any, sizeLimit: Int = TemplateRenderer.renderingSizeLimit) -> String {
+        var renderer = Renderer(sizeLimit: sizeLimit)
         renderer.push(root)
         renderer.render(nodes, escaping: .html)
         return renderer.out
@@ -309,6 +312,7 @@ extension CompiledTemplate {
     }
 
     private struct Renderer {
+        let sizeLimit: Int
         var out = ""
         var stack: [Frame] = []
         var kinds: [(type: ObjectIdentifier, kind: Kind)] = []
@@ -356,6 +360,7 @@ extension CompiledTemplate {
         mutating func render(_ nodes: [Node], escaping startEscaping: Escaping) {
             var escaping = startEscaping
             for node in nodes {
+                guard out.utf8.count <= sizeLimit else { return }
                 switch node {
                 case let .text(text):
                     out += text
