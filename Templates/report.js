@@ -540,9 +540,10 @@
     if (parent) parent.appendChild(node);
     return node;
   }
-  // The page's price charts (the cards', the holdings' and a detail's), laid out here alone:
-  // every label in a right margin the line never enters, stacked a line apart, a limit far
-  // beyond the prices marked at the edge instead of squeezing the line, dates thinned to fit.
+  // Every chart of the page is laid out here alone: the price charts (the cards', the holdings'
+  // and a detail's) and the comparison (compareChart). A price chart keeps every label in a right
+  // margin the line never enters, stacked a line apart, a limit far beyond the prices marked at
+  // the edge instead of squeezing the line, dates thinned to fit.
   // A label's width in ems, character by character: DejaVu Sans's widths, rounded up.
   function textWidth(text, em) {
     var sum = 0;
@@ -663,13 +664,53 @@
     };
     return svg;
   }
+  // The comparison: markets rebased to 100 on their first day, so that a reader sees which moved
+  // most whatever their prices. As wide as its card at any width: its text and heights in pixels,
+  // its lines in a stretched box (strokes kept even), its dates placed in percent of the width;
+  // the stylesheet leaves a right margin for the "100" (.chart-svg.compare).
+  function compareChart(data, ids, label) {
+    var height = 240, em = 12, seen = {};
+    var series = ids.map(function (id) { return chartPoints(data.days, (data.m[id] || [""])[0]); })
+      .filter(function (points) { return points.length > 1 && points[0].value > 0; });
+    series.forEach(function (points) { points.forEach(function (p) { seen[p.day] = true; }); });
+    var days = Object.keys(seen).sort(), at = {};
+    if (days.length < 2 || series.length < 2) return null;
+    days.forEach(function (day, i) { at[day] = i; });
+    var lines = series.map(function (points) {
+      return points.map(function (p) { return [at[p.day], p.value / points[0].value * 100]; });
+    });
+    var all = [100];
+    lines.forEach(function (line) { line.forEach(function (p) { all.push(p[1]); }); });
+    var low = Math.min.apply(null, all), high = Math.max.apply(null, all), span = high - low;
+    var top = em * 0.6, bottom = height - em * 1.7;
+    function x(day) { return day / (days.length - 1) * 1000; }
+    function y(v) { return bottom - (span > 0 ? (v - low) / span : 0.5) * (bottom - top); }
+    var svg = svgNode(null, "svg", { "class": "chart-svg compare", width: "100%", height: height, "font-size": em, role: "img", "aria-label": label });
+    var base = Math.round(y(100));
+    svgNode(svg, "line", { "class": "grid", x1: 0, x2: "100%", y1: base, y2: base });
+    svgNode(svg, "text", { x: "100%", dx: 4, y: Math.round(y(100) + em * 0.35) }, "100");
+    var plot = svgNode(svg, "svg", { width: "100%", height: height, viewBox: "0 0 1000 " + height, preserveAspectRatio: "none" });
+    lines.forEach(function (line, i) {
+      svgNode(plot, "polyline", {
+        "class": "s" + i, fill: "none", "stroke-width": "1.8", "stroke-linejoin": "round", "vector-effect": "non-scaling-stroke",
+        points: line.map(function (p) { return Math.round(x(p[0])) + "," + Math.round(y(p[1])); }).join(" ")
+      });
+    });
+    // The first, middle and last days; the middle only when it is another day well apart.
+    var months = data.months || [], middle = days.length >> 1, end = days.length - 1;
+    (days.length > 4 ? [[0, "start"], [middle, "middle"], [end, "end"]] : [[0, "start"], [end, "end"]]).forEach(function (t) {
+      svgNode(svg, "text", { "class": "day", x: +(x(t[0]) / 10).toFixed(1) + "%", y: height - 3, "text-anchor": t[1] },
+        shortDay(days[t[0]], months, data.monthFirst));
+    });
+    return svg;
+  }
   // "22 nov 2022", or "Nov 22, 2022" where the locale writes the month first: the chart's days,
   // with their year, so that the axis and the list of days read alike.
   function longDay(day, months, monthFirst) {
     var short = shortDay(day, months, monthFirst);
     return short === day ? day : short + (monthFirst ? ", " : " ") + day.slice(0, 4);
   }
-  // The cards' charts and the holdings' value by day, at their box's width, in the currency of
+  // The cards' charts, the holdings' value by day and the comparison, at their box's width, in the currency of
   // their part of the page (`data-cur`): a market's points from the history data, the holdings'
   // from the box itself. Both currencies' at once, a hidden box at the width of the shown one of
   // the same market (the two parts are laid out alike), so that a switch draws nothing. Drawn
@@ -696,6 +737,14 @@
       box.textContent = "";
       box.appendChild(chart(data, points, market ? data.l[market] || [] : [], box.getAttribute("data-label") || "", width));
       box.setAttribute("data-width", String(width));
+    });
+    // The comparison, once for each currency: it stretches with its card.
+    Array.prototype.forEach.call(document.querySelectorAll(".compare-box:not([data-drawn])"), function (box) {
+      var data = histories[box.getAttribute("data-cur") || "0"];
+      var drawn = data && compareChart(data, (box.getAttribute("data-compare") || "").split(" ").filter(Boolean), box.getAttribute("data-label") || "");
+      if (!drawn) return;
+      box.appendChild(drawn);
+      box.setAttribute("data-drawn", "");
     });
   }
   afterLoad(drawCharts);

@@ -580,6 +580,11 @@ def test_currency_switch_and_converter(browser, reports):
     page = context.new_page()
     problems = watch(page)
     page.goto("file://" + sek_html)
+    page.wait_for_selector(".cur-0 .compare-card svg polyline")
+    starts = page.evaluate("""() => { const svg = document.querySelector('.cur-0 .compare-card svg.compare');
+      const hundred = svg.querySelector('line.grid').getAttribute('y1');
+      return [...svg.querySelectorAll('polyline')].map(p => p.getAttribute('points').split(' ')[0] === '0,' + hundred); }""")
+    check(len(starts) == 5 and all(starts), "each market of the comparison starts on its 100 line: %s" % starts)
     check(page.locator(".cur-0 .compare-card svg polyline:visible").count() == 5
           and page.locator(".cur-0 .compare-card .legend li").count() == 5, "with history, the top five markets are compared, rebased to 100")
     check(page.is_visible("#currency-switch") and page.get_attribute("#currency-switch button:first-child", "aria-pressed") == "true"

@@ -149,15 +149,13 @@ struct PageLanguageTests {
         #expect(AlertText.text(.sinceLastReport) == "since the last report")
     }
 
-    @Test("a Swedish chart's axis names months in Swedish")
+    /// The script dates a chart's axis from these (Tests/Browser: an American page's axes).
+    @Test("a Swedish chart's axis names months in Swedish; American English writes the month first")
     func swedishMonths() {
-        #expect(PriceChart.shortDay("2022-05-03", months: PageStrings(.swedish).months) == "3 maj")
+        #expect(PageStrings(.swedish).months[4] == "maj" && PageStrings(.english).months[4] == "May")
         // American English writes the month first; British English and Swedish the day.
-        #expect(PriceChart.shortDay("2022-05-03", months: PageStrings(.english).months, monthFirst: true) == "May 3")
         #expect(["en_US", "en-US", "en_US.UTF-8", "en_CA", "en_PH"].allSatisfy(PriceChart.writesMonthFirst))
         #expect(!["en_GB", "en_IN", "sv_SE", "sv_FI", "de_DE", "en"].contains(where: PriceChart.writesMonthFirst))
-        #expect(PriceChart.shortDay("2022-05-03") == "3 May")
-        #expect(PriceChart.shortDay("2022-13-03") == "2022-13-03")
     }
 
     @Test("index.html follows the same rule")

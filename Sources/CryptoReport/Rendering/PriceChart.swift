@@ -42,16 +42,6 @@ enum PriceChart {
     /// Charts are pictures: a `Double` is exact enough for a pixel.
     static func double(_ value: Decimal) -> Double { NSDecimalNumber(decimal: value).doubleValue }
 
-    static let englishMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// `2022-11-22` as `22 Nov` (`22 nov` in Swedish, `Nov 22` in American English): the axis
-    /// needs no year for a month.
-    static func shortDay(_ day: String, months: [String] = englishMonths, monthFirst: Bool = false) -> String {
-        let parts = day.split(separator: "-")
-        guard parts.count == 3, let month = Int(parts[1]), months.indices.contains(month - 1), let date = Int(parts[2]) else { return day }
-        return monthFirst ? "\(months[month - 1]) \(date)" : "\(date) \(months[month - 1])"
-    }
-
     /// Whether the locale writes a short date month first, as CLDR's `MMMd` has it for the
     /// United States, Canada and the Philippines (`Nov 22`); the rest of English, and Swedish,
     /// write the day first. Read from the identifier, not ICU: a date pattern per report for

@@ -248,8 +248,11 @@ struct ReportViewModel {
     var currencyCodes = ""
     /// The second currency's model, for the figures outside the views: `{{#alternative}}`.
     var alternative: [ReportViewModel] = []
-    /// The comparison chart: the top markets by volume value rebased to 100 over the window.
-    var comparison = ""
+    /// The comparison chart's markets (the top ones by volume value, or `--compare`'s), by their
+    /// detail's element id, for the script that draws them from the history data: `data-compare`.
+    var comparedAnchors = ""
+    /// The chart's name for a screen reader.
+    var comparisonLabel = ""
     var hasComparison = false
     /// The comparison's heading: the markets `--compare` chose, or the top ones by volume.
     var comparisonTitle = ""
@@ -282,7 +285,6 @@ struct ReportViewModel {
         let time = PeopleTime(zone: report.timeZone, locale: locale)
         let summary = report.summary
         let t = strings ?? PageStrings(localeIdentifier: report.localeIdentifier)
-        let monthFirst = PriceChart.writesMonthFirst(report.localeIdentifier)
         func count(_ value: Int) -> String { value.formatted(.number.locale(locale)) }
         // A sparkline's label, made once per number of days, not once per market.
         var madeLabels: [Int: String] = [:]
@@ -407,10 +409,10 @@ struct ReportViewModel {
         hasCharts = !charts.isEmpty
         hasChartsNote = !hasCharts && !report.rows.isEmpty && !report.rows.contains { ($0.trend?.series.count ?? 0) > 1 }
         let comparedMarkets = Self.comparedMarkets(report)
-        comparison = ComparisonChart.svg(
-            comparedMarkets.map { ComparisonChart.Series(name: "\($0.0.baseAsset.uppercased())/\($0.0.quoteAsset.uppercased())", points: $0.1) },
-            label: t[summary.comparedByChoice ? .comparisonChosenLabel : .comparisonLabel], months: t.months, monthFirst: monthFirst)
-        hasComparison = !comparison.isEmpty
+        let drawable = ComparisonChart.usable(comparedMarkets.map { ComparisonChart.Series(name: Self.anchor($0.0.symbol), points: $0.1) })
+        hasComparison = drawable.count > 1 && Set(drawable.flatMap { $0.points.map(\.day) }).count > 1
+        comparedAnchors = hasComparison ? drawable.map(\.name).joined(separator: " ") : ""
+        comparisonLabel = t[summary.comparedByChoice ? .comparisonChosenLabel : .comparisonLabel]
         comparisonGap = Self.comparisonGap(report)
         compared =
             hasComparison
