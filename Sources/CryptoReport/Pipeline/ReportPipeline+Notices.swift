@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The last stage, after the commit and outside the folder's lock: notices of fired alerts.
 extension ReportPipeline {
