@@ -2,10 +2,21 @@ extension CompiledTemplate {
     /// swift-mustache's parser (`MustacheTemplate.parse`), state for state, over an array of
     /// Characters: the same Characters it compares, read in linear time.
     struct Parser {
+        let source: String
         let characters: [Character]
+        /// Where each Character starts in `source`, and its end last: a text is cut from the
+        /// source, not put together a Character at a time.
+        let starts: [String.Index]
         var position = 0
 
-        init(_ characters: [Character]) { self.characters = characters }
+        init(_ source: String) {
+            self.source = source
+            characters = Array(source)
+            starts = Array(source.indices) + [source.endIndex]
+        }
+
+        /// The text of the Characters `start..<end`.
+        func text(_ start: Int, _ end: Int) -> String { String(source[starts[start]..<starts[end]]) }
 
         var atEnd: Bool { position == characters.count }
         /// `"\0"` past the end, as swift-mustache's `current()`.
@@ -34,8 +45,12 @@ extension CompiledTemplate {
 
         mutating func read(while accepts: (Character) -> Bool) -> String {
             let start = position
+            skip(while: accepts)
+            return text(start, position)
+        }
+
+        mutating func skip(while accepts: (Character) -> Bool) {
             while !atEnd, accepts(characters[position]) { position += 1 }
-            return String(characters[start..<position])
         }
 
         /// The section's nodes up to its `{{/name}}` (or the end, for the whole template); nil
@@ -123,7 +138,7 @@ extension CompiledTemplate {
         /// Text up to a newline (left unread) or past `{{`; nil where swift-mustache would fail
         /// (a `{` that ends the template).
         mutating func readUntilTagOrNewline() -> String? {
-            var text = ""
+            let start = position
             while !atEnd {
                 let character = characters[position]
                 if character == "\n" || character == "\r\n" { break }
@@ -131,23 +146,19 @@ extension CompiledTemplate {
                     guard position + 1 < characters.count else { return nil }
                     if characters[position + 1] == "{" {
                         position += 2
-                        break
+                        return text(start, position - 2)
                     }
-                    text.append("{")
-                    position += 1
-                    continue
                 }
-                text.append(character)
                 position += 1
             }
-            return text
+            return text(start, position)
         }
 
         /// A tag's name and its `}}`; nil for a malformed tag or a transform (`name(x)`).
         mutating func readName() -> String? {
-            _ = read(while: Self.isWhitespace)
+            skip(while: Self.isWhitespace)
             let name = read(while: Self.isNameCharacter)
-            _ = read(while: Self.isWhitespace)
+            skip(while: Self.isWhitespace)
             guard readCloser() else { return nil }
             guard name.allSatisfy(Self.isPlainNameCharacter) else { return nil }
             return name
@@ -172,14 +183,14 @@ extension CompiledTemplate {
 
         /// `{{% CONTENT_TYPE: NAME}}` after its `%`, for the content types this renderer knows.
         mutating func readContentType() -> Escaping? {
-            _ = read(while: Self.isWhitespace)
+            skip(while: Self.isWhitespace)
             let variable = read(while: Self.isPlainNameCharacter)
-            _ = read(while: Self.isWhitespace)
+            skip(while: Self.isWhitespace)
             guard current == ":" else { return nil }
             position += 1
-            _ = read(while: Self.isWhitespace)
+            skip(while: Self.isWhitespace)
             let value = read(while: Self.isPlainNameCharacter)
-            _ = read(while: Self.isWhitespace)
+            skip(while: Self.isWhitespace)
             guard readCloser(), variable == "CONTENT_TYPE" else { return nil }
             return switch value {
             case "HTML": .html

@@ -43,9 +43,32 @@ struct CompiledTemplate: Sendable {
     let nodes: [Node]
 
     init?(_ text: String) {
-        var parser = Parser(Array(text))
+        var parser = Parser(text)
         guard let nodes = parser.parse(section: nil, newLine: true), parser.atEnd else { return nil }
-        self.nodes = nodes
+        self.nodes = Self.joiningTexts(nodes)
+    }
+
+    /// The nodes with each run of texts one text (the parser makes one a line), inside sections too.
+    static func joiningTexts(_ nodes: [Node]) -> [Node] {
+        var joined: [Node] = []
+        for node in nodes {
+            switch node {
+            case let .text(text):
+                if case .text(var before)? = joined.last {
+                    // Taken out first, so that it grows in place.
+                    joined.removeLast()
+                    before += text
+                    joined.append(.text(before))
+                } else {
+                    joined.append(node)
+                }
+            case let .section(name, inner, inverted):
+                joined.append(.section(name, joiningTexts(inner), inverted: inverted))
+            default:
+                joined.append(node)
+            }
+        }
+        return joined
     }
 
     /// - Parameter sizeLimit: the rendering stops once the text is longer (in UTF-8 bytes), and
