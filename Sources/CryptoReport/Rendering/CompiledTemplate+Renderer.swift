@@ -4,9 +4,9 @@ import Mustache
 extension CompiledTemplate {
     /// What a value's type is to Mustache, each question asked of the runtime once per type and
     /// only when a tag needs the answer: the first time the runtime is asked whether a type
-    /// conforms to a protocol, it searches every conformance of the program (in this binary,
-    /// Foundation's too), and a cast asks. An optional's answers depend on whether it holds a
-    /// value: asked each time.
+    /// conforms to a protocol (a cast asks it too), it searches every conformance of the program,
+    /// Foundation's included in this statically linked binary. An optional's answers depend on
+    /// whether it holds a value: asked each time.
     struct Kind {
         var optional: Bool
         /// `NSNull`, the one `MustacheCustomRepresentation` there is (its representation: nil).
